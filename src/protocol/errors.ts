@@ -1,0 +1,278 @@
+/**
+ * The one error table (digest §5.1, HTTP statuses from A2A 1.0.1 §5.4) and the error classes the
+ * core throws. Bindings never invent codes: they look the error's `type` up here.
+ */
+
+/** Every error Concord can put on the wire. */
+export type A2AErrorType =
+  | 'JSONParseError'
+  | 'InvalidRequestError'
+  | 'MethodNotFoundError'
+  | 'InvalidParamsError'
+  | 'InternalError'
+  | 'TaskNotFoundError'
+  | 'TaskNotCancelableError'
+  | 'PushNotificationNotSupportedError'
+  | 'UnsupportedOperationError'
+  | 'ContentTypeNotSupportedError'
+  | 'InvalidAgentResponseError'
+  | 'ExtendedAgentCardNotConfiguredError'
+  | 'ExtensionSupportRequiredError'
+  | 'VersionNotSupportedError'
+  | 'UnauthenticatedError'
+  | 'PermissionDeniedError'
+  | 'PayloadTooLargeError'
+  | 'RequestTimeoutError';
+
+/** gRPC status names used in REST error bodies (`error.status`, A2A 1.0 §11.6). */
+export type GrpcStatusName =
+  | 'INVALID_ARGUMENT'
+  | 'NOT_FOUND'
+  | 'FAILED_PRECONDITION'
+  | 'INTERNAL'
+  | 'UNAUTHENTICATED'
+  | 'PERMISSION_DENIED'
+  | 'UNIMPLEMENTED'
+  | 'RESOURCE_EXHAUSTED'
+  | 'DEADLINE_EXCEEDED';
+
+/** One row of the table. */
+export interface ErrorCatalogEntry {
+  /** JSON-RPC `error.code`. */
+  code: number;
+  /** HTTP status on the REST binding (and on JSON-RPC for HTTP-layer errors, see `httpLayer`). */
+  httpStatus: number;
+  grpcStatus: GrpcStatusName;
+  /** google.rpc.ErrorInfo `reason`. */
+  reason: string;
+  /** ErrorInfo `domain`: the A2A domain for A2A errors, Concord's own for the others. */
+  domain: string;
+  defaultMessage: string;
+  /** True when the error belongs to the HTTP layer, so JSON-RPC also answers with `httpStatus`. */
+  httpLayer?: boolean;
+}
+
+/** ErrorInfo domain of the A2A errors (A2A 1.0 §5.4). */
+export const A2A_ERROR_DOMAIN = 'a2a-protocol.org';
+/** ErrorInfo domain of errors that A2A does not name (JSON-RPC standard and HTTP-layer ones). */
+export const CONCORD_ERROR_DOMAIN = 'concord.a2a';
+
+const A = A2A_ERROR_DOMAIN;
+const C = CONCORD_ERROR_DOMAIN;
+
+/** The table. JSON-RPC standard codes -32700..-32603, A2A codes -32001..-32009 (digest §5.1). */
+export const ERROR_CATALOG: Readonly<Record<A2AErrorType, ErrorCatalogEntry>> = {
+  JSONParseError: {
+    code: -32700,
+    httpStatus: 400,
+    grpcStatus: 'INVALID_ARGUMENT',
+    reason: 'PARSE_ERROR',
+    domain: C,
+    defaultMessage: 'Invalid JSON payload',
+  },
+  InvalidRequestError: {
+    code: -32600,
+    httpStatus: 400,
+    grpcStatus: 'INVALID_ARGUMENT',
+    reason: 'INVALID_REQUEST',
+    domain: C,
+    defaultMessage: 'Request payload validation error',
+  },
+  MethodNotFoundError: {
+    code: -32601,
+    httpStatus: 404,
+    grpcStatus: 'UNIMPLEMENTED',
+    reason: 'METHOD_NOT_FOUND',
+    domain: C,
+    defaultMessage: 'Method not found',
+  },
+  InvalidParamsError: {
+    code: -32602,
+    httpStatus: 400,
+    grpcStatus: 'INVALID_ARGUMENT',
+    reason: 'INVALID_PARAMS',
+    domain: C,
+    defaultMessage: 'Invalid parameters',
+  },
+  InternalError: {
+    code: -32603,
+    httpStatus: 500,
+    grpcStatus: 'INTERNAL',
+    reason: 'INTERNAL',
+    domain: C,
+    defaultMessage: 'Internal error',
+  },
+  TaskNotFoundError: {
+    code: -32001,
+    httpStatus: 404,
+    grpcStatus: 'NOT_FOUND',
+    reason: 'TASK_NOT_FOUND',
+    domain: A,
+    defaultMessage: 'Task not found',
+  },
+  TaskNotCancelableError: {
+    code: -32002,
+    httpStatus: 400,
+    grpcStatus: 'FAILED_PRECONDITION',
+    reason: 'TASK_NOT_CANCELABLE',
+    domain: A,
+    defaultMessage: 'Task cannot be canceled',
+  },
+  PushNotificationNotSupportedError: {
+    code: -32003,
+    httpStatus: 400,
+    grpcStatus: 'FAILED_PRECONDITION',
+    reason: 'PUSH_NOTIFICATION_NOT_SUPPORTED',
+    domain: A,
+    defaultMessage: 'Push Notification is not supported',
+  },
+  UnsupportedOperationError: {
+    code: -32004,
+    httpStatus: 400,
+    grpcStatus: 'FAILED_PRECONDITION',
+    reason: 'UNSUPPORTED_OPERATION',
+    domain: A,
+    defaultMessage: 'This operation is not supported',
+  },
+  ContentTypeNotSupportedError: {
+    code: -32005,
+    httpStatus: 400,
+    grpcStatus: 'INVALID_ARGUMENT',
+    reason: 'CONTENT_TYPE_NOT_SUPPORTED',
+    domain: A,
+    defaultMessage: 'Incompatible content types',
+  },
+  InvalidAgentResponseError: {
+    code: -32006,
+    httpStatus: 500,
+    grpcStatus: 'INTERNAL',
+    reason: 'INVALID_AGENT_RESPONSE',
+    domain: A,
+    defaultMessage: 'Invalid agent response',
+  },
+  ExtendedAgentCardNotConfiguredError: {
+    code: -32007,
+    httpStatus: 400,
+    grpcStatus: 'FAILED_PRECONDITION',
+    reason: 'EXTENDED_AGENT_CARD_NOT_CONFIGURED',
+    domain: A,
+    defaultMessage: 'Extended Agent Card is not configured',
+  },
+  ExtensionSupportRequiredError: {
+    code: -32008,
+    httpStatus: 400,
+    grpcStatus: 'FAILED_PRECONDITION',
+    reason: 'EXTENSION_SUPPORT_REQUIRED',
+    domain: A,
+    defaultMessage: 'A required extension was not activated',
+  },
+  VersionNotSupportedError: {
+    code: -32009,
+    httpStatus: 400,
+    grpcStatus: 'FAILED_PRECONDITION',
+    reason: 'VERSION_NOT_SUPPORTED',
+    domain: A,
+    defaultMessage: 'Protocol version not supported',
+  },
+  // HTTP-layer errors: A2A puts authentication in the transport (digest §10.3), and body limits are ours.
+  UnauthenticatedError: {
+    code: -32010,
+    httpStatus: 401,
+    grpcStatus: 'UNAUTHENTICATED',
+    reason: 'UNAUTHENTICATED',
+    domain: C,
+    defaultMessage: 'Authentication required',
+    httpLayer: true,
+  },
+  PermissionDeniedError: {
+    code: -32011,
+    httpStatus: 403,
+    grpcStatus: 'PERMISSION_DENIED',
+    reason: 'PERMISSION_DENIED',
+    domain: C,
+    defaultMessage: 'Permission denied',
+    httpLayer: true,
+  },
+  PayloadTooLargeError: {
+    code: -32600,
+    httpStatus: 413,
+    grpcStatus: 'RESOURCE_EXHAUSTED',
+    reason: 'PAYLOAD_TOO_LARGE',
+    domain: C,
+    defaultMessage: 'Request body too large',
+    httpLayer: true,
+  },
+  RequestTimeoutError: {
+    code: -32603,
+    httpStatus: 408,
+    grpcStatus: 'DEADLINE_EXCEEDED',
+    reason: 'REQUEST_TIMEOUT',
+    domain: C,
+    defaultMessage: 'Request timed out',
+    httpLayer: true,
+  },
+};
+
+/** One invalid field: where (JSON Pointer, RFC 6901) and what was wrong (google.rpc.BadRequest). */
+export interface FieldViolation {
+  field: string;
+  description: string;
+}
+
+/** Options of an A2AError. */
+export interface A2AErrorOptions {
+  /** ErrorInfo metadata: string values only (google.rpc.ErrorInfo). */
+  metadata?: Record<string, string>;
+  /** Field violations; sent as google.rpc.BadRequest. */
+  violations?: FieldViolation[];
+  /** Extra data for the 0.3 JSON-RPC `error.data` (which takes any JSON). */
+  data?: unknown;
+  cause?: unknown;
+}
+
+/** An error that goes on the wire. Throw it anywhere; the binding maps it once. */
+export class A2AError extends Error {
+  /** Which catalog row this error is. */
+  readonly type: A2AErrorType;
+  readonly metadata: Record<string, string> | undefined;
+  readonly violations: FieldViolation[] | undefined;
+  readonly data: unknown;
+
+  constructor(type: A2AErrorType, message?: string, options: A2AErrorOptions = {}) {
+    super(
+      message ?? ERROR_CATALOG[type].defaultMessage,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
+    this.name = type;
+    this.type = type;
+    this.metadata = options.metadata;
+    this.violations = options.violations;
+    this.data = options.data;
+  }
+
+  /** The catalog row of this error. */
+  get entry(): ErrorCatalogEntry {
+    return ERROR_CATALOG[this.type];
+  }
+}
+
+/** Builds the "task not found" error with the id in ErrorInfo metadata. */
+export function taskNotFound(taskId: string): A2AError {
+  return new A2AError('TaskNotFoundError', `Task not found: ${taskId}`, { metadata: { taskId } });
+}
+
+/** Builds an invalid-params error for one field (JSON Pointer path). */
+export function invalidParams(path: string, description: string): A2AError {
+  return new A2AError('InvalidParamsError', `Invalid parameters: ${path || '/'}: ${description}`, {
+    violations: [{ field: path || '/', description }],
+  });
+}
+
+/**
+ * Turns anything thrown into an A2AError: A2AErrors pass through, anything else becomes an
+ * InternalError whose message does not leak the original (it may hold secrets or paths).
+ */
+export function toA2AError(error: unknown): A2AError {
+  if (error instanceof A2AError) return error;
+  return new A2AError('InternalError', undefined, { cause: error });
+}

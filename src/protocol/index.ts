@@ -1,0 +1,24 @@
+/**
+ * Public entry of the protocol layer: the canonical model, the error table, the wire codecs and
+ * the JSON-RPC / SSE / version helpers. Pure: no I/O.
+ */
+export * from './model.js';
+export * from './agent-card.js';
+export * from './errors.js';
+export * from './codec.js';
+export {
+  pointer,
+  readObject,
+  requiredString,
+  requiredNonEmptyString,
+  optionalString,
+  optionalBoolean,
+  optionalInteger,
+  optionalObject,
+  optionalStringArray,
+  requiredArray,
+  optionalArray,
+  readEnum,
+  readTimestamp,
+  type JsonObject,
+} from './decode-kit.js';

@@ -1,0 +1,2 @@
+/** Public entry of the store layer: the TaskStore port and the in-memory store. */
+export * from './task-store.js';

@@ -1,0 +1,85 @@
+/**
+ * The TaskStore port. A task is stored as its latest snapshot plus an append-only event log; the
+ * task's `version` is the sequence number of its last event, so "one more event" and "one more
+ * version" are the same thing. Every write names the version it was computed from and fails with
+ * VersionConflictError if another writer got there first: a lost update is impossible.
+ */
+import type { StreamResponse, Task, TaskState } from '../protocol/index.js';
+
+/** Who may see a task, and under which tenant it lives. Empty strings mean "none". */
+export interface TaskScope {
+  /** A2A 1.0 §9.5 tenant; `''` when the request named none. */
+  tenant: string;
+  /** The authenticated principal that created the task; `''` for anonymous callers. */
+  owner: string;
+}
+
+/** A snapshot as read back from the store. */
+export interface StoredTask extends TaskScope {
+  task: Task;
+  /** Sequence number of the last event appended; 0 never occurs for a stored task. */
+  version: number;
+}
+
+/** One persisted event. `seq` starts at 1 per task and has no gaps. */
+export interface TaskEventRecord {
+  seq: number;
+  event: StreamResponse;
+}
+
+/** An atomic write: the new snapshot and the events that produced it. */
+export interface TaskCommit extends TaskScope {
+  /** The snapshot after applying `events`. */
+  task: Task;
+  /** The version the writer read; 0 creates the task (and fails if it exists). */
+  expectedVersion: number;
+  /** At least one event; they get `expectedVersion + 1 ...` as sequence numbers. */
+  events: StreamResponse[];
+}
+
+/** Filters for `list`, already validated by the caller (A2A 1.0 §3.1.4). */
+export interface TaskQuery extends TaskScope {
+  contextId?: string;
+  status?: TaskState;
+  /** RFC 3339; keeps tasks whose status timestamp is strictly later. */
+  statusTimestampAfter?: string;
+  pageSize: number;
+  pageToken?: string;
+}
+
+/** A page of tasks, newest status change first. */
+export interface TaskPage {
+  tasks: Task[];
+  /** `''` on the last page (A2A 1.0 §3.1.4). */
+  nextPageToken: string;
+  totalSize: number;
+}
+
+/** Thrown by `commit` when `expectedVersion` is not the stored version. */
+export class VersionConflictError extends Error {
+  constructor(
+    readonly taskId: string,
+    readonly expectedVersion: number,
+    readonly actualVersion: number,
+  ) {
+    super(`task ${taskId}: expected version ${expectedVersion}, store has ${actualVersion}`);
+    this.name = 'VersionConflictError';
+  }
+}
+
+/** Persistence of tasks and their event logs. */
+export interface TaskStore {
+  /** Applies a commit atomically; resolves with the new version once it is durable. */
+  commit(commit: TaskCommit): Promise<number>;
+  /**
+   * Reads a task visible in `scope`: same tenant, and either created anonymously (owner `''`) or
+   * by `scope.owner`. Invisible tasks read as absent, so their existence never leaks (A2A 1.0 §13.1).
+   */
+  get(taskId: string, scope: TaskScope): Promise<StoredTask | undefined>;
+  /** Reads a task's events with `seq > afterSeq`, in order. */
+  readEvents(taskId: string, afterSeq: number, scope: TaskScope): Promise<TaskEventRecord[]>;
+  /** Lists tasks, newest status timestamp first, with an opaque cursor. */
+  list(query: TaskQuery): Promise<TaskPage>;
+  /** Flushes and releases resources. */
+  close(): Promise<void>;
+}
