@@ -22,6 +22,7 @@ export type A2AErrorType =
   | 'UnauthenticatedError'
   | 'PermissionDeniedError'
   | 'PayloadTooLargeError'
+  | 'UnsupportedMediaTypeError'
   | 'RequestTimeoutError';
 
 /** gRPC status names used in REST error bodies (`error.status`, A2A 1.0 §11.6). */
@@ -200,6 +201,15 @@ export const ERROR_CATALOG: Readonly<Record<A2AErrorType, ErrorCatalogEntry>> = 
     reason: 'PAYLOAD_TOO_LARGE',
     domain: C,
     defaultMessage: 'Request body too large',
+    httpLayer: true,
+  },
+  UnsupportedMediaTypeError: {
+    code: -32600,
+    httpStatus: 415,
+    grpcStatus: 'INVALID_ARGUMENT',
+    reason: 'UNSUPPORTED_MEDIA_TYPE',
+    domain: C,
+    defaultMessage: 'Request body must be application/json or application/a2a+json',
     httpLayer: true,
   },
   RequestTimeoutError: {

@@ -22,3 +22,7 @@ export {
   readTimestamp,
   type JsonObject,
 } from './decode-kit.js';
+export * from './json-rpc.js';
+export * from './sse.js';
+export * from './version.js';
+export * from './error-envelopes.js';

@@ -1,0 +1,32 @@
+/**
+ * Express glue: a middleware that serves the A2A server at the path it is mounted on
+ * (`app.use('/agent', a2aExpress(server))`). Express's own body parsers must not run before it:
+ * Concord reads the raw body itself, with its size limit. Express is not a dependency; any
+ * framework with node-style `(req, res, next)` middleware works the same way.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { A2AServer } from '../a2a-server.js';
+import { toHttpRequest, writeResponse } from './node.js';
+
+/** A node-style middleware (Express, Connect, Polka). */
+export type NodeMiddleware = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: (error?: unknown) => void,
+) => void;
+
+/** Creates the middleware; unknown paths under the mount point get the A2A 404 error body. */
+export function a2aExpress(server: A2AServer): NodeMiddleware {
+  return (req, res, next) => {
+    const request = toHttpRequest(req, res, server.maxBodyBytes);
+    if (request === undefined) {
+      next();
+      return;
+    }
+    // Express rewrites req.url to be relative to the mount point, which is what routing needs.
+    server
+      .handle(request)
+      .then((response) => writeResponse(res, response))
+      .catch(next);
+  };
+}

@@ -1,0 +1,200 @@
+/**
+ * The node:http adapter, Concord's fast path: no framework between the socket and the handler.
+ * Reads bodies with a hard size limit (413 before the whole body is buffered), writes SSE with
+ * backpressure (waits for `drain`), aborts the call when the client disconnects, and shuts down
+ * gracefully (stops accepting, lets in-flight requests finish, then closes idle sockets).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { A2AError, toA2AError, toRestErrorBody } from '../../protocol/index.js';
+import type { A2AServer } from '../a2a-server.js';
+import { isStreamResponse, type HttpRequest, type HttpResponse } from '../http/http-types.js';
+
+/** Options of the node:http request listener. */
+export interface NodeHandlerOptions {
+  /** Path prefix the A2A server is mounted at (e.g. `/agents/echo`); requests outside get 404. */
+  basePath?: string;
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLarge(limit));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(tooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () =>
+      resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')),
+    );
+    req.on('error', reject);
+  });
+}
+
+function tooLarge(limit: number): A2AError {
+  return new A2AError('PayloadTooLargeError', `Request body exceeds the limit of ${limit} bytes`, {
+    metadata: { limitBytes: String(limit) },
+  });
+}
+
+/** Adapts a node request to the transport-neutral HttpRequest. */
+export function toHttpRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  maxBodyBytes: number,
+  basePath = '',
+): HttpRequest | undefined {
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  let path = q === -1 ? url : url.slice(0, q);
+  if (basePath !== '') {
+    if (path !== basePath && !path.startsWith(`${basePath}/`)) return undefined;
+    path = path.slice(basePath.length) || '/';
+  }
+  const controller = new AbortController();
+  // 'close' on the response fires when the exchange ends or the client goes away.
+  res.on('close', () => controller.abort());
+  const host = req.headers.host ?? 'localhost';
+  return {
+    method: req.method ?? 'GET',
+    path,
+    query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)),
+    header: (name) => {
+      const value = req.headers[name];
+      return Array.isArray(value) ? value.join(', ') : value;
+    },
+    text: () => readBody(req, maxBodyBytes),
+    signal: controller.signal,
+    origin: `http://${host}${basePath}`,
+  };
+}
+
+/** Writes an HttpResponse, streaming with backpressure. */
+export async function writeResponse(res: ServerResponse, response: HttpResponse): Promise<void> {
+  if (!isStreamResponse(response)) {
+    res.writeHead(response.status, {
+      ...response.headers,
+      'content-length': Buffer.byteLength(response.body),
+    });
+    res.end(response.body);
+    return;
+  }
+  res.writeHead(response.status, response.headers);
+  res.flushHeaders();
+  const iterator = response.stream[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      if (res.destroyed) break;
+      const next = await iterator.next();
+      if (next.done === true) break;
+      if (!res.write(next.value)) {
+        await new Promise<void>((resolve) => {
+          const done = (): void => {
+            res.off('drain', done);
+            res.off('close', done);
+            resolve();
+          };
+          res.on('drain', done);
+          res.on('close', done);
+        });
+      }
+    }
+  } finally {
+    void iterator.return?.(undefined);
+    res.end();
+  }
+}
+
+/** A `(req, res)` listener for node:http (or any server built on it). */
+export function createNodeHandler(server: A2AServer, options: NodeHandlerOptions = {}) {
+  const basePath = (options.basePath ?? '').replace(/\/+$/, '');
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const request = toHttpRequest(req, res, server.maxBodyBytes, basePath);
+    if (request === undefined) {
+      void writeResponse(res, notMounted(req.url ?? '/'));
+      return;
+    }
+    server
+      .handle(request)
+      .then(
+        (response) => writeResponse(res, response),
+        (error: unknown) => writeResponse(res, internal(error)),
+      )
+      .catch(() => res.destroy());
+  };
+}
+
+function notMounted(path: string): HttpResponse {
+  const body = toRestErrorBody(new A2AError('MethodNotFoundError', `Nothing is served at ${path}`));
+  return { status: 404, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+}
+
+function internal(error: unknown): HttpResponse {
+  return {
+    status: 500,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(toRestErrorBody(toA2AError(error))),
+  };
+}
+
+/** Options of `listen`. */
+export interface ListenOptions {
+  port?: number;
+  host?: string;
+  /** Milliseconds a request may take to send its headers and body (default 30 s). */
+  requestTimeoutMs?: number;
+  /** Milliseconds `close()` waits for in-flight requests before cutting them (default 10 s). */
+  shutdownGraceMs?: number;
+}
+
+/** A running server. */
+export interface RunningServer {
+  /** Base URL, ending in `/`. */
+  url: string;
+  server: Server;
+  /** Graceful stop: no new connections, in-flight requests finish, then the store closes. */
+  close(): Promise<void>;
+}
+
+/** Serves an A2A server over node:http. */
+export async function listen(a2a: A2AServer, options: ListenOptions = {}): Promise<RunningServer> {
+  const server = createServer(
+    { requestTimeout: options.requestTimeoutMs ?? 30_000, keepAliveTimeout: 5_000 },
+    createNodeHandler(a2a),
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host === '0.0.0.0' || host === '[::]' ? 'localhost' : host}:${address.port}/`;
+  a2a.setBaseUrl(url);
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    server,
+    close: () => (closing ??= shutdown(server, a2a, options.shutdownGraceMs ?? 10_000)),
+  };
+}
+
+async function shutdown(server: Server, a2a: A2AServer, graceMs: number): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+  timer.unref();
+  await closed;
+  clearTimeout(timer);
+  await a2a.close();
+}

@@ -1,0 +1,37 @@
+/**
+ * The contract between Concord and agent code. An executor receives the user's message with its
+ * task context and reports progress through a TaskUpdater; it never touches storage or the wire.
+ */
+import type { Message, Metadata, SendMessageConfiguration, Task } from '../protocol/index.js';
+import type { CallContext } from './call-context.js';
+import type { TaskUpdater } from './task-updater.js';
+
+/** What an executor knows about the request it serves. */
+export interface RequestContext {
+  /** The incoming message, with `taskId` and `contextId` filled in. */
+  readonly message: Message;
+  readonly taskId: string;
+  readonly contextId: string;
+  /** The task as stored before this message, for follow-ups to an existing task. */
+  readonly task: Task | undefined;
+  /** True when this message creates the task. */
+  readonly isNewTask: boolean;
+  readonly configuration: SendMessageConfiguration | undefined;
+  /** Request-level metadata (`SendMessageRequest.metadata`). */
+  readonly metadata: Metadata | undefined;
+  /** Aborted when the task is canceled; long-running work should stop. */
+  readonly signal: AbortSignal;
+  readonly call: CallContext;
+}
+
+/** Agent logic. `execute` may return before the task ends if it keeps using the updater. */
+export interface AgentExecutor {
+  /** Handles one message. Throwing fails the task (or the call, if nothing was produced yet). */
+  execute(context: RequestContext, updater: TaskUpdater): Promise<void> | void;
+  /**
+   * Optional cancel hook. Without it, Concord aborts `context.signal` and marks the task
+   * canceled itself; with it, the hook decides (it may call `updater.cancel()` or refuse by
+   * throwing TaskNotCancelableError).
+   */
+  cancel?(context: RequestContext, updater: TaskUpdater): Promise<void> | void;
+}

@@ -1,0 +1,26 @@
+/**
+ * What the transport knows about a call, handed to the transport-neutral handler. Identity lives
+ * at the transport layer, never in the A2A payload (digest §10.2).
+ */
+import type { ProtocolVersion } from '../protocol/index.js';
+
+/** An authenticated caller. */
+export interface CallerIdentity {
+  /** Stable principal name; tasks are owned by it (A2A 1.0 §13.1). */
+  name: string;
+  scopes?: string[];
+}
+
+/** Per-call facts from the binding. */
+export interface CallContext {
+  /** The negotiated protocol version (A2A 1.0 §3.6). */
+  version: ProtocolVersion;
+  /** Tenant from the REST path prefix or the request body (A2A 1.0 §9.5); `''` for none. */
+  tenant: string;
+  /** The caller, when an authenticator accepted credentials. */
+  user?: CallerIdentity;
+  /** Extension URIs the client requested and the agent supports (A2A 1.0 §8.2). */
+  activatedExtensions: string[];
+  /** Aborted when the client goes away. */
+  signal?: AbortSignal;
+}

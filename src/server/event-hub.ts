@@ -1,0 +1,114 @@
+/**
+ * In-process fan-out of committed task events. Every live stream of a task subscribes here and
+ * gets each event once, in commit order (A2A 1.0 §3.5.2: concurrent streams see the same events
+ * in the same order; closing one does not affect the others). Events are published only after
+ * they are durable, so a subscriber that falls behind can always be cut off and resume from the
+ * store with `Last-Event-ID`.
+ */
+import type { TaskEventRecord } from '../store/index.js';
+
+/** A live subscription; iterate it, or `close()` it. */
+export interface HubSubscription extends AsyncIterable<TaskEventRecord> {
+  /** Stops the subscription and releases its queue. */
+  close(): void;
+  /** True when the subscriber fell too far behind and was cut off. */
+  readonly overflowed: boolean;
+}
+
+/** Options for the hub. */
+export interface EventHubOptions {
+  /** Events a slow subscriber may have queued before it is cut off. */
+  maxQueuedEvents?: number;
+}
+
+class Subscriber implements HubSubscription {
+  private queue: TaskEventRecord[] = [];
+  private waiter: (() => void) | undefined;
+  private closed = false;
+  overflowed = false;
+
+  constructor(
+    private readonly limit: number,
+    private readonly detach: (s: Subscriber) => void,
+  ) {}
+
+  deliver(records: readonly TaskEventRecord[]): void {
+    if (this.closed) return;
+    for (const record of records) this.queue.push(record);
+    if (this.queue.length > this.limit) {
+      this.overflowed = true;
+      this.close();
+      return;
+    }
+    this.wake();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.detach(this);
+    this.wake();
+  }
+
+  private wake(): void {
+    const waiter = this.waiter;
+    this.waiter = undefined;
+    waiter?.();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<TaskEventRecord> {
+    try {
+      for (;;) {
+        if (this.queue.length > 0) {
+          const batch = this.queue;
+          this.queue = [];
+          for (const record of batch) yield record;
+          continue;
+        }
+        if (this.closed) return;
+        await new Promise<void>((resolve) => (this.waiter = resolve));
+      }
+    } finally {
+      this.close();
+    }
+  }
+}
+
+/** Per-task publish/subscribe of committed events. */
+export class EventHub {
+  private readonly topics = new Map<string, Set<Subscriber>>();
+  private readonly limit: number;
+
+  constructor(options: EventHubOptions = {}) {
+    this.limit = options.maxQueuedEvents ?? 10_000;
+  }
+
+  /** Subscribes to a task's future events. */
+  subscribe(taskId: string): HubSubscription {
+    let set = this.topics.get(taskId);
+    if (set === undefined) {
+      set = new Set();
+      this.topics.set(taskId, set);
+    }
+    const subscriber = new Subscriber(this.limit, (s) => {
+      const current = this.topics.get(taskId);
+      if (current === undefined) return;
+      current.delete(s);
+      if (current.size === 0) this.topics.delete(taskId);
+    });
+    set.add(subscriber);
+    return subscriber;
+  }
+
+  /** Delivers committed events to every subscriber of the task. */
+  publish(taskId: string, records: readonly TaskEventRecord[]): void {
+    const set = this.topics.get(taskId);
+    if (set === undefined) return;
+    for (const subscriber of [...set]) subscriber.deliver(records);
+  }
+
+  /** True when someone listens to the task (lets the runner skip work when nobody does). */
+  hasSubscribers(taskId: string): boolean {
+    return this.topics.has(taskId);
+  }
+}

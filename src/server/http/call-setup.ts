@@ -1,0 +1,90 @@
+/**
+ * Builds the CallContext of an HTTP request: negotiated version (A2A 1.0 §3.6), activated
+ * extensions (A2A 1.0 §8.2: requested in `A2A-Extensions`, or `X-A2A-Extensions` in 0.3, and
+ * supported by the card), required-extension check (§8.3, -32008), and the caller's identity.
+ */
+import { A2AError, negotiateVersion, type AgentCard, type ProtocolVersion } from '../../protocol/index.js';
+import type { CallContext, CallerIdentity } from '../call-context.js';
+import type { HttpRequest } from './http-types.js';
+
+/** Resolves the caller from request credentials; undefined means "no valid credentials". */
+export type Authenticator = (
+  request: HttpRequest,
+) => Promise<CallerIdentity | undefined> | CallerIdentity | undefined;
+
+/** The version a request asks for: header first, then (REST) the query parameter (A2A 1.0 §3.6.1). */
+export function requestedVersion(request: HttpRequest, allowQuery: boolean): ProtocolVersion {
+  const header = request.header('a2a-version');
+  if (header !== undefined && header.trim() !== '') return negotiateVersion(header);
+  return negotiateVersion(allowQuery ? request.query.get('A2A-Version') : undefined);
+}
+
+/** The extension header the client used, to echo activated URIs under the same name (digest §12.20). */
+export function extensionHeaderName(request: HttpRequest): string {
+  return request.header('a2a-extensions') === undefined && request.header('x-a2a-extensions') !== undefined
+    ? 'x-a2a-extensions'
+    : 'a2a-extensions';
+}
+
+function requestedExtensions(request: HttpRequest): string[] {
+  const raw = [request.header('a2a-extensions'), request.header('x-a2a-extensions')]
+    .filter((v) => v !== undefined)
+    .join(',');
+  if (raw === '') return [];
+  return raw
+    .split(',')
+    .map((uri) => uri.trim())
+    .filter((uri) => uri !== '');
+}
+
+/** Settings for call setup. */
+export interface CallSetupOptions {
+  card: AgentCard;
+  authenticate?: Authenticator;
+}
+
+/** Creates the call context, or throws the error the client must get. */
+export async function setupCall(
+  request: HttpRequest,
+  version: ProtocolVersion,
+  tenant: string,
+  options: CallSetupOptions,
+): Promise<CallContext> {
+  const declared = options.card.capabilities.extensions ?? [];
+  const requested = new Set(requestedExtensions(request));
+  const activated = declared.filter((ext) => requested.has(ext.uri)).map((ext) => ext.uri);
+  const missing = declared
+    .filter((ext) => ext.required === true && !requested.has(ext.uri))
+    .map((ext) => ext.uri);
+  if (missing.length > 0) {
+    throw new A2AError(
+      'ExtensionSupportRequiredError',
+      `This agent requires the extension(s): ${missing.join(', ')}`,
+      {
+        metadata: { extensions: missing.join(',') },
+      },
+    );
+  }
+  const call: CallContext = { version, tenant, activatedExtensions: activated, signal: request.signal };
+  if (options.authenticate !== undefined) {
+    const user = await options.authenticate(request);
+    if (user !== undefined) call.user = user;
+  }
+  if (call.user === undefined && (options.card.securityRequirements?.length ?? 0) > 0) {
+    throw new A2AError(
+      'UnauthenticatedError',
+      'This agent requires authentication; see securitySchemes in its agent card',
+    );
+  }
+  return call;
+}
+
+/** The `WWW-Authenticate` challenge for a 401, from the card's schemes (RFC 9110 §11.6.1). */
+export function authenticateChallenge(card: AgentCard): string {
+  for (const scheme of Object.values(card.securitySchemes ?? {})) {
+    if ('httpAuthSecurityScheme' in scheme) return `${scheme.httpAuthSecurityScheme.scheme} realm="a2a"`;
+    if ('oauth2SecurityScheme' in scheme || 'openIdConnectSecurityScheme' in scheme)
+      return 'Bearer realm="a2a"';
+  }
+  return 'Bearer realm="a2a"';
+}

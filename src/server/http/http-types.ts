@@ -1,0 +1,47 @@
+/**
+ * The HTTP exchange as the bindings see it, independent of node:http, fetch or express. Adapters
+ * build an HttpRequest and write the HttpResponse; streaming bodies are pulled one chunk at a
+ * time, so an adapter that waits for the socket to drain gives end-to-end backpressure.
+ */
+
+/** An incoming request, relative to where the A2A server is mounted. */
+export interface HttpRequest {
+  /** Upper-case method. */
+  method: string;
+  /** Path below the mount point, starting with `/`, still percent-encoded. */
+  path: string;
+  query: URLSearchParams;
+  /** Header lookup by lower-case name. */
+  header(name: string): string | undefined;
+  /** Reads the whole body as UTF-8, enforcing the size limit (PayloadTooLargeError). */
+  text(): Promise<string>;
+  /** Aborted when the client disconnects. */
+  signal: AbortSignal;
+  /** The URL the client used to reach the mount point (scheme://host/base), for absolute links. */
+  origin?: string;
+}
+
+/** Response headers, lower-case names. */
+export type HttpHeaders = Record<string, string>;
+
+/** A complete response. */
+export interface HttpBodyResponse {
+  status: number;
+  headers: HttpHeaders;
+  body: string;
+}
+
+/** A streamed response (SSE). Closing the iterator (`return()`) stops the producer. */
+export interface HttpStreamResponse {
+  status: number;
+  headers: HttpHeaders;
+  stream: AsyncIterable<string>;
+}
+
+/** What a binding returns. */
+export type HttpResponse = HttpBodyResponse | HttpStreamResponse;
+
+/** True for streamed responses. */
+export function isStreamResponse(response: HttpResponse): response is HttpStreamResponse {
+  return 'stream' in response;
+}

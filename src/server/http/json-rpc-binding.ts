@@ -1,0 +1,114 @@
+/**
+ * The JSON-RPC 2.0 binding (A2A 1.0 §9, 0.3 §7): POST of one request object, method names per
+ * version, errors as JSON-RPC error objects with HTTP 200 (HTTP-layer failures — 401, 403, 413 —
+ * keep their HTTP status), streams as SSE whose every event is a JSON-RPC response.
+ */
+import {
+  A2AError,
+  encodeSseEvent,
+  jsonRpcError,
+  jsonRpcResult,
+  parseJsonRpcRequest,
+  toA2AError,
+  toJsonRpcErrorObject,
+  type JsonRpcId,
+  type ProtocolVersion,
+} from '../../protocol/index.js';
+import { JsonRpcEnvelopeError } from '../../protocol/json-rpc.js';
+import type { RequestHandler } from '../request-handler.js';
+import type { CallContext } from '../call-context.js';
+import { jsonRpcCodec } from './codecs.js';
+import type { HttpRequest, HttpResponse } from './http-types.js';
+import { JSON_RPC_METHODS, OPERATIONS } from './operations.js';
+import { SSE_HEADERS, sseBody } from './sse-body.js';
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+/** What the binding needs per call. */
+export interface JsonRpcBindingOptions {
+  handler: RequestHandler;
+  heartbeatMs: number;
+  /** Creates the call context (version, auth, extensions); throws the error to send. */
+  setup: (request: HttpRequest, version: ProtocolVersion) => Promise<CallContext>;
+  /** Headers every response of this call carries (e.g. echoed extensions). */
+  headers?: Record<string, string>;
+}
+
+/** Builds the error response for `error` in the given version's form. */
+export function jsonRpcErrorResponse(
+  id: JsonRpcId,
+  error: unknown,
+  version: ProtocolVersion,
+  extra?: Record<string, string>,
+): HttpResponse {
+  const a2a = toA2AError(error);
+  const status = a2a.entry.httpLayer === true ? a2a.entry.httpStatus : 200;
+  return {
+    status,
+    headers: { ...JSON_HEADERS, ...extra },
+    body: jsonRpcError(id, toJsonRpcErrorObject(a2a, version)),
+  };
+}
+
+/** Handles one JSON-RPC POST with a negotiated version. */
+export async function handleJsonRpc(
+  request: HttpRequest,
+  version: ProtocolVersion,
+  options: JsonRpcBindingOptions,
+): Promise<HttpResponse> {
+  let id: JsonRpcId = null;
+  const extra = options.headers;
+  try {
+    const call = await options.setup(request, version);
+    const rpc = parseJsonRpcRequest(await request.text());
+    id = rpc.id;
+    const name = JSON_RPC_METHODS[version][rpc.method];
+    if (name === undefined) {
+      const other = JSON_RPC_METHODS[version === '1.0' ? '0.3' : '1.0'][rpc.method];
+      const hint =
+        other === undefined
+          ? ''
+          : ` (that is a ${version === '1.0' ? '0.3' : '1.0'} method name; check the A2A-Version header)`;
+      throw new A2AError('MethodNotFoundError', `Method not found: ${rpc.method}${hint}`, {
+        metadata: { method: rpc.method },
+      });
+    }
+    const operation = OPERATIONS[name];
+    const codec = jsonRpcCodec(version);
+    const params = operation.decode(codec, rpc.params ?? {}, '/params');
+    if (params.tenant !== undefined) call.tenant = params.tenant;
+    if (!operation.streaming) {
+      const result = await operation.invoke(options.handler, params as never, call);
+      return {
+        status: 200,
+        headers: { ...JSON_HEADERS, ...extra },
+        body: jsonRpcResult(id, operation.encode(codec, result as never, call)),
+      };
+    }
+    const lastEventId = request.header('last-event-id');
+    const items = await operation.invoke(
+      options.handler,
+      params as never,
+      call,
+      lastEventId === undefined ? {} : { lastEventId },
+    );
+    const rpcId = id;
+    return {
+      status: 200,
+      headers: { ...SSE_HEADERS, ...extra },
+      stream: sseBody(items, {
+        heartbeatMs: options.heartbeatMs,
+        encode: (item) => {
+          const data = jsonRpcResult(rpcId, codec.encodeStreamResponse(item.event));
+          return encodeSseEvent(item.id === undefined ? { data } : { data, id: item.id });
+        },
+        // A mid-stream error is a JSON-RPC error response in a data event (digest §3.3).
+        encodeError: (error) =>
+          encodeSseEvent({ data: jsonRpcError(rpcId, toJsonRpcErrorObject(toA2AError(error), version)) }),
+      }),
+    };
+  } catch (error) {
+    if (error instanceof JsonRpcEnvelopeError) id = error.id;
+    return jsonRpcErrorResponse(id, error, version, extra);
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * The A2A operations as data: how each one's parameters are decoded, which handler method runs
+ * it, and how its result is encoded. Both bindings (JSON-RPC and REST) dispatch through this
+ * table, so they stay functionally equivalent (A2A 1.0 §5; digest §11 item 8).
+ */
+import type { WireCodec } from '../../protocol/index.js';
+import type { CallContext } from '../call-context.js';
+import type { EventStream, RequestHandler } from '../request-handler.js';
+
+/** Operation names, spelled as the spec spells them (house style rule 3). */
+export type OperationName =
+  | 'sendMessage'
+  | 'sendStreamingMessage'
+  | 'getTask'
+  | 'listTasks'
+  | 'cancelTask'
+  | 'subscribeToTask'
+  | 'createTaskPushNotificationConfig'
+  | 'getTaskPushNotificationConfig'
+  | 'listTaskPushNotificationConfigs'
+  | 'deleteTaskPushNotificationConfig'
+  | 'getExtendedAgentCard';
+
+/** Extra transport facts an operation may need. */
+export interface InvokeExtras {
+  lastEventId?: string;
+}
+
+/** A unary operation: decode, run, encode. */
+export interface UnaryOperation {
+  streaming: false;
+  decode(codec: WireCodec, params: unknown, path: string): { tenant?: string };
+  invoke(handler: RequestHandler, request: never, call: CallContext): Promise<unknown>;
+  encode(codec: WireCodec, result: never, call: CallContext): unknown;
+}
+
+/** A streaming operation: decode, run, then each item is encoded with `encodeStreamResponse`. */
+export interface StreamingOperation {
+  streaming: true;
+  decode(codec: WireCodec, params: unknown, path: string): { tenant?: string };
+  invoke(
+    handler: RequestHandler,
+    request: never,
+    call: CallContext,
+    extras: InvokeExtras,
+  ): Promise<EventStream>;
+}
+
+/** One row of the table. */
+export type Operation = UnaryOperation | StreamingOperation;
+
+const u = <Req extends { tenant?: string }, Res>(op: {
+  decode(codec: WireCodec, params: unknown, path: string): Req;
+  invoke(handler: RequestHandler, request: Req, call: CallContext): Promise<Res>;
+  encode(codec: WireCodec, result: Res, call: CallContext): unknown;
+}): UnaryOperation => ({ streaming: false, ...op }) as unknown as UnaryOperation;
+
+const s = <Req extends { tenant?: string }>(op: {
+  decode(codec: WireCodec, params: unknown, path: string): Req;
+  invoke(
+    handler: RequestHandler,
+    request: Req,
+    call: CallContext,
+    extras: InvokeExtras,
+  ): Promise<EventStream>;
+}): StreamingOperation => ({ streaming: true, ...op }) as unknown as StreamingOperation;
+
+/** The table. */
+export const OPERATIONS: Readonly<Record<OperationName, Operation>> = {
+  sendMessage: u({
+    decode: (c, p, at) => c.decodeSendMessageRequest(p, at),
+    invoke: (h, r, call) => h.sendMessage(r, call),
+    encode: (c, r) => c.encodeSendMessageResponse(r),
+  }),
+  sendStreamingMessage: s({
+    decode: (c, p, at) => c.decodeSendMessageRequest(p, at),
+    invoke: (h, r, call) => h.sendStreamingMessage(r, call),
+  }),
+  getTask: u({
+    decode: (c, p, at) => c.decodeGetTaskRequest(p, at),
+    invoke: (h, r, call) => h.getTask(r, call),
+    encode: (c, r) => c.encodeTask(r),
+  }),
+  listTasks: u({
+    decode: (c, p, at) => c.decodeListTasksRequest(p, at),
+    invoke: (h, r, call) => h.listTasks(r, call),
+    encode: (c, r) => c.encodeListTasksResponse(r),
+  }),
+  cancelTask: u({
+    decode: (c, p, at) => c.decodeCancelTaskRequest(p, at),
+    invoke: (h, r, call) => h.cancelTask(r, call),
+    encode: (c, r) => c.encodeTask(r),
+  }),
+  subscribeToTask: s({
+    decode: (c, p, at) => c.decodeSubscribeToTaskRequest(p, at),
+    invoke: (h, r, call, x) => h.subscribeToTask(r, call, x.lastEventId),
+  }),
+  createTaskPushNotificationConfig: u({
+    decode: (c, p, at) => c.decodeTaskPushNotificationConfig(p, at),
+    invoke: (h, r, call) => h.createTaskPushNotificationConfig(r, call),
+    encode: (c, r) => c.encodeTaskPushNotificationConfig(r),
+  }),
+  getTaskPushNotificationConfig: u({
+    decode: (c, p, at) => c.decodeTaskPushNotificationConfigRef(p, at),
+    invoke: (h, r, call) => h.getTaskPushNotificationConfig(r, call),
+    encode: (c, r) => c.encodeTaskPushNotificationConfig(r),
+  }),
+  listTaskPushNotificationConfigs: u({
+    decode: (c, p, at) => c.decodeListTaskPushNotificationConfigsRequest(p, at),
+    invoke: (h, r, call) => h.listTaskPushNotificationConfigs(r, call),
+    encode: (c, r) => c.encodeListTaskPushNotificationConfigsResponse(r),
+  }),
+  deleteTaskPushNotificationConfig: u({
+    decode: (c, p, at) => c.decodeTaskPushNotificationConfigRef(p, at),
+    invoke: (h, r, call) => h.deleteTaskPushNotificationConfig(r, call),
+    // 1.0 returns Empty, 0.3 returns null (digest §12 item 16).
+    encode: (_c, _r, call) => (call.version === '1.0' ? {} : null),
+  }),
+  getExtendedAgentCard: u({
+    decode: (_c, p) =>
+      typeof p === 'object' && p !== null && typeof (p as { tenant?: unknown }).tenant === 'string'
+        ? { tenant: (p as { tenant: string }).tenant }
+        : {},
+    invoke: (h, r, call) => h.getExtendedAgentCard(r, call),
+    encode: (c, r) => c.encodeAgentCard(r),
+  }),
+};
+
+/** JSON-RPC method names per version (digest §11 items 13-14). 0.3 has no ListTasks method. */
+export const JSON_RPC_METHODS: Readonly<Record<'0.3' | '1.0', Readonly<Record<string, OperationName>>>> = {
+  '0.3': {
+    'message/send': 'sendMessage',
+    'message/stream': 'sendStreamingMessage',
+    'tasks/get': 'getTask',
+    'tasks/cancel': 'cancelTask',
+    'tasks/resubscribe': 'subscribeToTask',
+    'tasks/pushNotificationConfig/set': 'createTaskPushNotificationConfig',
+    'tasks/pushNotificationConfig/get': 'getTaskPushNotificationConfig',
+    'tasks/pushNotificationConfig/list': 'listTaskPushNotificationConfigs',
+    'tasks/pushNotificationConfig/delete': 'deleteTaskPushNotificationConfig',
+    'agent/getAuthenticatedExtendedCard': 'getExtendedAgentCard',
+  },
+  '1.0': {
+    SendMessage: 'sendMessage',
+    SendStreamingMessage: 'sendStreamingMessage',
+    GetTask: 'getTask',
+    ListTasks: 'listTasks',
+    CancelTask: 'cancelTask',
+    SubscribeToTask: 'subscribeToTask',
+    CreateTaskPushNotificationConfig: 'createTaskPushNotificationConfig',
+    GetTaskPushNotificationConfig: 'getTaskPushNotificationConfig',
+    ListTaskPushNotificationConfigs: 'listTaskPushNotificationConfigs',
+    DeleteTaskPushNotificationConfig: 'deleteTaskPushNotificationConfig',
+    GetExtendedAgentCard: 'getExtendedAgentCard',
+  },
+};

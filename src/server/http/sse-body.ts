@@ -1,0 +1,64 @@
+/**
+ * Turns a stream of task events into SSE text chunks, with heartbeats. The consumer pulls: no
+ * event is produced before the previous chunk was taken, so a slow client slows only its own
+ * stream (the event hub cuts it off if it falls far behind; it then resumes from the log).
+ */
+import { encodeSseComment } from '../../protocol/index.js';
+import type { StreamItem } from '../task-streams.js';
+
+/** How each item and a mid-stream error are written. */
+export interface SseBodyOptions {
+  encode: (item: StreamItem) => string;
+  encodeError: (error: unknown) => string;
+  /** Milliseconds between heartbeat comments while idle; 0 disables them. */
+  heartbeatMs: number;
+}
+
+/** The SSE body for `items`. */
+export async function* sseBody(
+  items: AsyncIterable<StreamItem>,
+  options: SseBodyOptions,
+): AsyncGenerator<string> {
+  const iterator = items[Symbol.asyncIterator]();
+  let pending: Promise<IteratorResult<StreamItem>> | undefined;
+  try {
+    for (;;) {
+      pending ??= iterator.next();
+      let result: IteratorResult<StreamItem> | 'tick';
+      if (options.heartbeatMs > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        const tick = new Promise<'tick'>((resolve) => {
+          timer = setTimeout(resolve, options.heartbeatMs, 'tick');
+        });
+        try {
+          result = await Promise.race([pending, tick]);
+        } finally {
+          clearTimeout(timer);
+        }
+      } else {
+        result = await pending;
+      }
+      if (result === 'tick') {
+        yield encodeSseComment('keep-alive');
+        continue;
+      }
+      pending = undefined;
+      if (result.done === true) return;
+      yield options.encode(result.value);
+    }
+  } catch (error) {
+    yield options.encodeError(error);
+  } finally {
+    // A next() still pending means the producer is parked; it ends when the call's signal
+    // aborts (the adapter aborts it on disconnect), and return() then runs after it.
+    if (pending === undefined) await iterator.return?.(undefined);
+    else void pending.then(() => iterator.return?.(undefined)).catch(() => undefined);
+  }
+}
+
+/** Response headers for an SSE stream (digest §3.3). */
+export const SSE_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  'x-accel-buffering': 'no',
+};

@@ -1,0 +1,20 @@
+/**
+ * Public entry of the server layer: create an A2A server for an agent executor, and the pieces
+ * to embed it (the transport-neutral handler and HTTP types). Adapters live in their own entries:
+ * `concord/server/node`, `concord/server/fetch`, `concord/server/express`.
+ */
+export {
+  createA2AServer,
+  A2AServer,
+  defaultInterfaces,
+  type A2AServerOptions,
+  type AgentCardInput,
+} from './a2a-server.js';
+export type { AgentExecutor, RequestContext } from './agent-executor.js';
+export type { CallContext, CallerIdentity } from './call-context.js';
+export { TaskUpdater, type ArtifactOptions, type MessageInput } from './task-updater.js';
+export { RequestHandler, type RequestHandlerOptions, type EventStream } from './request-handler.js';
+export type { StreamItem } from './task-streams.js';
+export { EventHub } from './event-hub.js';
+export type { Authenticator } from './http/call-setup.js';
+export type { HttpRequest, HttpResponse, HttpBodyResponse, HttpStreamResponse } from './http/http-types.js';

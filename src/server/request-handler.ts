@@ -1,0 +1,386 @@
+/**
+ * The transport-neutral request handler: one method per A2A operation (A2A 1.0 §3.1), taking
+ * and returning the canonical model. Bindings decode into it and encode out of it; nothing here
+ * knows about HTTP, JSON-RPC or wire versions beyond the version-dependent semantics that the
+ * digest §12 settles (historyLength, terminal-task errors, stream closing, resubscribe).
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  A2AError,
+  invalidParams,
+  isTerminalState,
+  taskNotFound,
+  type AgentCard,
+  type CancelTaskRequest,
+  type GetExtendedAgentCardRequest,
+  type GetTaskRequest,
+  type ListTaskPushNotificationConfigsRequest,
+  type ListTaskPushNotificationConfigsResponse,
+  type ListTasksRequest,
+  type ListTasksResponse,
+  type Message,
+  type SendMessageRequest,
+  type SendMessageResponse,
+  type SubscribeToTaskRequest,
+  type Task,
+  type TaskPushNotificationConfig,
+  type TaskPushNotificationConfigRef,
+} from '../protocol/index.js';
+import type { StoredTask, TaskScope, TaskStore } from '../store/index.js';
+import type { AgentExecutor } from './agent-executor.js';
+import type { CallContext } from './call-context.js';
+import { EventHub } from './event-hub.js';
+import { applyHistoryLength, withoutArtifacts } from './history-length.js';
+import { checkOutputModes } from './output-modes.js';
+import { liveEvents, resumeEvents, type StreamItem } from './task-streams.js';
+import { TaskRunner } from './task-runner.js';
+import type { TaskExecution } from './task-execution.js';
+
+/** What the handler is built from. */
+export interface RequestHandlerOptions {
+  /** The public card; its capabilities gate streaming, push and the extended card. */
+  agentCard: AgentCard;
+  executor: AgentExecutor;
+  store: TaskStore;
+  /** The card for authenticated callers (A2A 1.0 §3.1.11). */
+  extendedAgentCard?: AgentCard;
+  /** Receives errors that have no caller (agent crashes, store failures). Never throws. */
+  onError?: (error: unknown, where: string) => void;
+  hub?: EventHub;
+}
+
+/** A stream of task events; closing it stops the flow (the client went away). */
+export type EventStream = AsyncIterable<StreamItem>;
+
+/** Implements every A2A operation over a TaskStore and an AgentExecutor. */
+export class RequestHandler {
+  readonly agentCard: AgentCard;
+  private readonly store: TaskStore;
+  private readonly hub: EventHub;
+  private readonly runner: TaskRunner;
+  private readonly extendedAgentCard: AgentCard | undefined;
+
+  constructor(options: RequestHandlerOptions) {
+    this.agentCard = options.agentCard;
+    this.store = options.store;
+    this.hub = options.hub ?? new EventHub();
+    this.extendedAgentCard = options.extendedAgentCard;
+    const onError = options.onError ?? (() => undefined);
+    this.runner = new TaskRunner({ store: this.store, hub: this.hub, onError }, options.executor);
+  }
+
+  /** `SendMessage` / `message/send` (A2A 1.0 §3.1.1). */
+  async sendMessage(request: SendMessageRequest, call: CallContext): Promise<SendMessageResponse> {
+    const execution = await this.startRun(request, call);
+    const config = request.configuration;
+    // Blocking is the default (A2A 1.0 §3.2.2, digest §12 item 5).
+    if (config?.returnImmediately === true) await execution.waitFor(() => execution.task !== undefined);
+    else await execution.waitFor(() => execution.reachedStop());
+    const reply = execution.replyMessage;
+    if (reply !== undefined) return { message: reply };
+    const task = execution.task;
+    if (task === undefined) throw new A2AError('InvalidAgentResponseError', 'the agent produced no task');
+    return { task: applyHistoryLength(task, config?.historyLength, call.version) };
+  }
+
+  /** `SendStreamingMessage` / `message/stream` (A2A 1.0 §3.1.2). Errors before the first event throw. */
+  async sendStreamingMessage(request: SendMessageRequest, call: CallContext): Promise<EventStream> {
+    this.requireStreaming();
+    let subscription: ReturnType<EventHub['subscribe']> | undefined;
+    const execution = await this.startRun(request, call, (run) => {
+      subscription = this.hub.subscribe(run.taskId);
+    });
+    const sub = subscription!;
+    const startVersion = execution.committedVersion;
+    const initial = execution.task;
+    try {
+      await execution.waitFor(() => execution.task !== undefined);
+    } catch (error) {
+      sub.close();
+      throw error;
+    }
+    const reply = execution.replyMessage;
+    if (reply !== undefined) {
+      sub.close();
+      return singleMessage(reply);
+    }
+    // A follow-up to an existing task starts with the task as it was (A2A 1.0 §3.1.2: the
+    // first event is the Task); a new task's log starts with its own Task event.
+    if (initial !== undefined)
+      return withFirst(
+        { id: String(startVersion), event: { task: initial } },
+        liveEvents(sub, startVersion, call.version, call.signal),
+      );
+    return liveEvents(sub, 0, call.version, call.signal);
+  }
+
+  /** `GetTask` / `tasks/get` (A2A 1.0 §3.1.3). */
+  async getTask(request: GetTaskRequest, call: CallContext): Promise<Task> {
+    const stored = await this.load(request.id, call);
+    return applyHistoryLength(stored.task, request.historyLength, call.version);
+  }
+
+  /** `ListTasks` (A2A 1.0 §3.1.4): only the caller's tasks, newest first, paged. */
+  async listTasks(request: ListTasksRequest, call: CallContext): Promise<ListTasksResponse> {
+    const pageSize = request.pageSize ?? 50;
+    const page = await this.store.list({
+      ...scopeOf(call),
+      pageSize,
+      ...(request.contextId === undefined ? {} : { contextId: request.contextId }),
+      ...(request.status === undefined ? {} : { status: request.status }),
+      ...(request.statusTimestampAfter === undefined
+        ? {}
+        : { statusTimestampAfter: request.statusTimestampAfter }),
+      ...(request.pageToken === undefined || request.pageToken === ''
+        ? {}
+        : { pageToken: request.pageToken }),
+    });
+    const tasks = page.tasks.map((task) => {
+      const trimmed = applyHistoryLength(task, request.historyLength, call.version);
+      return request.includeArtifacts === true ? trimmed : withoutArtifacts(trimmed);
+    });
+    return { tasks, nextPageToken: page.nextPageToken, pageSize, totalSize: page.totalSize };
+  }
+
+  /** `CancelTask` / `tasks/cancel` (A2A 1.0 §3.1.5): reaches the running agent. */
+  async cancelTask(request: CancelTaskRequest, call: CallContext): Promise<Task> {
+    const stored = await this.load(request.id, call);
+    if (isTerminalState(stored.task.status.state)) throw notCancelable(stored.task);
+    const running = this.runner.get(request.id);
+    const execution = running?.execution ?? this.runner.idle(stored, scopeOf(call));
+    const hook = this.runner.cancelHook;
+    if (running !== undefined && hook !== undefined) await hook(running.context, running.updater);
+    execution.abort.abort();
+    execution.forceStatus('TASK_STATE_CANCELED');
+    await execution.waitFor(() => {
+      const state = execution.task?.status.state;
+      return state !== undefined && isTerminalState(state);
+    });
+    const task = execution.task;
+    if (task === undefined || task.status.state !== 'TASK_STATE_CANCELED')
+      throw notCancelable(task ?? stored.task);
+    return task;
+  }
+
+  /** `SubscribeToTask` / `tasks/resubscribe` (A2A 1.0 §3.1.6), resumable with `Last-Event-ID`. */
+  async subscribeToTask(
+    request: SubscribeToTaskRequest,
+    call: CallContext,
+    lastEventId?: string,
+  ): Promise<EventStream> {
+    this.requireStreaming();
+    const scope = scopeOf(call);
+    const subscription = this.hub.subscribe(request.id);
+    let stored: StoredTask;
+    try {
+      stored = await this.load(request.id, call);
+    } catch (error) {
+      subscription.close();
+      throw error;
+    }
+    const state = stored.task.status.state;
+    if (lastEventId !== undefined) {
+      const after = parseEventId(lastEventId);
+      if (after >= stored.version && isTerminalState(state)) {
+        subscription.close();
+        return empty();
+      }
+      return resumeEvents(this.store, request.id, scope, after, subscription, call.version, call.signal);
+    }
+    if (isTerminalState(state)) {
+      subscription.close();
+      // 1.0 says error (§3.1.6); the 0.3 proto returns the task and closes (digest §12 item 8).
+      if (call.version === '1.0') {
+        throw new A2AError(
+          'UnsupportedOperationError',
+          `Task ${request.id} is ${state}; a finished task cannot be subscribed to`,
+          {
+            metadata: { taskId: request.id },
+          },
+        );
+      }
+      return singleTask(stored);
+    }
+    return withFirst(
+      { id: String(stored.version), event: { task: stored.task } },
+      liveEvents(subscription, stored.version, call.version, call.signal),
+    );
+  }
+
+  /** `GetExtendedAgentCard` (A2A 1.0 §3.1.11): authenticated callers only. */
+  async getExtendedAgentCard(_request: GetExtendedAgentCardRequest, call: CallContext): Promise<AgentCard> {
+    if (this.agentCard.capabilities.extendedAgentCard !== true) {
+      // 0.3 has no capability error for this; its card flag maps to -32007 (digest §6.7).
+      if (call.version === '0.3') throw new A2AError('ExtendedAgentCardNotConfiguredError');
+      throw new A2AError('UnsupportedOperationError', 'This agent declares no extended agent card');
+    }
+    if (this.extendedAgentCard === undefined) throw new A2AError('ExtendedAgentCardNotConfiguredError');
+    if (call.user === undefined)
+      throw new A2AError('UnauthenticatedError', 'The extended agent card requires authentication');
+    return this.extendedAgentCard;
+  }
+
+  /** Push config create (A2A 1.0 §3.1.7); gated by `capabilities.pushNotifications`. */
+  async createTaskPushNotificationConfig(
+    _config: TaskPushNotificationConfig,
+    _call: CallContext,
+  ): Promise<TaskPushNotificationConfig> {
+    throw this.pushUnsupported();
+  }
+
+  /** Push config get (A2A 1.0 §3.1.8). */
+  async getTaskPushNotificationConfig(
+    _ref: TaskPushNotificationConfigRef,
+    _call: CallContext,
+  ): Promise<TaskPushNotificationConfig> {
+    throw this.pushUnsupported();
+  }
+
+  /** Push config list (A2A 1.0 §3.1.9). */
+  async listTaskPushNotificationConfigs(
+    _request: ListTaskPushNotificationConfigsRequest,
+    _call: CallContext,
+  ): Promise<ListTaskPushNotificationConfigsResponse> {
+    throw this.pushUnsupported();
+  }
+
+  /** Push config delete (A2A 1.0 §3.1.10). */
+  async deleteTaskPushNotificationConfig(
+    _ref: TaskPushNotificationConfigRef,
+    _call: CallContext,
+  ): Promise<void> {
+    throw this.pushUnsupported();
+  }
+
+  private pushUnsupported(): A2AError {
+    return new A2AError(
+      'PushNotificationNotSupportedError',
+      'This agent does not support push notifications',
+    );
+  }
+
+  private requireStreaming(): void {
+    if (this.agentCard.capabilities.streaming !== true) {
+      throw new A2AError('UnsupportedOperationError', 'This agent does not support streaming');
+    }
+  }
+
+  private async load(taskId: string, call: CallContext): Promise<StoredTask> {
+    const stored = await this.store.get(taskId, scopeOf(call));
+    if (stored === undefined) throw taskNotFound(taskId);
+    return stored;
+  }
+
+  /** Validates a send and starts the executor: new task, or follow-up (A2A 1.0 §3.4). */
+  private async startRun(
+    request: SendMessageRequest,
+    call: CallContext,
+    beforeStart?: (execution: TaskExecution) => void,
+  ): Promise<TaskExecution> {
+    const incoming = request.message;
+    if (incoming.role !== 'ROLE_USER')
+      throw invalidParams('/message/role', 'a client message must have the user role');
+    if (request.configuration?.taskPushNotificationConfig !== undefined) throw this.pushUnsupported();
+    checkOutputModes(request.configuration?.acceptedOutputModes, this.agentCard.defaultOutputModes);
+    const scope = scopeOf(call);
+    let stored: StoredTask | undefined;
+    let taskId: string;
+    let contextId: string;
+    if (incoming.taskId !== undefined && incoming.taskId !== '') {
+      stored = await this.load(incoming.taskId, call);
+      const state = stored.task.status.state;
+      if (isTerminalState(state)) throw terminalTaskError(stored.task, call);
+      if (
+        incoming.contextId !== undefined &&
+        incoming.contextId !== '' &&
+        incoming.contextId !== stored.task.contextId
+      ) {
+        throw invalidParams(
+          '/message/contextId',
+          `does not match the context ${stored.task.contextId} of task ${stored.task.id}`,
+        );
+      }
+      taskId = stored.task.id;
+      contextId = stored.task.contextId;
+    } else {
+      taskId = randomUUID();
+      contextId =
+        incoming.contextId !== undefined && incoming.contextId !== '' ? incoming.contextId : randomUUID();
+    }
+    const message: Message =
+      incoming.taskId === taskId && incoming.contextId === contextId
+        ? incoming
+        : { ...incoming, taskId, contextId };
+    const run = this.runner.start({
+      taskId,
+      contextId,
+      scope,
+      message,
+      request,
+      call,
+      ...(stored === undefined ? {} : { stored }),
+      ...(beforeStart === undefined ? {} : { beforeStart }),
+    });
+    return run.execution;
+  }
+}
+
+/** The store scope of a call: its tenant and its caller. */
+export function scopeOf(call: CallContext): TaskScope {
+  return { tenant: call.tenant, owner: call.user?.name ?? '' };
+}
+
+function notCancelable(task: Task): A2AError {
+  return new A2AError(
+    'TaskNotCancelableError',
+    `Task ${task.id} is ${task.status.state} and cannot be canceled`,
+    {
+      metadata: { taskId: task.id, state: task.status.state },
+    },
+  );
+}
+
+/** 1.0 answers -32004 (A2A 1.0 §3.4.4); 0.3 names no code, so -32602 as a2a-python does (digest §12.7). */
+function terminalTaskError(task: Task, call: CallContext): A2AError {
+  const message = `Task ${task.id} is ${task.status.state}; a finished task accepts no more messages, start a new task`;
+  const metadata = { taskId: task.id, state: task.status.state };
+  if (call.version === '1.0') return new A2AError('UnsupportedOperationError', message, { metadata });
+  return new A2AError('InvalidParamsError', message, {
+    metadata,
+    violations: [{ field: '/message/taskId', description: 'refers to a task in a terminal state' }],
+  });
+}
+
+function parseEventId(value: string): number {
+  if (!/^\d{1,15}$/.test(value.trim())) {
+    throw new A2AError(
+      'InvalidParamsError',
+      `Last-Event-ID must be an event id from this stream, got ${JSON.stringify(value)}`,
+      {
+        violations: [{ field: 'Last-Event-ID', description: 'expected a non-negative integer' }],
+      },
+    );
+  }
+  return Number(value.trim());
+}
+
+async function* withFirst(first: StreamItem, rest: AsyncGenerator<StreamItem>): AsyncGenerator<StreamItem> {
+  try {
+    yield first;
+    yield* rest;
+  } finally {
+    await rest.return(undefined);
+  }
+}
+
+async function* singleMessage(message: Message): AsyncGenerator<StreamItem> {
+  yield { event: { message } };
+}
+
+async function* singleTask(stored: StoredTask): AsyncGenerator<StreamItem> {
+  yield { id: String(stored.version), event: { task: stored.task } };
+}
+
+async function* empty(): AsyncGenerator<StreamItem> {
+  // Nothing was missed and the task is over.
+}

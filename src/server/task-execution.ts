@@ -1,0 +1,308 @@
+/**
+ * One run of an executor against one task. It checks each event the executor emits against the
+ * state machine, batches the events emitted in the same tick into one store commit (so a quick
+ * agent costs one write), and publishes them to live streams only once they are durable.
+ * All writes for a task in this process go through its single execution, so commits are ordered;
+ * a VersionConflictError means another process wrote, and the execution rebases on what it wrote.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  A2AError,
+  isInterruptedState,
+  isTerminalState,
+  type Message,
+  type StreamResponse,
+  type Task,
+  type TaskState,
+} from '../protocol/index.js';
+import { VersionConflictError, type StoredTask, type TaskScope, type TaskStore } from '../store/index.js';
+import type { EventHub } from './event-hub.js';
+import { appendMessage, applyEvent } from './task-projection.js';
+import { assertTransition } from './task-state-machine.js';
+import type { TaskEventSink } from './task-updater.js';
+
+/** What an execution needs from the server. */
+export interface ExecutionDeps {
+  store: TaskStore;
+  hub: EventHub;
+  /** Reports errors that have no caller to go to (agent crashes, store failures). */
+  onError: (error: unknown, where: string) => void;
+}
+
+/** The initial state of an execution. */
+export interface ExecutionInit {
+  taskId: string;
+  contextId: string;
+  scope: TaskScope;
+  /** The incoming user message (with taskId/contextId set); absent for cancel-only runs. */
+  userMessage?: Message;
+  /** The stored task for follow-up messages; absent for a new task. */
+  stored?: StoredTask;
+}
+
+interface Waiter {
+  test: () => boolean;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/** Runs and records one executor invocation; see the file comment. */
+export class TaskExecution implements TaskEventSink {
+  readonly taskId: string;
+  readonly contextId: string;
+  readonly scope: TaskScope;
+  /** Aborted on cancel; handed to the executor as `context.signal`. */
+  readonly abort = new AbortController();
+
+  private snapshot: Task | undefined;
+  private version: number;
+  private projected: TaskState;
+  private readonly artifactIds = new Set<string>();
+  private queue: StreamResponse[] = [];
+  private flushing = false;
+  private pendingUserMessage: Message | undefined;
+  private readonly userMessage: Message | undefined;
+  private replied: Message | undefined;
+  private executorDone = false;
+  private failure: unknown;
+  private waiters: Waiter[] = [];
+  /** Called after every commit, reply or settle; the runner uses it to release finished runs. */
+  onChange: (() => void) | undefined;
+
+  constructor(
+    private readonly deps: ExecutionDeps,
+    init: ExecutionInit,
+  ) {
+    this.taskId = init.taskId;
+    this.contextId = init.contextId;
+    this.scope = init.scope;
+    this.userMessage = init.userMessage;
+    if (init.stored !== undefined) {
+      this.snapshot = init.stored.task;
+      this.version = init.stored.version;
+      this.projected = init.stored.task.status.state;
+      this.pendingUserMessage = init.userMessage;
+      for (const artifact of init.stored.task.artifacts ?? []) this.artifactIds.add(artifact.artifactId);
+    } else {
+      this.version = 0;
+      this.projected = 'TASK_STATE_SUBMITTED';
+    }
+  }
+
+  /** The last committed snapshot (undefined until the first commit of a new task). */
+  get task(): Task | undefined {
+    return this.snapshot;
+  }
+
+  /** The version of the last committed snapshot. */
+  get committedVersion(): number {
+    return this.version;
+  }
+
+  /** The direct Message reply, when the executor answered without a task. */
+  get replyMessage(): Message | undefined {
+    return this.replied;
+  }
+
+  /** True once the executor returned and every event it emitted is committed. */
+  get settled(): boolean {
+    return this.executorDone && this.queue.length === 0 && !this.flushing;
+  }
+
+  /** The state after all emitted (possibly not yet committed) events. */
+  get projectedState(): TaskState {
+    return this.projected;
+  }
+
+  emit(event: StreamResponse): void {
+    if (this.replied !== undefined) {
+      throw new A2AError(
+        'InvalidAgentResponseError',
+        'the agent already answered with a Message; it cannot also update a task',
+      );
+    }
+    if ('statusUpdate' in event) {
+      const to = event.statusUpdate.status.state;
+      assertTransition(this.taskId, this.projected, to);
+      this.projected = to;
+    } else if ('artifactUpdate' in event) {
+      if (isTerminalState(this.projected)) assertTransition(this.taskId, this.projected, this.projected);
+      const { artifact, append } = event.artifactUpdate;
+      if (append === true && !this.artifactIds.has(artifact.artifactId)) {
+        throw new A2AError('InvalidAgentResponseError', `append to unknown artifact ${artifact.artifactId}`, {
+          metadata: { taskId: this.taskId, artifactId: artifact.artifactId },
+        });
+      }
+      this.artifactIds.add(artifact.artifactId);
+    }
+    this.queue.push(event);
+    this.schedule();
+  }
+
+  reply(message: Message): void {
+    if (this.snapshot !== undefined || this.queue.length > 0 || this.pendingUserMessage !== undefined) {
+      throw new A2AError(
+        'InvalidAgentResponseError',
+        'a direct Message reply is only possible before any task update, for a message that starts no task',
+      );
+    }
+    if (this.replied !== undefined)
+      throw new A2AError('InvalidAgentResponseError', 'the agent already replied');
+    this.replied = message;
+    this.checkWaiters();
+  }
+
+  /** Marks a run that has no executor (Concord's own cancel of an idle task). */
+  withoutExecutor(): this {
+    this.executorDone = true;
+    return this;
+  }
+
+  /** Called when the executor's promise settles. */
+  executorFinished(error: unknown): void {
+    if (error !== undefined) {
+      this.deps.onError(error, `executor of task ${this.taskId}`);
+      // The agent's own error text may hold internals; the client gets a neutral message.
+      if (this.replied === undefined && !isTerminalState(this.projected)) {
+        this.forceStatus('TASK_STATE_FAILED', 'The agent failed while handling the message.');
+      }
+    } else if (this.replied === undefined && this.version === 0 && this.queue.length === 0) {
+      this.failure = new A2AError(
+        'InvalidAgentResponseError',
+        'the agent finished without a reply or a task update',
+      );
+    }
+    this.executorDone = true;
+    this.checkWaiters();
+  }
+
+  /** Emits a status on Concord's own behalf (cancel, agent crash), bypassing executor checks. */
+  forceStatus(state: TaskState, text?: string): void {
+    if (isTerminalState(this.projected)) return;
+    this.projected = state;
+    const status: Task['status'] = { state, timestamp: new Date().toISOString() };
+    if (text !== undefined) {
+      status.message = {
+        messageId: randomUUID(),
+        role: 'ROLE_AGENT',
+        parts: [{ text }],
+        taskId: this.taskId,
+        contextId: this.contextId,
+      };
+    }
+    this.queue.push({ statusUpdate: { taskId: this.taskId, contextId: this.contextId, status } });
+    this.schedule();
+  }
+
+  /**
+   * Resolves once `test()` holds after a commit, or once the execution settled (whatever the
+   * state then); rejects if the store failed or the agent produced nothing.
+   */
+  waitFor(test: () => boolean): Promise<void> {
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    if (test() || this.settled || this.replied !== undefined) return Promise.resolve();
+    return new Promise((resolve, reject) => this.waiters.push({ test, resolve, reject }));
+  }
+
+  /** True when the committed task is terminal or interrupted (A2A 1.0 §3.2.2 blocking rule). */
+  reachedStop(): boolean {
+    const state = this.snapshot?.status.state;
+    return state !== undefined && (isTerminalState(state) || isInterruptedState(state));
+  }
+
+  private schedule(): void {
+    if (this.flushing) return;
+    this.flushing = true;
+    // A microtask lets every event the executor emits synchronously join one commit.
+    queueMicrotask(() => void this.flush());
+  }
+
+  private async flush(): Promise<void> {
+    try {
+      while (this.queue.length > 0) {
+        const events = this.queue;
+        this.queue = [];
+        await this.commit(events);
+      }
+    } catch (error) {
+      this.failure = error;
+      this.abort.abort();
+      this.deps.onError(error, `store commit of task ${this.taskId}`);
+    } finally {
+      this.flushing = false;
+      this.checkWaiters();
+    }
+  }
+
+  private async commit(events: StreamResponse[]): Promise<void> {
+    for (;;) {
+      let base: Task;
+      if (this.snapshot === undefined) {
+        base = {
+          id: this.taskId,
+          contextId: this.contextId,
+          status: { state: 'TASK_STATE_SUBMITTED', timestamp: new Date().toISOString() },
+        };
+        if (this.userMessage !== undefined) base.history = [this.userMessage];
+        events.unshift({ task: base });
+      } else {
+        base = this.snapshot;
+        if (this.pendingUserMessage !== undefined) {
+          base = { ...base, history: appendMessage(base.history, this.pendingUserMessage) };
+        }
+      }
+      let task = base;
+      for (const event of events) task = applyEvent(task, event);
+      const from = this.version;
+      try {
+        this.version = await this.deps.store.commit({ ...this.scope, task, expectedVersion: from, events });
+      } catch (error) {
+        if (!(error instanceof VersionConflictError)) throw error;
+        if (!(await this.rebase(events))) return;
+        continue;
+      }
+      this.snapshot = task;
+      this.pendingUserMessage = undefined;
+      this.deps.hub.publish(
+        this.taskId,
+        events.map((event, i) => ({ seq: from + 1 + i, event })),
+      );
+      this.checkWaiters();
+      return;
+    }
+  }
+
+  /** After another writer won: take its snapshot; false if the task ended meanwhile. */
+  private async rebase(events: StreamResponse[]): Promise<boolean> {
+    const stored = await this.deps.store.get(this.taskId, this.scope);
+    if (stored === undefined)
+      throw new A2AError('InternalError', `task ${this.taskId} vanished during an update`);
+    this.snapshot = stored.task;
+    this.version = stored.version;
+    if (events.length > 0 && 'task' in events[0]! && this.snapshot !== undefined) events.shift();
+    if (isTerminalState(stored.task.status.state)) {
+      // Canceled elsewhere: stop the agent and drop what it still wanted to say.
+      this.projected = stored.task.status.state;
+      this.abort.abort();
+      return false;
+    }
+    return true;
+  }
+
+  /** True when a store write failed or the agent produced nothing. */
+  get failed(): boolean {
+    return this.failure !== undefined;
+  }
+
+  private checkWaiters(): void {
+    this.onChange?.();
+    if (this.waiters.length === 0) return;
+    const remaining: Waiter[] = [];
+    for (const waiter of this.waiters) {
+      if (this.failure !== undefined) waiter.reject(this.failure);
+      else if (waiter.test() || this.settled || this.replied !== undefined) waiter.resolve();
+      else remaining.push(waiter);
+    }
+    this.waiters = remaining;
+  }
+}

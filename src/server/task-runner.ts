@@ -1,0 +1,126 @@
+/**
+ * Starts executions and keeps the live ones by task id, so a cancel can reach the running agent
+ * (A2A 1.0 §3.1.5) and follow-up messages find the task. An execution leaves the registry once
+ * its task is terminal or interrupted and everything it emitted is committed.
+ */
+import {
+  isInterruptedState,
+  isTerminalState,
+  type Message,
+  type SendMessageRequest,
+} from '../protocol/index.js';
+import type { StoredTask, TaskScope } from '../store/index.js';
+import type { AgentExecutor, RequestContext } from './agent-executor.js';
+import type { CallContext } from './call-context.js';
+import { TaskExecution, type ExecutionDeps } from './task-execution.js';
+import { TaskUpdater } from './task-updater.js';
+
+/** A started execution with the context its executor got. */
+export interface RunningTask {
+  execution: TaskExecution;
+  context: RequestContext;
+  updater: TaskUpdater;
+}
+
+/** Options for starting a run. */
+export interface StartOptions {
+  taskId: string;
+  contextId: string;
+  scope: TaskScope;
+  message: Message;
+  request: SendMessageRequest;
+  call: CallContext;
+  stored?: StoredTask;
+  /** Called after registration and before the executor starts (streams subscribe here). */
+  beforeStart?: (execution: TaskExecution) => void;
+}
+
+/** The registry of live executions. */
+export class TaskRunner {
+  private readonly live = new Map<string, RunningTask>();
+
+  constructor(
+    private readonly deps: ExecutionDeps,
+    private readonly executor: AgentExecutor,
+  ) {}
+
+  /** The live run of a task, if its agent is still at work in this process. */
+  get(taskId: string): RunningTask | undefined {
+    return this.live.get(taskId);
+  }
+
+  /** Starts the executor for a message. */
+  start(options: StartOptions): RunningTask {
+    const execution = new TaskExecution(this.deps, {
+      taskId: options.taskId,
+      contextId: options.contextId,
+      scope: options.scope,
+      userMessage: options.message,
+      ...(options.stored === undefined ? {} : { stored: options.stored }),
+    });
+    const context: RequestContext = {
+      message: options.message,
+      taskId: options.taskId,
+      contextId: options.contextId,
+      task: options.stored?.task,
+      isNewTask: options.stored === undefined,
+      configuration: options.request.configuration,
+      metadata: options.request.metadata,
+      signal: execution.abort.signal,
+      call: options.call,
+    };
+    const running: RunningTask = { execution, context, updater: new TaskUpdater(execution) };
+    this.live.set(options.taskId, running);
+    this.track(running);
+    options.beforeStart?.(execution);
+    let result: Promise<void> | void;
+    try {
+      result = this.executor.execute(context, running.updater);
+    } catch (error) {
+      execution.executorFinished(error ?? new Error('executor threw'));
+      return running;
+    }
+    if (result instanceof Promise) {
+      result.then(
+        () => execution.executorFinished(undefined),
+        (error: unknown) => execution.executorFinished(error ?? new Error('executor rejected')),
+      );
+    } else {
+      execution.executorFinished(undefined);
+    }
+    return running;
+  }
+
+  /** A run with no executor, for Concord's own updates to an idle task (cancel). */
+  idle(stored: StoredTask, scope: TaskScope): TaskExecution {
+    return new TaskExecution(this.deps, {
+      taskId: stored.task.id,
+      contextId: stored.task.contextId,
+      scope,
+      stored,
+    }).withoutExecutor();
+  }
+
+  /** The executor's cancel hook, when it has one. */
+  get cancelHook(): AgentExecutor['cancel'] {
+    return this.executor.cancel?.bind(this.executor);
+  }
+
+  private track(running: RunningTask): void {
+    const { execution } = running;
+    execution.onChange = () => {
+      const state = execution.projectedState;
+      const finished =
+        isTerminalState(state) || isInterruptedState(state) || execution.replyMessage !== undefined;
+      // A run that failed or produced nothing is settled too; one whose agent returned early
+      // but may still emit (state working) stays, so a cancel can still reach it.
+      if (execution.failed || (execution.settled && (finished || execution.task === undefined))) {
+        this.release(running);
+      }
+    };
+  }
+
+  private release(running: RunningTask): void {
+    if (this.live.get(running.context.taskId) === running) this.live.delete(running.context.taskId);
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * The event sequences behind streaming calls (A2A 1.0 §3.1.2, §3.1.6; digest §6.2-6.4): a task
+ * stream starts with the Task, carries every committed event in order, and ends when the task
+ * reaches a state that closes streams for the negotiated version. Each item carries the event's
+ * sequence number as its SSE id, so a dropped client resumes with `Last-Event-ID` and misses
+ * nothing: missed events are replayed from the durable log before live ones.
+ */
+import {
+  isTerminalState,
+  type ProtocolVersion,
+  type StreamResponse,
+  type TaskState,
+} from '../protocol/index.js';
+import type { TaskEventRecord, TaskScope, TaskStore } from '../store/index.js';
+import type { HubSubscription } from './event-hub.js';
+
+/** One streamed item; `id` is the task event sequence number, when there is one. */
+export interface StreamItem {
+  id?: string;
+  event: StreamResponse;
+}
+
+/**
+ * Whether a state ends streams: terminal states always; input-required too; auth-required only
+ * in 0.3 (digest §12 items 4 and 9: 1.0 keeps the stream open for out-of-band credentials).
+ */
+export function closesStream(state: TaskState, version: ProtocolVersion): boolean {
+  if (isTerminalState(state) || state === 'TASK_STATE_INPUT_REQUIRED') return true;
+  return version === '0.3' && state === 'TASK_STATE_AUTH_REQUIRED';
+}
+
+function stateOf(event: StreamResponse): TaskState | undefined {
+  if ('statusUpdate' in event) return event.statusUpdate.status.state;
+  if ('task' in event) return event.task.status.state;
+  return undefined;
+}
+
+/** Live events from a subscription, skipping those already sent (seq <= after), until a closing state. */
+export async function* liveEvents(
+  subscription: HubSubscription,
+  after: number,
+  version: ProtocolVersion,
+  signal?: AbortSignal,
+): AsyncGenerator<StreamItem> {
+  let last = after;
+  // A client that goes away must not leave its subscription parked until the next event.
+  const onAbort = (): void => subscription.close();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  if (signal?.aborted === true) subscription.close();
+  try {
+    for await (const record of subscription) {
+      if (record.seq <= last) continue;
+      last = record.seq;
+      yield { id: String(record.seq), event: record.event };
+      const state = stateOf(record.event);
+      if (state !== undefined && closesStream(state, version)) return;
+    }
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    subscription.close();
+  }
+}
+
+/**
+ * Replays the durable log after `lastEventId`, then continues live. The subscription must be
+ * opened before the log is read, so no event falls between the two.
+ */
+export async function* resumeEvents(
+  store: TaskStore,
+  taskId: string,
+  scope: TaskScope,
+  lastEventId: number,
+  subscription: HubSubscription,
+  version: ProtocolVersion,
+  signal?: AbortSignal,
+): AsyncGenerator<StreamItem> {
+  let last = lastEventId;
+  let records: TaskEventRecord[];
+  try {
+    records = await store.readEvents(taskId, lastEventId, scope);
+  } catch (error) {
+    subscription.close();
+    throw error;
+  }
+  for (const record of records) {
+    last = record.seq;
+    yield { id: String(record.seq), event: record.event };
+    const state = stateOf(record.event);
+    if (state !== undefined && closesStream(state, version)) {
+      subscription.close();
+      return;
+    }
+  }
+  yield* liveEvents(subscription, last, version, signal);
+}

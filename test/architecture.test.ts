@@ -1,0 +1,110 @@
+/**
+ * The dependency rules of docs/architecture.md, checked on the source: layers import only inward,
+ * the CLI and the host use public entries only, there are no import cycles, and no file is over
+ * 600 lines.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = resolve(import.meta.dirname, '../src');
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = join(dir, name);
+    return statSync(full).isDirectory() ? files(full) : full.endsWith('.ts') ? [full] : [];
+  });
+}
+
+const all = files(SRC);
+const rel = (file: string): string => relative(SRC, file).replace(/\\/g, '/');
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+'([^']+)'/g)) out.push(m[1]!);
+  for (const m of text.matchAll(/import\('([^']+)'\)/g)) out.push(m[1]!);
+  return out
+    .filter((spec) => spec.startsWith('.'))
+    .map((spec) => rel(resolve(dirname(file), spec)).replace(/\.js$/, '.ts'));
+}
+
+const graph = new Map(all.map((file) => [rel(file), importsOf(file)]));
+const layer = (path: string): string => path.split('/')[0]!.replace(/\.ts$/, '');
+
+// Which layers each layer may import (besides itself). DESIGN.md "Dependencies point inward".
+const ALLOWED: Record<string, string[]> = {
+  protocol: [],
+  contracts: ['protocol'],
+  store: ['protocol'],
+  card: ['protocol', 'contracts', 'store'],
+  server: ['protocol', 'contracts', 'store', 'card'],
+  client: ['protocol', 'contracts', 'card'],
+  host: ['protocol', 'contracts', 'store', 'card', 'server', 'client'],
+  extensions: ['protocol', 'contracts', 'store', 'card', 'server', 'client'],
+  cli: ['protocol', 'contracts', 'store', 'card', 'server', 'client', 'host', 'extensions'],
+  index: ['protocol', 'server'],
+};
+
+// Public entries: what host, extensions and cli may import from other layers.
+const PUBLIC =
+  /^(protocol|contracts|store|card|server|client|host|extensions)\/index\.ts$|^server\/adapters\/[a-z-]+\.ts$|^store\/sqlite\/index\.ts$/;
+
+describe('architecture', () => {
+  it('finds the source files', () => {
+    expect(all.length).toBeGreaterThan(20);
+  });
+
+  it('keeps dependencies pointing inward', () => {
+    const violations: string[] = [];
+    for (const [file, deps] of graph) {
+      const from = layer(file);
+      for (const dep of deps) {
+        const to = layer(dep);
+        if (to === from) continue;
+        if (!(ALLOWED[from] ?? []).includes(to)) violations.push(`${file} -> ${dep}`);
+        else if (['host', 'extensions', 'cli'].includes(from) && !PUBLIC.test(dep)) {
+          violations.push(`${file} -> ${dep} (not a public entry)`);
+        }
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('never lets server and client import each other', () => {
+    const crossing = [...graph].flatMap(([file, deps]) =>
+      deps
+        .filter(
+          (d) =>
+            (layer(file) === 'server' && layer(d) === 'client') ||
+            (layer(file) === 'client' && layer(d) === 'server'),
+        )
+        .map((d) => `${file} -> ${d}`),
+    );
+    expect(crossing).toEqual([]);
+  });
+
+  it('has no import cycles', () => {
+    const cycles: string[] = [];
+    const state = new Map<string, 'visiting' | 'done'>();
+    const visit = (node: string, trail: string[]): void => {
+      if (state.get(node) === 'done') return;
+      if (state.get(node) === 'visiting') {
+        cycles.push([...trail.slice(trail.indexOf(node)), node].join(' -> '));
+        return;
+      }
+      state.set(node, 'visiting');
+      for (const dep of graph.get(node) ?? []) visit(dep, [...trail, node]);
+      state.set(node, 'done');
+    };
+    for (const node of graph.keys()) visit(node, []);
+    expect(cycles).toEqual([]);
+  });
+
+  it('keeps every source file under 600 lines', () => {
+    const long = all
+      .map((f) => [rel(f), readFileSync(f, 'utf8').split('\n').length] as const)
+      .filter(([, n]) => n > 600);
+    expect(long).toEqual([]);
+  });
+});
