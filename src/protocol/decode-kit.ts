@@ -11,7 +11,9 @@ export type JsonObject = Record<string, unknown>;
 
 /** Appends a member to a JSON Pointer, escaping `~` and `/` (RFC 6901 §3). */
 export function pointer(base: string, key: string | number): string {
-  const token = typeof key === 'number' ? String(key) : key.replace(/~/g, '~0').replace(/\//g, '~1');
+  if (typeof key === 'number') return `${base}/${key}`;
+  // Escaping is rare; skip the regexes on the hot path.
+  const token = key.includes('~') || key.includes('/') ? key.replace(/~/g, '~0').replace(/\//g, '~1') : key;
   return `${base}/${token}`;
 }
 

@@ -64,6 +64,8 @@ export class TaskExecution implements TaskEventSink {
   private readonly userMessage: Message | undefined;
   private replied: Message | undefined;
   private executorDone = false;
+  /** True once any event was queued, committed or not. */
+  private emitted = false;
   private failure: unknown;
   private waiters: Waiter[] = [];
   /** Called after every commit, reply or settle; the runner uses it to release finished runs. */
@@ -136,6 +138,7 @@ export class TaskExecution implements TaskEventSink {
       this.artifactIds.add(artifact.artifactId);
     }
     this.queue.push(event);
+    this.emitted = true;
     this.schedule();
   }
 
@@ -166,7 +169,7 @@ export class TaskExecution implements TaskEventSink {
       if (this.replied === undefined && !isTerminalState(this.projected)) {
         this.forceStatus('TASK_STATE_FAILED', 'The agent failed while handling the message.');
       }
-    } else if (this.replied === undefined && this.version === 0 && this.queue.length === 0) {
+    } else if (this.replied === undefined && !this.emitted) {
       this.failure = new A2AError(
         'InvalidAgentResponseError',
         'the agent finished without a reply or a task update',
@@ -191,6 +194,7 @@ export class TaskExecution implements TaskEventSink {
       };
     }
     this.queue.push({ statusUpdate: { taskId: this.taskId, contextId: this.contextId, status } });
+    this.emitted = true;
     this.schedule();
   }
 

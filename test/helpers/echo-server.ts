@@ -1,0 +1,53 @@
+/** Starts the echo example on a real socket for integration tests. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createA2AServer, type A2AServerOptions } from '../../src/server/index.js';
+import { listen, type RunningServer } from '../../src/server/adapters/node.js';
+import { createMemoryTaskStore, type TaskStore } from '../../src/store/index.js';
+import { openSqliteTaskStore } from '../../src/store/sqlite/index.js';
+// @ts-expect-error -- plain JS example module without type declarations
+import * as echo from '../../examples/echo/agent.mjs';
+
+/** A running echo server and how to stop it. */
+export interface EchoServer {
+  url: string;
+  running: RunningServer;
+  store: TaskStore;
+  errors: unknown[];
+  close(): Promise<void>;
+}
+
+/** Starts the echo agent; `store: 'sqlite'` uses a fresh temp file. */
+export async function startEcho(
+  options: { store?: 'memory' | 'sqlite' } & Partial<A2AServerOptions> = {},
+): Promise<EchoServer> {
+  let dir: string | undefined;
+  let store: TaskStore;
+  if (options.store === 'sqlite') {
+    dir = mkdtempSync(join(tmpdir(), 'concord-it-'));
+    store = openSqliteTaskStore({ path: join(dir, 'tasks.db') });
+  } else {
+    store = createMemoryTaskStore();
+  }
+  const errors: unknown[] = [];
+  const { store: _kind, ...rest } = options;
+  const server = createA2AServer({
+    agentCard: echo.agentCard,
+    executor: echo.executor,
+    store,
+    onError: (error) => errors.push(error),
+    ...rest,
+  });
+  const running = await listen(server, { port: 0 });
+  return {
+    url: running.url,
+    running,
+    store,
+    errors,
+    async close() {
+      await running.close();
+      if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,105 @@
+/**
+ * The durability promise: every task acknowledged to a client before `kill -9` of the server is
+ * there, in the acknowledged state, after a restart on the same SQLite file. Real child process,
+ * real socket, real file; the server is killed while requests are still in flight.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const CLI = join(ROOT, 'dist/cli/main.js');
+const dataDir = mkdtempSync(join(tmpdir(), 'concord-crash-'));
+
+function startServer(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [CLI, 'serve', join(ROOT, 'examples/echo'), '--port', '0', '--data-dir', dataDir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolveStart, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 15_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /at (http:\/\/[^\s]+\/)/.exec(out);
+      if (m !== null) {
+        clearTimeout(timer);
+        resolveStart({ child, url: m[1]! });
+      }
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
+  });
+}
+
+async function send(url: string, text: string, returnImmediately: boolean): Promise<{ id: string; state: string }> {
+  const response = await fetch(`${url}message:send`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+    body: JSON.stringify({
+      message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] },
+      configuration: { returnImmediately },
+    }),
+  });
+  const body = (await response.json()) as { task: { id: string; status: { state: string } } };
+  return { id: body.task.id, state: body.task.status.state };
+}
+
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+describe.skipIf(!existsSync(CLI))('crash safety on SQLite (needs `npm run build`)', () => {
+  it('keeps every acknowledged task across kill -9', async () => {
+    const first = await startServer();
+    const acknowledged = new Map<string, string>();
+    let stop = false;
+    const worker = async (n: number): Promise<void> => {
+      for (let i = 0; !stop; i++) {
+        try {
+          // Mostly completed tasks; every fifth one stays working (acknowledged on creation).
+          const wait = (n + i) % 5 === 0;
+          const ack = await send(first.url, wait ? 'wait' : `crash test ${n}.${i}`, wait);
+          acknowledged.set(ack.id, ack.state);
+        } catch {
+          return; // the server died under this request: it was never acknowledged
+        }
+      }
+    };
+    const workers = Array.from({ length: 16 }, (_, n) => worker(n));
+    while (acknowledged.size < 400) await new Promise((r) => setTimeout(r, 20));
+    first.child.kill('SIGKILL');
+    stop = true;
+    await Promise.all(workers);
+    await new Promise((r) => first.child.once('exit', r));
+
+    const second = await startServer();
+    try {
+      const missing: string[] = [];
+      const wrongState: string[] = [];
+      for (const [id, state] of acknowledged) {
+        const response = await fetch(`${second.url}tasks/${id}`, { headers: { 'a2a-version': '1.0' } });
+        if (response.status !== 200) {
+          missing.push(id);
+          continue;
+        }
+        const task = (await response.json()) as { status: { state: string } };
+        if (task.status.state !== state) wrongState.push(`${id}: ${state} -> ${task.status.state}`);
+      }
+      expect(acknowledged.size).toBeGreaterThanOrEqual(400);
+      expect(missing).toEqual([]);
+      expect(wrongState).toEqual([]);
+    } finally {
+      second.child.kill('SIGTERM');
+      await new Promise((r) => second.child.once('exit', r));
+    }
+  }, 60_000);
+
+  it('stops cleanly on SIGTERM', async () => {
+    const server = await startServer();
+    const code = await new Promise<number | null>((r) => {
+      server.child.once('exit', (c) => r(c));
+      server.child.kill('SIGTERM');
+    });
+    expect(code).toBe(0);
+  });
+});
