@@ -1,0 +1,165 @@
+/**
+ * The 0.3 JSON-RPC codec: `types.ts` shapes of A2A v0.3.0 (digest §0, §2). Objects carry `kind`,
+ * enums are lowercase strings, results are bare (`message/send` returns the Task or Message itself,
+ * digest §2), parameters name the task `id` (TaskIdParams, TaskQueryParams) and push configs are
+ * wrapped as `{taskId, pushNotificationConfig}`. There is no tenant in 0.3; canonical tenants are
+ * dropped on encode.
+ */
+import type { WireCodec } from '../codec.js';
+import { invalidParams } from '../errors.js';
+import {
+  optionalObject,
+  optionalString,
+  pointer,
+  readObject,
+  requiredNonEmptyString,
+  type JsonObject,
+} from '../decode-kit.js';
+import type {
+  GetTaskRequest,
+  ListTaskPushNotificationConfigsResponse,
+  StreamResponse,
+  TaskPushNotificationConfig,
+  TaskPushNotificationConfigRef,
+} from '../model.js';
+import { decodeAgentCard, encodeAgentCard } from './agent-card.js';
+import { JSONRPC_DIALECT as D } from './dialect.js';
+import {
+  decodeArtifactUpdate,
+  decodeStatusUpdate,
+  encodeArtifactUpdate,
+  encodeStatusUpdate,
+} from './events.js';
+import {
+  decodeListTasksRequest,
+  decodeListTasksResponse,
+  encodeListTasksRequest,
+  encodeListTasksResponse,
+} from './list-tasks.js';
+import { decodeMessage, encodeMessage } from './message.js';
+import { decodePushConfig, encodePushConfig } from './push-config.js';
+import { decodeSendRequest, encodeSendRequest } from './send-request.js';
+import { decodeTask, encodeTask } from './task.js';
+import { readHistoryLength, readKind } from './wire-scalars.js';
+
+function encodeConfig(config: TaskPushNotificationConfig): JsonObject {
+  return { taskId: config.taskId, pushNotificationConfig: encodePushConfig(config) };
+}
+
+/** Decodes the 0.3 `TaskPushNotificationConfig {taskId, pushNotificationConfig}`. */
+function decodeConfig(value: unknown, path: string): TaskPushNotificationConfig {
+  const obj = readObject(value, path);
+  const taskId = requiredNonEmptyString(obj, 'taskId', path);
+  const at = pointer(path, 'pushNotificationConfig');
+  if (obj.pushNotificationConfig === undefined || obj.pushNotificationConfig === null) {
+    throw invalidParams(at, 'is required');
+  }
+  return decodePushConfig(D, obj.pushNotificationConfig, at, taskId);
+}
+
+/** Reads TaskIdParams `{id, metadata?}`. */
+function readTaskId(value: unknown, path: string): { obj: JsonObject; id: string } {
+  const obj = readObject(value, path);
+  return { obj, id: requiredNonEmptyString(obj, 'id', path) };
+}
+
+/** The 0.3 JSON-RPC wire codec (dialect `0.3-jsonrpc`). */
+export const v0_3JsonRpcCodec: WireCodec = Object.freeze<WireCodec>({
+  dialect: '0.3-jsonrpc',
+  version: '0.3',
+
+  decodeSendMessageRequest: (value, path) => decodeSendRequest(D, value, path),
+  encodeSendMessageRequest: (request) => encodeSendRequest(D, request),
+
+  decodeGetTaskRequest(value, path) {
+    // TaskQueryParams `{id, historyLength?, metadata?}`; the canonical request has no metadata.
+    const { obj, id } = readTaskId(value, path);
+    const request: GetTaskRequest = { id };
+    const historyLength = readHistoryLength(obj, 'historyLength', path, false);
+    if (historyLength !== undefined) request.historyLength = historyLength;
+    return request;
+  },
+  encodeGetTaskRequest(request) {
+    const out: JsonObject = { id: request.id };
+    if (request.historyLength !== undefined && request.historyLength > 0)
+      out.historyLength = request.historyLength;
+    return out;
+  },
+
+  decodeListTasksRequest: (value, path) => decodeListTasksRequest(D, value, path),
+  encodeListTasksRequest: (request) => encodeListTasksRequest(D, request),
+
+  decodeCancelTaskRequest(value, path) {
+    const { obj, id } = readTaskId(value, path);
+    const metadata = optionalObject(obj, 'metadata', path);
+    return metadata === undefined ? { id } : { id, metadata };
+  },
+  encodeCancelTaskRequest: (request) =>
+    request.metadata === undefined ? { id: request.id } : { id: request.id, metadata: request.metadata },
+
+  decodeSubscribeToTaskRequest: (value, path) => ({ id: readTaskId(value, path).id }),
+  encodeSubscribeToTaskRequest: (request) => ({ id: request.id }),
+
+  decodeTaskPushNotificationConfig: decodeConfig,
+  encodeTaskPushNotificationConfig: encodeConfig,
+
+  decodeTaskPushNotificationConfigRef(value, path) {
+    // Get/delete params `{id (task), pushNotificationConfigId?}`; delete's handler must require the id.
+    const { obj, id } = readTaskId(value, path);
+    const ref: TaskPushNotificationConfigRef = { taskId: id };
+    const configId = optionalString(obj, 'pushNotificationConfigId', path);
+    if (configId !== undefined) ref.id = configId;
+    return ref;
+  },
+  encodeTaskPushNotificationConfigRef: (ref) =>
+    ref.id === undefined ? { id: ref.taskId } : { id: ref.taskId, pushNotificationConfigId: ref.id },
+
+  // ListTaskPushNotificationConfigParams `{id}`: 0.3 has no paging.
+  decodeListTaskPushNotificationConfigsRequest: (value, path) => ({ taskId: readTaskId(value, path).id }),
+  encodeListTaskPushNotificationConfigsRequest: (request) => ({ id: request.taskId }),
+
+  encodeTask: (task) => encodeTask(D, task),
+  decodeTask: (value, path) => decodeTask(D, value, path),
+  encodeMessage: (message) => encodeMessage(D, message),
+  decodeMessage: (value, path) => decodeMessage(D, value, path),
+
+  // `message/send` returns the bare Task or Message; `kind` tells them apart.
+  encodeSendMessageResponse: (response) =>
+    'task' in response ? encodeTask(D, response.task) : encodeMessage(D, response.message),
+  decodeSendMessageResponse(value, path) {
+    const kind = readKind(readObject(value, path), path, ['task', 'message']);
+    return kind === 'task'
+      ? { task: decodeTask(D, value, path) }
+      : { message: decodeMessage(D, value, path) };
+  },
+
+  encodeStreamResponse(event) {
+    if ('task' in event) return encodeTask(D, event.task);
+    if ('message' in event) return encodeMessage(D, event.message);
+    if ('statusUpdate' in event) return encodeStatusUpdate(D, event.statusUpdate);
+    return encodeArtifactUpdate(D, event.artifactUpdate);
+  },
+  decodeStreamResponse(value, path): StreamResponse {
+    const obj = readObject(value, path);
+    const kind = readKind(obj, path, ['task', 'message', 'status-update', 'artifact-update']);
+    if (kind === 'task') return { task: decodeTask(D, obj, path) };
+    if (kind === 'message') return { message: decodeMessage(D, obj, path) };
+    if (kind === 'status-update') return { statusUpdate: decodeStatusUpdate(D, obj, path) };
+    return { artifactUpdate: decodeArtifactUpdate(D, obj, path) };
+  },
+
+  encodeListTasksResponse: (response) => encodeListTasksResponse(D, response),
+  decodeListTasksResponse: (value, path) => decodeListTasksResponse(D, value, path),
+
+  // `tasks/pushNotificationConfig/list` returns a bare TaskPushNotificationConfig[] (digest §2).
+  encodeListTaskPushNotificationConfigsResponse: (response) => response.configs.map(encodeConfig),
+  decodeListTaskPushNotificationConfigsResponse(value, path): ListTaskPushNotificationConfigsResponse {
+    if (!Array.isArray(value)) throw invalidParams(path, 'expected an array of TaskPushNotificationConfig');
+    const configs = new Array<TaskPushNotificationConfig>(value.length);
+    for (let i = 0; i < configs.length; i++) configs[i] = decodeConfig(value[i], pointer(path, i));
+    return { configs };
+  },
+
+  encodeAgentCard,
+  decodeAgentCard,
+});
