@@ -1,0 +1,171 @@
+/**
+ * The in-memory TaskStore: for tests, examples and single-process servers that need no restart
+ * safety. Snapshots are kept as given (the model is immutable once built, see model.ts), so a
+ * commit costs a map lookup and a few pushes. Everything is synchronous underneath; promises are
+ * created already settled, and a commit is checked and applied in one synchronous step, so of two
+ * commits from the same version exactly one wins.
+ */
+import type { Task, TaskState } from '../../protocol/model.js';
+import { isAfterCursor, planList } from '../list-plan.js';
+import { encodePageToken } from '../page-token.js';
+import { taskStatusKey } from '../status-time.js';
+import {
+  VersionConflictError,
+  type StoredTask,
+  type TaskCommit,
+  type TaskEventRecord,
+  type TaskPage,
+  type TaskQuery,
+  type TaskScope,
+  type TaskStore,
+} from '../task-store.js';
+import { FirstInOrder } from './first-in-order.js';
+
+/** One per task, updated in place by commits. */
+interface Entry {
+  // Copies of what `list` filters and sorts on, so its scan reads one object per task.
+  readonly id: string;
+  /** Fixed at creation. */
+  readonly tenant: string;
+  readonly owner: string;
+  contextId: string;
+  state: TaskState;
+  /** Returned by `get` as is; replaced (never mutated) on every commit. */
+  stored: StoredTask;
+  /** Sortable status time (status-time.ts). */
+  statusKey: string;
+  /** `events[i].seq === i + 1`: the log has no gaps, so `afterSeq` is an index. */
+  events: TaskEventRecord[];
+}
+
+function visible(entry: Entry, scope: TaskScope): boolean {
+  return entry.tenant === scope.tenant && (entry.owner === '' || entry.owner === scope.owner);
+}
+
+/** A TaskStore that keeps everything in process memory; see the file comment. */
+export class MemoryTaskStore implements TaskStore {
+  private readonly tasks = new Map<string, Entry>();
+  /** Entries in creation order, so `list` can walk newest-created first (see `page`). */
+  private readonly created: Entry[] = [];
+  private closed = false;
+
+  commit(commit: TaskCommit): Promise<number> {
+    try {
+      return Promise.resolve(this.apply(commit));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  get(taskId: string, scope: TaskScope): Promise<StoredTask | undefined> {
+    const entry = this.tasks.get(taskId);
+    return Promise.resolve(entry !== undefined && visible(entry, scope) ? entry.stored : undefined);
+  }
+
+  readEvents(taskId: string, afterSeq: number, scope: TaskScope): Promise<TaskEventRecord[]> {
+    const entry = this.tasks.get(taskId);
+    if (entry === undefined || !visible(entry, scope)) return Promise.resolve([]);
+    // A copy: the log keeps growing, and the caller must not see (or cause) later changes.
+    return Promise.resolve(entry.events.slice(Math.max(0, Math.floor(afterSeq))));
+  }
+
+  list(query: TaskQuery): Promise<TaskPage> {
+    try {
+      return Promise.resolve(this.page(query));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  close(): Promise<void> {
+    this.closed = true;
+    return Promise.resolve();
+  }
+
+  private apply(commit: TaskCommit): number {
+    if (this.closed) throw new Error('task store is closed');
+    const { task, expectedVersion, events } = commit;
+    if (events.length === 0) throw new Error(`commit of task ${task.id} carries no events`);
+    const entry = this.tasks.get(task.id);
+    // A task the writer may not see counts as absent (version 0), as for `get`; a create still
+    // fails on it, since the id is taken.
+    let actual = 0;
+    if (entry !== undefined && (expectedVersion === 0 || visible(entry, commit))) {
+      actual = entry.stored.version;
+    }
+    if (actual !== expectedVersion) throw new VersionConflictError(task.id, expectedVersion, actual);
+    const version = expectedVersion + events.length;
+    const statusKey = taskStatusKey(task.status.timestamp);
+    let log: TaskEventRecord[];
+    if (entry === undefined) {
+      log = [];
+      const { tenant, owner } = commit;
+      const created: Entry = {
+        id: task.id,
+        tenant,
+        owner,
+        contextId: task.contextId,
+        state: task.status.state,
+        stored: { tenant, owner, task, version },
+        statusKey,
+        events: log,
+      };
+      this.tasks.set(task.id, created);
+      this.created.push(created);
+    } else {
+      log = entry.events;
+      // Tenant and owner are fixed when the task is created; a follow-up by another visible caller
+      // (an anonymous task continued by a signed-in user) must not take the task over.
+      entry.stored = { tenant: entry.tenant, owner: entry.owner, task, version };
+      entry.contextId = task.contextId;
+      entry.state = task.status.state;
+      entry.statusKey = statusKey;
+    }
+    for (let i = 0; i < events.length; i++) log.push({ seq: expectedVersion + 1 + i, event: events[i]! });
+    return version;
+  }
+
+  private page(query: TaskQuery): TaskPage {
+    const plan = planList(query);
+    const { tenant, owner, contextId, status, afterKey, cursor } = plan;
+    let totalSize = 0;
+    // One more than a page: if it exists, another page follows.
+    const first = new FirstInOrder<Entry>(plan.pageSize + 1, newestFirst);
+    // Newest-created first: status times mostly follow creation, so the page fills with its final
+    // rows early and most older tasks are turned away by a single comparison.
+    const { created } = this;
+    for (let i = created.length - 1; i >= 0; i--) {
+      const entry = created[i]!;
+      if (entry.tenant !== tenant || (entry.owner !== '' && entry.owner !== owner)) continue;
+      if (contextId !== undefined && entry.contextId !== contextId) continue;
+      if (status !== undefined && entry.state !== status) continue;
+      const { statusKey } = entry;
+      if (afterKey !== undefined && statusKey <= afterKey) continue;
+      // totalSize counts every match, not only those after the cursor (A2A 1.0 §3.1.4).
+      totalSize++;
+      if (cursor === undefined || isAfterCursor(statusKey, entry.id, cursor)) first.offer(entry);
+    }
+    const rows = first.sorted();
+    const tasks: Task[] = [];
+    const end = Math.min(rows.length, plan.pageSize);
+    for (let i = 0; i < end; i++) tasks.push(rows[i]!.stored.task);
+    const last = rows[end - 1];
+    const nextPageToken =
+      rows.length > end && last !== undefined
+        ? encodePageToken({ statusKey: last.statusKey, taskId: last.id })
+        : '';
+    return { tasks, nextPageToken, totalSize };
+  }
+}
+
+function newestFirst(a: Entry, b: Entry): number {
+  if (a.statusKey !== b.statusKey) return a.statusKey < b.statusKey ? 1 : -1;
+  const x = a.id;
+  const y = b.id;
+  return x === y ? 0 : x < y ? 1 : -1;
+}
+
+/** Creates an empty in-memory TaskStore. */
+export function createMemoryTaskStore(): TaskStore {
+  return new MemoryTaskStore();
+}

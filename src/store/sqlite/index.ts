@@ -1,0 +1,11 @@
+/** Public entry `concord/store/sqlite`: the embedded SQLite TaskStore. */
+import type { TaskStore } from '../task-store.js';
+import { SqliteTaskStore, type SqliteTaskStoreOptions } from './sqlite-task-store.js';
+
+export { SqliteTaskStore, type SqliteTaskStoreOptions } from './sqlite-task-store.js';
+export { SCHEMA_VERSION as SQLITE_SCHEMA_VERSION } from './schema.js';
+
+/** Opens (creating and migrating if needed) a SQLite-backed TaskStore. */
+export function openSqliteTaskStore(options: SqliteTaskStoreOptions): TaskStore {
+  return new SqliteTaskStore(options);
+}

@@ -1,0 +1,91 @@
+/**
+ * Opening the SQLite file: connection settings and the schema, versioned with `user_version` so a
+ * file written by an older Concord is upgraded in place and one written by a newer Concord is
+ * refused rather than misread.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+
+/**
+ * Migrations in order; entry `i` takes the file from version `i` to `i + 1`. Never edit a shipped
+ * entry: files in the field already ran it. Append a new one instead.
+ */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE tasks (
+    id TEXT PRIMARY KEY,
+    tenant TEXT NOT NULL,
+    owner TEXT NOT NULL,
+    context_id TEXT NOT NULL,
+    state TEXT NOT NULL,
+    -- Sortable UTC status time (status-time.ts), so text order is time order.
+    status_ts TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    snapshot TEXT NOT NULL
+  );
+  -- One index per ListTasks filter shape (A2A 1.0 §3.1.4). Each ends in (status_ts, id) so the
+  -- page is read in index order (scanned backwards for DESC), and carries owner so visibility and
+  -- totalSize are answered from the index without touching the table.
+  CREATE INDEX tasks_by_tenant ON tasks (tenant, status_ts, id, owner);
+  CREATE INDEX tasks_by_context ON tasks (tenant, context_id, status_ts, id, owner);
+  CREATE INDEX tasks_by_state ON tasks (tenant, state, status_ts, id, owner);
+  CREATE TABLE task_events (
+    task_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    event TEXT NOT NULL,
+    PRIMARY KEY (task_id, seq)
+  );
+  `,
+];
+
+/** The schema version this code writes (`PRAGMA user_version`). */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** How to open the database. */
+export interface OpenDatabaseOptions {
+  /** File path, or `':memory:'`. Parent directories are created. */
+  path: string;
+  /** How long a write waits for another process's lock before failing, in ms. */
+  busyTimeoutMs: number;
+}
+
+/** Opens (creating if needed) and migrates the database; see the file comment. */
+export function openDatabase(options: OpenDatabaseOptions): Database.Database {
+  const inMemory = options.path === ':memory:' || options.path === '';
+  if (!inMemory) mkdirSync(dirname(resolve(options.path)), { recursive: true });
+  const db = new Database(options.path);
+  try {
+    // WAL: readers never block the writer, and a commit is one append to the log.
+    db.pragma('journal_mode = WAL');
+    // NORMAL in WAL mode fsyncs at checkpoints, not at every commit. A committed transaction is
+    // already in the WAL file (in the OS page cache) when COMMIT returns, so it survives the process
+    // crashing or being killed (-9), which is the promise Concord makes ("never lose an
+    // acknowledged task", DESIGN.md). Only an OS crash or power cut can roll back the last commits;
+    // FULL would cover that at the cost of one fsync per batch.
+    db.pragma('synchronous = NORMAL');
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs))}`);
+    migrate(db);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+function migrate(db: Database.Database): void {
+  const readVersion = (): number => db.pragma('user_version', { simple: true }) as number;
+  if (readVersion() === SCHEMA_VERSION) return;
+  // IMMEDIATE takes the write lock before re-reading the version, so two processes opening a new
+  // file at once do not both run the migrations.
+  db.transaction(() => {
+    const from = readVersion();
+    if (from > SCHEMA_VERSION) {
+      throw new Error(
+        `${db.name}: schema version ${from} is newer than this Concord supports (${SCHEMA_VERSION})`,
+      );
+    }
+    for (let i = from; i < SCHEMA_VERSION; i++) db.exec(MIGRATIONS[i]!);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }).immediate();
+}

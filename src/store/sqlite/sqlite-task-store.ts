@@ -1,0 +1,101 @@
+/**
+ * The SQLite TaskStore, Concord's embedded default (DESIGN.md): one file, WAL, group commit.
+ * Writes go through the WriteQueue; reads go straight to the connection, and since a commit's
+ * promise resolves only after its transaction committed, every read sees every acknowledged commit.
+ */
+import type Database from 'better-sqlite3';
+import type { StreamResponse, Task } from '../../protocol/model.js';
+import { planList } from '../list-plan.js';
+import type {
+  StoredTask,
+  TaskCommit,
+  TaskEventRecord,
+  TaskPage,
+  TaskQuery,
+  TaskScope,
+  TaskStore,
+} from '../task-store.js';
+import { ListQuery } from './list-query.js';
+import { openDatabase } from './schema.js';
+import { prepareStatements, type Statements } from './statements.js';
+import { WriteQueue } from './write-queue.js';
+
+/** Options of `openSqliteTaskStore`. */
+export interface SqliteTaskStoreOptions {
+  /** Database file (parent directories are created), or `':memory:'`. */
+  path: string;
+  /** How long to wait for another process's write lock, in ms; default 5000. */
+  busyTimeoutMs?: number;
+}
+
+/** A TaskStore in one SQLite file; see the file comment. */
+export class SqliteTaskStore implements TaskStore {
+  private readonly db: Database.Database;
+  private readonly sql: Statements;
+  private readonly writes: WriteQueue;
+  private readonly lists: ListQuery;
+  private closed = false;
+
+  constructor(options: SqliteTaskStoreOptions) {
+    this.db = openDatabase({ path: options.path, busyTimeoutMs: options.busyTimeoutMs ?? 5000 });
+    this.sql = prepareStatements(this.db);
+    this.writes = new WriteQueue(this.db, this.sql);
+    this.lists = new ListQuery(this.db);
+  }
+
+  commit(commit: TaskCommit): Promise<number> {
+    return this.writes.enqueue(commit);
+  }
+
+  get(taskId: string, scope: TaskScope): Promise<StoredTask | undefined> {
+    return this.attempt(() => {
+      const row = this.sql.selectTask.get(taskId);
+      // Invisible reads as absent, so existence never leaks (A2A 1.0 §13.1).
+      if (
+        row === undefined ||
+        row.tenant !== scope.tenant ||
+        (row.owner !== '' && row.owner !== scope.owner)
+      ) {
+        return undefined;
+      }
+      return {
+        tenant: row.tenant,
+        owner: row.owner,
+        version: row.version,
+        task: JSON.parse(row.snapshot) as Task,
+      };
+    });
+  }
+
+  readEvents(taskId: string, afterSeq: number, scope: TaskScope): Promise<TaskEventRecord[]> {
+    return this.attempt(() =>
+      this.sql.selectEvents
+        .all(taskId, afterSeq, scope.tenant, scope.owner)
+        .map((row) => ({ seq: row.seq, event: JSON.parse(row.event) as StreamResponse })),
+    );
+  }
+
+  list(query: TaskQuery): Promise<TaskPage> {
+    return this.attempt(() => this.lists.page(planList(query)));
+  }
+
+  close(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.closed = true;
+    return this.attempt(() => {
+      // Acknowledge nothing that is not written: parked commits go in before the file closes.
+      this.writes.close();
+      this.db.close();
+    });
+  }
+
+  /** better-sqlite3 is synchronous; this turns its throws into rejections, as the port promises. */
+  private attempt<T>(read: () => T): Promise<T> {
+    if (!this.db.open) return Promise.reject(new Error('task store is closed'));
+    try {
+      return Promise.resolve(read());
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+}

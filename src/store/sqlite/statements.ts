@@ -1,0 +1,72 @@
+/**
+ * The fixed SQL of the SQLite store, prepared once per connection: compiling a statement costs
+ * more than running it, and the write path runs these thousands of times a second.
+ */
+import type Database from 'better-sqlite3';
+
+/** The stored row of a task, minus the snapshot. */
+export interface TaskHead {
+  tenant: string;
+  owner: string;
+  version: number;
+}
+
+/** A task row as `get` reads it. */
+export interface TaskRow extends TaskHead {
+  snapshot: string;
+}
+
+/** One event row. */
+export interface EventRow {
+  seq: number;
+  event: string;
+}
+
+/** Every fixed statement of the store. */
+export interface Statements {
+  selectHead: Database.Statement<[id: string], TaskHead>;
+  selectTask: Database.Statement<[id: string], TaskRow>;
+  insertTask: Database.Statement<
+    [
+      id: string,
+      tenant: string,
+      owner: string,
+      contextId: string,
+      state: string,
+      statusTs: string,
+      version: number,
+      snapshot: string,
+    ]
+  >;
+  updateTask: Database.Statement<
+    [contextId: string, state: string, statusTs: string, version: number, snapshot: string, id: string]
+  >;
+  insertEvent: Database.Statement<[taskId: string, seq: number, event: string]>;
+  /** Events after a sequence number, only if the task is visible (tenant, owner '' or this one). */
+  selectEvents: Database.Statement<
+    [taskId: string, afterSeq: number, tenant: string, owner: string],
+    EventRow
+  >;
+}
+
+/** Prepares the fixed statements on `db`. */
+export function prepareStatements(db: Database.Database): Statements {
+  return {
+    selectHead: db.prepare('SELECT tenant, owner, version FROM tasks WHERE id = ?'),
+    selectTask: db.prepare('SELECT tenant, owner, version, snapshot FROM tasks WHERE id = ?'),
+    insertTask: db.prepare(
+      `INSERT INTO tasks (id, tenant, owner, context_id, state, status_ts, version, snapshot)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    updateTask: db.prepare(
+      `UPDATE tasks SET context_id = ?, state = ?, status_ts = ?, version = ?, snapshot = ? WHERE id = ?`,
+    ),
+    insertEvent: db.prepare('INSERT INTO task_events (task_id, seq, event) VALUES (?, ?, ?)'),
+    selectEvents: db.prepare(
+      `SELECT e.seq AS seq, e.event AS event
+         FROM tasks t JOIN task_events e ON e.task_id = t.id
+        WHERE t.id = ? AND e.seq > ? AND t.tenant = ? AND (t.owner = '' OR t.owner = ?)
+        ORDER BY e.seq`,
+    ),
+  };
+}

@@ -1,0 +1,145 @@
+/**
+ * Group commit. `enqueue` serialises the commit at once and parks it; one flush per event-loop
+ * turn (setImmediate) writes every parked commit in a single transaction, then settles each
+ * promise. One transaction per batch instead of per commit is what lets a single SQLite file keep
+ * up with thousands of commits a second: the per-transaction cost (lock, WAL frame, header) is paid
+ * once per batch.
+ *
+ * Versions are still checked per commit, inside the transaction (TaskStore port): a stale commit
+ * is rejected with VersionConflictError and the rest of the batch goes ahead. Commits to the same
+ * task in one batch are checked in arrival order against the version the earlier ones produced.
+ */
+import type Database from 'better-sqlite3';
+import { VersionConflictError, type TaskCommit, type TaskScope } from '../task-store.js';
+import { taskStatusKey } from '../status-time.js';
+import type { Statements, TaskHead } from './statements.js';
+
+interface Pending {
+  commit: TaskCommit;
+  snapshot: string;
+  events: string[];
+  statusKey: string;
+  resolve: (version: number) => void;
+  reject: (error: unknown) => void;
+}
+
+/** What one commit of a batch came to: its new version, or why it failed. */
+type Outcome = number | Error;
+
+function visible(head: TaskHead, scope: TaskScope): boolean {
+  return head.tenant === scope.tenant && (head.owner === '' || head.owner === scope.owner);
+}
+
+/** Batches commits into shared transactions; see the file comment. */
+export class WriteQueue {
+  private queue: Pending[] = [];
+  private timer: NodeJS.Immediate | undefined;
+  private closed = false;
+  private readonly writeBatch: Database.Transaction<(batch: Pending[]) => Outcome[]>;
+
+  constructor(
+    db: Database.Database,
+    private readonly sql: Statements,
+  ) {
+    this.writeBatch = db.transaction((batch: Pending[]) => this.write(batch));
+  }
+
+  /** Parks a commit for the next flush; resolves with the new version once it is committed. */
+  enqueue(commit: TaskCommit): Promise<number> {
+    if (this.closed) return Promise.reject(new Error('task store is closed'));
+    if (commit.events.length === 0) {
+      return Promise.reject(new Error(`commit of task ${commit.task.id} carries no events`));
+    }
+    let snapshot: string;
+    const events: string[] = [];
+    try {
+      // Serialised here, once, outside the transaction: a value JSON cannot hold fails its own
+      // commit only, and the write lock is held for SQL work alone.
+      snapshot = JSON.stringify(commit.task);
+      for (const event of commit.events) events.push(JSON.stringify(event));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const statusKey = taskStatusKey(commit.task.status.timestamp);
+    return new Promise<number>((resolve, reject) => {
+      this.queue.push({ commit, snapshot, events, statusKey, resolve, reject });
+      this.timer ??= setImmediate(() => this.flush());
+    });
+  }
+
+  /** Writes everything parked now (synchronously) and settles its promises. */
+  flush(): void {
+    if (this.timer !== undefined) {
+      clearImmediate(this.timer);
+      this.timer = undefined;
+    }
+    const batch = this.queue;
+    if (batch.length === 0) return;
+    this.queue = [];
+    let outcomes: Outcome[];
+    try {
+      // IMMEDIATE takes the write lock up front, so another process's writer makes us wait
+      // (busy_timeout) at BEGIN rather than fail halfway through the batch.
+      outcomes = this.writeBatch.immediate(batch);
+    } catch {
+      // Something other than a version conflict failed (a constraint, a full disk, a lock held past
+      // busy_timeout) and the whole batch rolled back. Retry each commit alone, so only the ones
+      // that really fail are rejected.
+      outcomes = batch.map((one) => {
+        try {
+          return this.writeBatch.immediate([one])[0]!;
+        } catch (error) {
+          return error instanceof Error ? error : new Error(String(error));
+        }
+      });
+    }
+    for (let i = 0; i < batch.length; i++) {
+      const outcome = outcomes[i]!;
+      if (typeof outcome === 'number') batch[i]!.resolve(outcome);
+      else batch[i]!.reject(outcome);
+    }
+  }
+
+  /** Flushes what is parked and refuses further commits. */
+  close(): void {
+    this.flush();
+    this.closed = true;
+  }
+
+  /** Runs inside the transaction. */
+  private write(batch: Pending[]): Outcome[] {
+    const { selectHead, insertTask, updateTask, insertEvent } = this.sql;
+    // Heads written earlier in this batch: the next commit to the same task is checked against them
+    // (and the SELECT is saved).
+    const written = new Map<string, TaskHead>();
+    const outcomes: Outcome[] = [];
+    for (const p of batch) {
+      const { task, expectedVersion } = p.commit;
+      const head = written.get(task.id) ?? selectHead.get(task.id);
+      // A task the writer may not see counts as absent, as for `get`; a create still fails on it,
+      // since the id is taken.
+      let actual = 0;
+      if (head !== undefined && (expectedVersion === 0 || visible(head, p.commit))) actual = head.version;
+      if (actual !== expectedVersion) {
+        outcomes.push(new VersionConflictError(task.id, expectedVersion, actual));
+        continue;
+      }
+      const version = expectedVersion + p.events.length;
+      const state = task.status.state;
+      if (head === undefined) {
+        const { tenant, owner } = p.commit;
+        insertTask.run(task.id, tenant, owner, task.contextId, state, p.statusKey, version, p.snapshot);
+        written.set(task.id, { tenant, owner, version });
+      } else {
+        // Tenant and owner stay as created: a follow-up by another visible caller (an anonymous
+        // task continued by a signed-in user) must not take the task over.
+        updateTask.run(task.contextId, state, p.statusKey, version, p.snapshot, task.id);
+        written.set(task.id, { tenant: head.tenant, owner: head.owner, version });
+      }
+      for (let i = 0; i < p.events.length; i++)
+        insertEvent.run(task.id, expectedVersion + 1 + i, p.events[i]!);
+      outcomes.push(version);
+    }
+    return outcomes;
+  }
+}
