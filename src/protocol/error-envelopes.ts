@@ -6,7 +6,8 @@
  *   error body, so the 1.0 one is used there too (docs/decisions/0002-rest-errors.md).
  */
 import type { ProtocolVersion } from './codec.js';
-import { A2AError, ERROR_CATALOG } from './errors.js';
+import type { A2AError} from './errors.js';
+import { ERROR_CATALOG } from './errors.js';
 import type { JsonRpcErrorObject } from './json-rpc.js';
 
 const ERROR_INFO_TYPE = 'type.googleapis.com/google.rpc.ErrorInfo';

@@ -74,7 +74,7 @@ export class RequestHandler {
     const execution = await this.startRun(request, call);
     const config = request.configuration;
     // Blocking is the default (A2A 1.0 §3.2.2, digest §12 item 5).
-    if (config?.returnImmediately === true) await execution.waitFor(() => execution.task !== undefined);
+    if (config?.returnImmediately === true) await execution.waitFor(() => execution.hasCommitted);
     else await execution.waitFor(() => execution.reachedStop());
     const reply = execution.replyMessage;
     if (reply !== undefined) return { message: reply };
@@ -94,7 +94,7 @@ export class RequestHandler {
     const startVersion = execution.committedVersion;
     const initial = execution.task;
     try {
-      await execution.waitFor(() => execution.task !== undefined);
+      await execution.waitFor(() => execution.hasCommitted);
     } catch (error) {
       sub.close();
       throw error;

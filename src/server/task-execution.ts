@@ -66,6 +66,7 @@ export class TaskExecution implements TaskEventSink {
   private executorDone = false;
   /** True once any event was queued, committed or not. */
   private emitted = false;
+  private commits = 0;
   private failure: unknown;
   private waiters: Waiter[] = [];
   /** Called after every commit, reply or settle; the runner uses it to release finished runs. */
@@ -208,8 +209,14 @@ export class TaskExecution implements TaskEventSink {
     return new Promise((resolve, reject) => this.waiters.push({ test, resolve, reject }));
   }
 
-  /** True when the committed task is terminal or interrupted (A2A 1.0 §3.2.2 blocking rule). */
+  /** True once this run committed at least once (a follow-up's stored snapshot does not count). */
+  get hasCommitted(): boolean {
+    return this.commits > 0;
+  }
+
+  /** True when this run's committed task is terminal or interrupted (A2A 1.0 §3.2.2 blocking rule). */
   reachedStop(): boolean {
+    if (this.commits === 0) return false;
     const state = this.snapshot?.status.state;
     return state !== undefined && (isTerminalState(state) || isInterruptedState(state));
   }
@@ -266,6 +273,7 @@ export class TaskExecution implements TaskEventSink {
         continue;
       }
       this.snapshot = task;
+      this.commits++;
       this.pendingUserMessage = undefined;
       this.deps.hub.publish(
         this.taskId,

@@ -69,7 +69,8 @@ function fromDetails(details: unknown): { reason?: string; violations: WireError
   if (Array.isArray(details)) {
     for (const d of details as Record<string, unknown>[]) {
       if (String(d['@type']).endsWith('ErrorInfo')) reason = d.reason as string;
-      if (String(d['@type']).endsWith('BadRequest')) violations = d.fieldViolations as WireError['violations'];
+      if (String(d['@type']).endsWith('BadRequest'))
+        violations = d.fieldViolations as WireError['violations'];
     }
   }
   return reason === undefined ? { violations } : { reason, violations };
@@ -83,7 +84,14 @@ export function jsonRpcWireError(httpStatus: number, body: Record<string, unknow
     return { httpStatus, code: error.code, reason, message: error.message, violations, body };
   }
   const data = (error.data ?? {}) as { reason?: string; violations?: WireError['violations'] };
-  return { httpStatus, code: error.code, reason: data.reason, message: error.message, violations: data.violations ?? [], body };
+  return {
+    httpStatus,
+    code: error.code,
+    reason: data.reason,
+    message: error.message,
+    violations: data.violations ?? [],
+    body,
+  };
 }
 
 /** Normalises a REST error body. */
@@ -107,8 +115,22 @@ export function jsonRpcDriver(baseUrl: string, version: ProtocolVersion): Driver
   const codec = version === '1.0' ? v1_0Codec : v0_3JsonRpcCodec;
   const names =
     version === '1.0'
-      ? { send: 'SendMessage', stream: 'SendStreamingMessage', get: 'GetTask', list: 'ListTasks', cancel: 'CancelTask', sub: 'SubscribeToTask' }
-      : { send: 'message/send', stream: 'message/stream', get: 'tasks/get', list: 'tasks/list', cancel: 'tasks/cancel', sub: 'tasks/resubscribe' };
+      ? {
+          send: 'SendMessage',
+          stream: 'SendStreamingMessage',
+          get: 'GetTask',
+          list: 'ListTasks',
+          cancel: 'CancelTask',
+          sub: 'SubscribeToTask',
+        }
+      : {
+          send: 'message/send',
+          stream: 'message/stream',
+          get: 'tasks/get',
+          list: 'tasks/list',
+          cancel: 'tasks/cancel',
+          sub: 'tasks/resubscribe',
+        };
   const headers = (extra: Record<string, string> = {}): Record<string, string> => ({
     'content-type': 'application/json',
     ...(version === '1.0' ? { 'a2a-version': '1.0' } : {}),
@@ -124,14 +146,28 @@ export function jsonRpcDriver(baseUrl: string, version: ProtocolVersion): Driver
     if ('error' in body) return { ok: false, error: jsonRpcWireError(response.status, body) };
     return { ok: true, value: decode(body.result), httpStatus: response.status };
   }
-  async function streamCall(method: string, params: unknown, extra: Record<string, string>, stopAfter?: number): Promise<StreamOutcome> {
+  async function streamCall(
+    method: string,
+    params: unknown,
+    extra: Record<string, string>,
+    stopAfter?: number,
+  ): Promise<StreamOutcome> {
     const read = await readSse(
       baseUrl,
-      { method: 'POST', headers: headers(extra), body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }) },
+      {
+        method: 'POST',
+        headers: headers(extra),
+        body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
+      },
       stopAfter === undefined ? {} : { stopAfter },
     );
     if (read.events.length === 0 && read.raw.startsWith('{')) {
-      return { httpStatus: read.status, items: [], closedByServer: true, error: jsonRpcWireError(read.status, JSON.parse(read.raw) as Record<string, unknown>) };
+      return {
+        httpStatus: read.status,
+        items: [],
+        closedByServer: true,
+        error: jsonRpcWireError(read.status, JSON.parse(read.raw) as Record<string, unknown>),
+      };
     }
     const items: StreamedItem[] = [];
     let error: WireError | undefined;
@@ -140,7 +176,12 @@ export function jsonRpcDriver(baseUrl: string, version: ProtocolVersion): Driver
       if ('error' in body) error = jsonRpcWireError(read.status, body);
       else items.push({ id: e.id, event: codec.decodeStreamResponse(body.result, '/result') });
     }
-    return { httpStatus: read.status, items, closedByServer: read.closedByServer, ...(error === undefined ? {} : { error }) };
+    return {
+      httpStatus: read.status,
+      items,
+      closedByServer: read.closedByServer,
+      ...(error === undefined ? {} : { error }),
+    };
   }
   return {
     name: `JSON-RPC ${version}`,
@@ -148,16 +189,35 @@ export function jsonRpcDriver(baseUrl: string, version: ProtocolVersion): Driver
     binding: 'JSONRPC',
     codec,
     send: (message, configuration) =>
-      call(names.send, codec.encodeSendMessageRequest({ message, ...(configuration === undefined ? {} : { configuration }) }), (v) =>
-        codec.decodeSendMessageResponse(v, '/result'),
+      call(
+        names.send,
+        codec.encodeSendMessageRequest({
+          message,
+          ...(configuration === undefined ? {} : { configuration }),
+        }),
+        (v) => codec.decodeSendMessageResponse(v, '/result'),
       ),
-    stream: (message, options = {}) => streamCall(names.stream, codec.encodeSendMessageRequest({ message }), {}, options.stopAfter),
+    stream: (message, options = {}) =>
+      streamCall(names.stream, codec.encodeSendMessageRequest({ message }), {}, options.stopAfter),
     getTask: (id, historyLength) =>
-      call(names.get, codec.encodeGetTaskRequest(historyLength === undefined ? { id } : { id, historyLength }), (v) => codec.decodeTask(v, '/result')),
-    listTasks: (request) => call(names.list, codec.encodeListTasksRequest(request), (v) => codec.decodeListTasksResponse(v, '/result')),
-    cancelTask: (id) => call(names.cancel, codec.encodeCancelTaskRequest({ id }), (v) => codec.decodeTask(v, '/result')),
+      call(
+        names.get,
+        codec.encodeGetTaskRequest(historyLength === undefined ? { id } : { id, historyLength }),
+        (v) => codec.decodeTask(v, '/result'),
+      ),
+    listTasks: (request) =>
+      call(names.list, codec.encodeListTasksRequest(request), (v) =>
+        codec.decodeListTasksResponse(v, '/result'),
+      ),
+    cancelTask: (id) =>
+      call(names.cancel, codec.encodeCancelTaskRequest({ id }), (v) => codec.decodeTask(v, '/result')),
     subscribe: (id, options = {}) =>
-      streamCall(names.sub, codec.encodeSubscribeToTaskRequest({ id }), options.lastEventId === undefined ? {} : { 'last-event-id': options.lastEventId }, options.stopAfter),
+      streamCall(
+        names.sub,
+        codec.encodeSubscribeToTaskRequest({ id }),
+        options.lastEventId === undefined ? {} : { 'last-event-id': options.lastEventId },
+        options.stopAfter,
+      ),
   };
 }
 
@@ -170,7 +230,12 @@ export function restDriver(baseUrl: string, version: ProtocolVersion): Driver {
     ...(version === '1.0' ? { 'a2a-version': '1.0' } : {}),
     ...extra,
   });
-  async function call<T>(method: string, path: string, body: unknown, decode: (v: unknown) => T): Promise<Outcome<T>> {
+  async function call<T>(
+    method: string,
+    path: string,
+    body: unknown,
+    decode: (v: unknown) => T,
+  ): Promise<Outcome<T>> {
     const response = await fetch(`${prefix}${path}`, {
       method,
       headers: headers(),
@@ -180,14 +245,25 @@ export function restDriver(baseUrl: string, version: ProtocolVersion): Driver {
     if (!response.ok) return { ok: false, error: restWireError(response.status, json) };
     return { ok: true, value: decode(json), httpStatus: response.status };
   }
-  async function streamCall(method: string, path: string, body: unknown, extra: Record<string, string>, stopAfter?: number): Promise<StreamOutcome> {
+  async function streamCall(
+    method: string,
+    path: string,
+    body: unknown,
+    extra: Record<string, string>,
+    stopAfter?: number,
+  ): Promise<StreamOutcome> {
     const read = await readSse(
       `${prefix}${path}`,
       { method, headers: headers(extra), ...(body === undefined ? {} : { body: JSON.stringify(body) }) },
       stopAfter === undefined ? {} : { stopAfter },
     );
     if (read.events.length === 0 && read.raw.startsWith('{')) {
-      return { httpStatus: read.status, items: [], closedByServer: true, error: restWireError(read.status, JSON.parse(read.raw) as Record<string, unknown>) };
+      return {
+        httpStatus: read.status,
+        items: [],
+        closedByServer: true,
+        error: restWireError(read.status, JSON.parse(read.raw) as Record<string, unknown>),
+      };
     }
     const items: StreamedItem[] = [];
     let error: WireError | undefined;
@@ -196,7 +272,12 @@ export function restDriver(baseUrl: string, version: ProtocolVersion): Driver {
       if (e.event === 'error') error = restWireError(read.status, json);
       else items.push({ id: e.id, event: codec.decodeStreamResponse(json, '') });
     }
-    return { httpStatus: read.status, items, closedByServer: read.closedByServer, ...(error === undefined ? {} : { error }) };
+    return {
+      httpStatus: read.status,
+      items,
+      closedByServer: read.closedByServer,
+      ...(error === undefined ? {} : { error }),
+    };
   }
   const listQuery = (r: ListTasksRequest): string => {
     const q = new URLSearchParams();
@@ -210,16 +291,34 @@ export function restDriver(baseUrl: string, version: ProtocolVersion): Driver {
     binding: 'HTTP+JSON',
     codec,
     send: (message, configuration) =>
-      call('POST', 'message:send', codec.encodeSendMessageRequest({ message, ...(configuration === undefined ? {} : { configuration }) }), (v) =>
-        codec.decodeSendMessageResponse(v, ''),
+      call(
+        'POST',
+        'message:send',
+        codec.encodeSendMessageRequest({
+          message,
+          ...(configuration === undefined ? {} : { configuration }),
+        }),
+        (v) => codec.decodeSendMessageResponse(v, ''),
       ),
-    stream: (message, options = {}) => streamCall('POST', 'message:stream', codec.encodeSendMessageRequest({ message }), {}, options.stopAfter),
+    stream: (message, options = {}) =>
+      streamCall(
+        'POST',
+        'message:stream',
+        codec.encodeSendMessageRequest({ message }),
+        {},
+        options.stopAfter,
+      ),
     getTask: (id, historyLength) =>
-      call('GET', `tasks/${encodeURIComponent(id)}${historyLength === undefined ? '' : `?historyLength=${historyLength}`}`, undefined, (v) =>
-        codec.decodeTask(v, ''),
+      call(
+        'GET',
+        `tasks/${encodeURIComponent(id)}${historyLength === undefined ? '' : `?historyLength=${historyLength}`}`,
+        undefined,
+        (v) => codec.decodeTask(v, ''),
       ),
-    listTasks: (request) => call('GET', `tasks${listQuery(request)}`, undefined, (v) => codec.decodeListTasksResponse(v, '')),
-    cancelTask: (id) => call('POST', `tasks/${encodeURIComponent(id)}:cancel`, {}, (v) => codec.decodeTask(v, '')),
+    listTasks: (request) =>
+      call('GET', `tasks${listQuery(request)}`, undefined, (v) => codec.decodeListTasksResponse(v, '')),
+    cancelTask: (id) =>
+      call('POST', `tasks/${encodeURIComponent(id)}:cancel`, {}, (v) => codec.decodeTask(v, '')),
     subscribe: (id, options = {}) =>
       streamCall(
         version === '1.0' ? 'POST' : 'GET',
@@ -233,7 +332,12 @@ export function restDriver(baseUrl: string, version: ProtocolVersion): Driver {
 
 /** All four drivers against one server. */
 export function allDrivers(baseUrl: string): Driver[] {
-  return [jsonRpcDriver(baseUrl, '1.0'), restDriver(baseUrl, '1.0'), jsonRpcDriver(baseUrl, '0.3'), restDriver(baseUrl, '0.3')];
+  return [
+    jsonRpcDriver(baseUrl, '1.0'),
+    restDriver(baseUrl, '1.0'),
+    jsonRpcDriver(baseUrl, '0.3'),
+    restDriver(baseUrl, '0.3'),
+  ];
 }
 
 /** A user message with text. */

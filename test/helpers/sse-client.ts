@@ -23,7 +23,10 @@ export async function readSse(
   const events: SseEvent[] = [];
   let raw = '';
   let closedByServer = false;
-  if (response.body === null || !(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+  if (
+    response.body === null ||
+    !(response.headers.get('content-type') ?? '').startsWith('text/event-stream')
+  ) {
     clearTimeout(timer);
     raw = await response.text();
     return { status: response.status, headers: response.headers, events, closedByServer: true, raw };

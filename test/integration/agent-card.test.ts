@@ -17,7 +17,9 @@ afterAll(async () => {
 
 describe('agent card', () => {
   it('serves the 1.0 card to 1.0 clients, listing every interface it really serves', async () => {
-    const response = await fetch(`${server.url}.well-known/agent-card.json`, { headers: { 'a2a-version': '1.0' } });
+    const response = await fetch(`${server.url}.well-known/agent-card.json`, {
+      headers: { 'a2a-version': '1.0' },
+    });
     expect(response.status).toBe(200);
     const json = (await response.json()) as Record<string, unknown>;
     const card = v1_0Codec.decodeAgentCard(json, '');
@@ -50,15 +52,21 @@ describe('agent card', () => {
   });
 
   it('supports conditional requests: ETag, 304, Cache-Control and Vary', async () => {
-    const first = await fetch(`${server.url}.well-known/agent-card.json`, { headers: { 'a2a-version': '1.0' } });
+    const first = await fetch(`${server.url}.well-known/agent-card.json`, {
+      headers: { 'a2a-version': '1.0' },
+    });
     const etag = first.headers.get('etag');
     expect(etag).toMatch(/^"[\w-]+"$/);
     expect(first.headers.get('cache-control')).toMatch(/max-age=\d+/);
     expect(first.headers.get('vary')).toBe('A2A-Version');
-    const again = await fetch(`${server.url}.well-known/agent-card.json`, { headers: { 'a2a-version': '1.0', 'if-none-match': etag! } });
+    const again = await fetch(`${server.url}.well-known/agent-card.json`, {
+      headers: { 'a2a-version': '1.0', 'if-none-match': etag! },
+    });
     expect(again.status).toBe(304);
     expect(await again.text()).toBe('');
-    const other = await fetch(`${server.url}.well-known/agent-card.json`, { headers: { 'if-none-match': etag! } });
+    const other = await fetch(`${server.url}.well-known/agent-card.json`, {
+      headers: { 'if-none-match': etag! },
+    });
     expect(other.status).toBe(200); // the 0.3 card is a different representation with its own tag
     expect(other.headers.get('etag')).not.toBe(etag);
   });

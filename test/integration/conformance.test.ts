@@ -51,7 +51,10 @@ for (const storeKind of ['memory', 'sqlite'] as const) {
 
         it('keeps a client contextId and echoes data parts as data', async () => {
           const contextId = randomUUID();
-          const message = { ...userText('x', { contextId }), parts: [{ data: { order: 42, items: ['a', 'b'] } }] };
+          const message = {
+            ...userText('x', { contextId }),
+            parts: [{ data: { order: 42, items: ['a', 'b'] } }],
+          };
           const task = taskOf(await d().send(message));
           expect(task.contextId).toBe(contextId);
           expect(task.artifacts![0]!.parts[0]!.data).toEqual({ order: 42, items: ['a', 'b'] });
@@ -79,7 +82,11 @@ for (const storeKind of ['memory', 'sqlite'] as const) {
           const events = run.items.map((i) => i.event);
           expect(kinds(events)[0]).toBe('task');
           const chunks = events.flatMap((e) => ('artifactUpdate' in e ? [e.artifactUpdate] : []));
-          expect(chunks.map((c) => c.artifact.parts[0]!.text)).toEqual(['chunk 1 of 3\n', 'chunk 2 of 3\n', 'chunk 3 of 3\n']);
+          expect(chunks.map((c) => c.artifact.parts[0]!.text)).toEqual([
+            'chunk 1 of 3\n',
+            'chunk 2 of 3\n',
+            'chunk 3 of 3\n',
+          ]);
           expect(chunks.map((c) => c.append === true)).toEqual([false, true, true]);
           expect(chunks.map((c) => c.lastChunk === true)).toEqual([false, false, true]);
           expect(new Set(chunks.map((c) => c.artifact.artifactId)).size).toBe(1);
@@ -97,13 +104,17 @@ for (const storeKind of ['memory', 'sqlite'] as const) {
           const first = run.items[0]!.event;
           if (!('task' in first)) throw new Error('first event must be the task');
           const taskId = first.task.id;
-          const done = taskOf(await d().send(userText('the answer', { taskId, contextId: first.task.contextId })));
+          const done = taskOf(
+            await d().send(userText('the answer', { taskId, contextId: first.task.contextId })),
+          );
           expect(done.id).toBe(taskId);
           expect(done.status.state).toBe('TASK_STATE_COMPLETED');
           expect(done.artifacts![0]!.parts[0]!.text).toContain('the answer');
           const full = ok(await d().getTask(taskId));
           expect(full.history!.map((m) => m.role)).toEqual(['ROLE_USER', 'ROLE_AGENT', 'ROLE_USER']);
-          expect(ok(await d().getTask(taskId, 1)).history!.map((m) => m.parts[0]!.text)).toEqual(['the answer']);
+          expect(ok(await d().getTask(taskId, 1)).history!.map((m) => m.parts[0]!.text)).toEqual([
+            'the answer',
+          ]);
           const zero = ok(await d().getTask(taskId, 0));
           // 1.0: 0 means no history; 0.3: 0 means unlimited (digest §12 item 6).
           if (d().version === '1.0') expect(zero.history).toBeUndefined();
@@ -121,7 +132,11 @@ for (const storeKind of ['memory', 'sqlite'] as const) {
         });
 
         it('answers unknown tasks with -32001 (404 on REST)', async () => {
-          for (const outcome of [await d().getTask('no-such-task'), await d().cancelTask('no-such-task'), await d().send(userText('x', { taskId: 'no-such-task' }))]) {
+          for (const outcome of [
+            await d().getTask('no-such-task'),
+            await d().cancelTask('no-such-task'),
+            await d().send(userText('x', { taskId: 'no-such-task' })),
+          ]) {
             expect(outcome.ok).toBe(false);
             if (!outcome.ok) {
               expect(outcome.error.code).toBe(-32001);
@@ -154,10 +169,13 @@ for (const storeKind of ['memory', 'sqlite'] as const) {
           // Consecutive sequence numbers across the two connections: no gap, no duplicate.
           expect(ids).toEqual(ids.map((_, i) => ids[0]! + i));
           expect(lastState(rest.items.map((i) => i.event))).toBe('TASK_STATE_COMPLETED');
-          const chunks = [...first.items, ...rest.items].flatMap((i) => ('artifactUpdate' in i.event ? [i.event.artifactUpdate] : []));
+          const chunks = [...first.items, ...rest.items].flatMap((i) =>
+            'artifactUpdate' in i.event ? [i.event.artifactUpdate] : [],
+          );
           const seen = chunks.map((c) => c.artifact.parts[0]!.text);
           const snapshot = first.items[0]!.event;
-          const before = 'task' in snapshot ? (snapshot.task.artifacts?.[0]?.parts.map((p) => p.text) ?? []) : [];
+          const before =
+            'task' in snapshot ? (snapshot.task.artifacts?.[0]?.parts.map((p) => p.text) ?? []) : [];
           expect([...before, ...seen]).toEqual([1, 2, 3, 4, 5, 6].map((i) => `chunk ${i} of 6\n`));
         });
 
@@ -176,12 +194,19 @@ for (const storeKind of ['memory', 'sqlite'] as const) {
           if (d().name === 'JSON-RPC 0.3') ctx.skip(); // 0.3 JSON-RPC has no list method (digest §12 item 21)
           const contextId = randomUUID();
           const ids: string[] = [];
-          for (let i = 0; i < 5; i++) ids.push(taskOf(await d().send(userText(`list ${i}`, { contextId }))).id);
+          for (let i = 0; i < 5; i++)
+            ids.push(taskOf(await d().send(userText(`list ${i}`, { contextId }))).id);
           const seen: string[] = [];
           let pageToken: string | undefined;
           let pages = 0;
           do {
-            const page = ok(await d().listTasks({ contextId, pageSize: 2, ...(pageToken === undefined ? {} : { pageToken }) }));
+            const page = ok(
+              await d().listTasks({
+                contextId,
+                pageSize: 2,
+                ...(pageToken === undefined ? {} : { pageToken }),
+              }),
+            );
             expect(page.totalSize).toBe(5);
             expect(page.pageSize).toBe(2);
             for (const t of page.tasks) expect(t.artifacts).toBeUndefined();

@@ -14,9 +14,13 @@ const CLI = join(ROOT, 'dist/cli/main.js');
 const dataDir = mkdtempSync(join(tmpdir(), 'concord-crash-'));
 
 function startServer(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [CLI, 'serve', join(ROOT, 'examples/echo'), '--port', '0', '--data-dir', dataDir], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [CLI, 'serve', join(ROOT, 'examples/echo'), '--port', '0', '--data-dir', dataDir],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   return new Promise((resolveStart, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 15_000);
@@ -33,7 +37,11 @@ function startServer(): Promise<{ child: ChildProcess; url: string }> {
   });
 }
 
-async function send(url: string, text: string, returnImmediately: boolean): Promise<{ id: string; state: string }> {
+async function send(
+  url: string,
+  text: string,
+  returnImmediately: boolean,
+): Promise<{ id: string; state: string }> {
   const response = await fetch(`${url}message:send`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },

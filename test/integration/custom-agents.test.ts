@@ -22,18 +22,34 @@ const card = {
 
 function app(executor: AgentExecutor, extra: Partial<A2AServerOptions> = {}) {
   const errors: unknown[] = [];
-  const server = createA2AServer({ agentCard: card, executor, onError: (e) => errors.push(e), baseUrl: 'http://agent.test/', ...extra });
+  const server = createA2AServer({
+    agentCard: card,
+    executor,
+    onError: (e) => errors.push(e),
+    baseUrl: 'http://agent.test/',
+    ...extra,
+  });
   const handle = createFetchHandler(server);
-  const rpc = async (method: string, params: unknown, headers: Record<string, string> = { 'a2a-version': '1.0' }) => {
+  const rpc = async (
+    method: string,
+    params: unknown,
+    headers: Record<string, string> = { 'a2a-version': '1.0' },
+  ) => {
     const response = await handle(
-      new Request('http://agent.test/', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) }),
+      new Request('http://agent.test/', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      }),
     );
     return { response, json: (await response.json()) as Record<string, unknown> };
   };
   return { server, handle, rpc, errors };
 }
 
-const message = (text = 'hi', extra: Record<string, unknown> = {}) => ({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...extra } });
+const message = (text = 'hi', extra: Record<string, unknown> = {}) => ({
+  message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...extra },
+});
 
 describe('agents that misbehave', () => {
   it('an agent that produces nothing is -32006', async () => {
@@ -50,7 +66,9 @@ describe('agents that misbehave', () => {
       },
     });
     const { json } = await rpc('SendMessage', message());
-    const task = (json.result as { task: { status: { state: string; message: { parts: { text: string }[] } } } }).task;
+    const task = (
+      json.result as { task: { status: { state: string; message: { parts: { text: string }[] } } } }
+    ).task;
     expect(task.status.state).toBe('TASK_STATE_FAILED');
     expect(JSON.stringify(json)).not.toContain('hunter2');
     expect(String(errors[0])).toContain('hunter2');
@@ -69,7 +87,9 @@ describe('agents that misbehave', () => {
       },
     });
     const { json } = await rpc('SendMessage', message());
-    expect((json.result as { task: { status: { state: string } } }).task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect((json.result as { task: { status: { state: string } } }).task.status.state).toBe(
+      'TASK_STATE_COMPLETED',
+    );
     expect(String(caught)).toMatch(/terminal task never changes/);
   });
 
@@ -84,7 +104,11 @@ describe('agents that misbehave', () => {
     expect(error.code).toBe(-32603);
     expect(JSON.stringify(json)).not.toContain('/var/secret');
     const rest = await handle(
-      new Request('http://agent.test/message:send', { method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, body: JSON.stringify(message()) }),
+      new Request('http://agent.test/message:send', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+        body: JSON.stringify(message()),
+      }),
     );
     expect(rest.status).toBe(500);
     expect(restWireError(500, (await rest.json()) as Record<string, unknown>).reason).toBe('INTERNAL');
@@ -95,11 +119,21 @@ describe('capabilities and extensions', () => {
   it('a direct Message reply comes back as a message, on send and on stream', async () => {
     const { rpc, handle } = app({ execute: (_c, u) => u.reply('just a message') });
     const { json } = await rpc('SendMessage', message());
-    expect((json.result as { message: { parts: { text: string }[] } }).message.parts[0]!.text).toBe('just a message');
-    const v03 = await rpc('message/send', { message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text: 'x' }] } }, {});
+    expect((json.result as { message: { parts: { text: string }[] } }).message.parts[0]!.text).toBe(
+      'just a message',
+    );
+    const v03 = await rpc(
+      'message/send',
+      { message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text: 'x' }] } },
+      {},
+    );
     expect((v03.json.result as { kind: string }).kind).toBe('message');
     const stream = await handle(
-      new Request('http://agent.test/message:stream', { method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, body: JSON.stringify(message()) }),
+      new Request('http://agent.test/message:stream', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+        body: JSON.stringify(message()),
+      }),
     );
     const events = new SseDecoder().push(await stream.text());
     expect(events).toHaveLength(1);
@@ -107,7 +141,10 @@ describe('capabilities and extensions', () => {
   });
 
   it('streaming operations are -32004 when the card does not declare streaming', async () => {
-    const { rpc } = app({ execute: (_c, u) => u.complete() }, { agentCard: { ...card, capabilities: { streaming: false } } });
+    const { rpc } = app(
+      { execute: (_c, u) => u.complete() },
+      { agentCard: { ...card, capabilities: { streaming: false } } },
+    );
     expect(jsonRpcWireError(200, (await rpc('SendStreamingMessage', message())).json).code).toBe(-32004);
     expect(jsonRpcWireError(200, (await rpc('SubscribeToTask', { id: 'x' })).json).code).toBe(-32004);
   });
@@ -120,7 +157,10 @@ describe('capabilities and extensions', () => {
     );
     const missing = await rpc('SendMessage', message());
     expect(jsonRpcWireError(200, missing.json).code).toBe(-32008);
-    const ok = await rpc('SendMessage', message(), { 'a2a-version': '1.0', 'a2a-extensions': `${uri}, https://unknown.example/x` });
+    const ok = await rpc('SendMessage', message(), {
+      'a2a-version': '1.0',
+      'a2a-extensions': `${uri}, https://unknown.example/x`,
+    });
     expect(ok.response.headers.get('a2a-extensions')).toBe(uri);
     expect(JSON.stringify(ok.json)).toContain(`active: ${uri}`);
   });
@@ -128,16 +168,28 @@ describe('capabilities and extensions', () => {
   it('tenants are isolated: a task of one tenant is not found under another', async () => {
     const { handle } = app({ execute: (_c, u) => u.complete() });
     const send = await handle(
-      new Request('http://agent.test/acme/message:send', { method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, body: JSON.stringify(message()) }),
+      new Request('http://agent.test/acme/message:send', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+        body: JSON.stringify(message()),
+      }),
     );
     const taskId = ((await send.json()) as { task: { id: string } }).task.id;
-    const same = await handle(new Request(`http://agent.test/acme/tasks/${taskId}`, { headers: { 'a2a-version': '1.0' } }));
+    const same = await handle(
+      new Request(`http://agent.test/acme/tasks/${taskId}`, { headers: { 'a2a-version': '1.0' } }),
+    );
     expect(same.status).toBe(200);
-    const other = await handle(new Request(`http://agent.test/globex/tasks/${taskId}`, { headers: { 'a2a-version': '1.0' } }));
+    const other = await handle(
+      new Request(`http://agent.test/globex/tasks/${taskId}`, { headers: { 'a2a-version': '1.0' } }),
+    );
     expect(other.status).toBe(404);
-    const none = await handle(new Request(`http://agent.test/tasks/${taskId}`, { headers: { 'a2a-version': '1.0' } }));
+    const none = await handle(
+      new Request(`http://agent.test/tasks/${taskId}`, { headers: { 'a2a-version': '1.0' } }),
+    );
     expect(none.status).toBe(404);
-    const listed = await handle(new Request('http://agent.test/acme/tasks', { headers: { 'a2a-version': '1.0' } }));
+    const listed = await handle(
+      new Request('http://agent.test/acme/tasks', { headers: { 'a2a-version': '1.0' } }),
+    );
     expect(((await listed.json()) as { totalSize: number }).totalSize).toBe(1);
   });
 
@@ -150,13 +202,18 @@ describe('capabilities and extensions', () => {
           securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } },
           securityRequirements: [{ schemes: { bearer: { list: [] } } }],
         },
-        authenticate: (req) => (req.header('authorization') === 'Bearer good' ? { name: 'alice' } : undefined),
+        authenticate: (req) =>
+          req.header('authorization') === 'Bearer good' ? { name: 'alice' } : undefined,
       },
     );
     const make = (auth?: string) =>
       new Request('http://agent.test/message:send', {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...(auth === undefined ? {} : { authorization: auth }) },
+        headers: {
+          'content-type': 'application/json',
+          'a2a-version': '1.0',
+          ...(auth === undefined ? {} : { authorization: auth }),
+        },
         body: JSON.stringify(message()),
       });
     const denied = await handle(make());

@@ -15,14 +15,32 @@ afterAll(async () => {
   await server.close();
 });
 
-async function rpcRaw(body: string, headers: Record<string, string> = {}): Promise<{ status: number; json: Record<string, unknown> }> {
-  const response = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+async function rpcRaw(
+  body: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: Record<string, unknown> }> {
+  const response = await fetch(server.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  });
   return { status: response.status, json: (await response.json()) as Record<string, unknown> };
 }
 
 const V1 = { 'a2a-version': '1.0' };
-const msg1 = (extra: Record<string, unknown> = {}) => ({ messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi' }], ...extra });
-const msg03 = (extra: Record<string, unknown> = {}) => ({ kind: 'message', messageId: 'm1', role: 'user', parts: [{ kind: 'text', text: 'hi' }], ...extra });
+const msg1 = (extra: Record<string, unknown> = {}) => ({
+  messageId: 'm1',
+  role: 'ROLE_USER',
+  parts: [{ text: 'hi' }],
+  ...extra,
+});
+const msg03 = (extra: Record<string, unknown> = {}) => ({
+  kind: 'message',
+  messageId: 'm1',
+  role: 'user',
+  parts: [{ kind: 'text', text: 'hi' }],
+  ...extra,
+});
 
 describe('JSON-RPC envelope errors', () => {
   it('bad JSON is -32700 with id null', async () => {
@@ -35,7 +53,10 @@ describe('JSON-RPC envelope errors', () => {
   });
 
   it('a batch array is -32600', async () => {
-    const { json } = await rpcRaw(JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } }]), V1);
+    const { json } = await rpcRaw(
+      JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } }]),
+      V1,
+    );
     expect(jsonRpcWireError(200, json).code).toBe(-32600);
   });
 
@@ -48,10 +69,15 @@ describe('JSON-RPC envelope errors', () => {
   });
 
   it('an unknown method is -32601, and a method of the other version says so', async () => {
-    const unknown = await rpcRaw(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tasks/explode', params: {} }));
+    const unknown = await rpcRaw(
+      JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tasks/explode', params: {} }),
+    );
     expect(unknown.json.id).toBe(7);
     expect(jsonRpcWireError(200, unknown.json).code).toBe(-32601);
-    const other = await rpcRaw(JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'message/send', params: { message: msg03() } }), V1);
+    const other = await rpcRaw(
+      JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'message/send', params: { message: msg03() } }),
+      V1,
+    );
     const error = jsonRpcWireError(200, other.json);
     expect(error.code).toBe(-32601);
     expect(error.message).toMatch(/0\.3 method name/);
@@ -63,17 +89,35 @@ describe('invalid params name the failing path', () => {
     ['wrong type (1.0)', V1, { message: msg1({ parts: 'hi' }) }, '/params/message/parts'],
     ['unknown enum value (1.0)', V1, { message: msg1({ role: 'ROLE_ROBOT' }) }, '/params/message/role'],
     ['0.3 enum in a 1.0 request', V1, { message: msg1({ role: 'user' }) }, '/params/message/role'],
-    ['missing required field (1.0)', V1, { message: { role: 'ROLE_USER', parts: [{ text: 'x' }] } }, '/params/message/messageId'],
+    [
+      'missing required field (1.0)',
+      V1,
+      { message: { role: 'ROLE_USER', parts: [{ text: 'x' }] } },
+      '/params/message/messageId',
+    ],
     ['empty parts (1.0)', V1, { message: msg1({ parts: [] }) }, '/params/message/parts'],
-    ['part with two contents (1.0)', V1, { message: msg1({ parts: [{ text: 'a', url: 'https://x' }] }) }, '/params/message/parts/0'],
+    [
+      'part with two contents (1.0)',
+      V1,
+      { message: msg1({ parts: [{ text: 'a', url: 'https://x' }] }) },
+      '/params/message/parts/0',
+    ],
     ['unknown enum value (0.3)', {}, { message: msg03({ role: 'robot' }) }, '/params/message/role'],
-    ['unknown part kind (0.3)', {}, { message: msg03({ parts: [{ kind: 'video', text: 'x' }] }) }, '/params/message/parts/0/kind'],
+    [
+      'unknown part kind (0.3)',
+      {},
+      { message: msg03({ parts: [{ kind: 'video', text: 'x' }] }) },
+      '/params/message/parts/0/kind',
+    ],
     ['missing message (0.3)', {}, {}, '/params/message'],
   ];
   for (const [name, headers, params, field] of cases) {
     it(name, async () => {
       const method = 'a2a-version' in headers ? 'SendMessage' : 'message/send';
-      const { status, json } = await rpcRaw(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }), headers);
+      const { status, json } = await rpcRaw(
+        JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+        headers,
+      );
       const error = jsonRpcWireError(status, json);
       expect(error.code).toBe(-32602);
       expect(error.violations[0]!.field.startsWith(field)).toBe(true);
@@ -108,7 +152,11 @@ describe('invalid params name the failing path', () => {
   });
 
   it('REST bad JSON is 400 PARSE_ERROR', async () => {
-    const response = await fetch(`${server.url}message:send`, { method: 'POST', headers: { 'content-type': 'application/json', ...V1 }, body: '{nope' });
+    const response = await fetch(`${server.url}message:send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...V1 },
+      body: '{nope',
+    });
     expect(response.status).toBe(400);
     expect(restWireError(400, (await response.json()) as Record<string, unknown>).reason).toBe('PARSE_ERROR');
   });
@@ -116,48 +164,80 @@ describe('invalid params name the failing path', () => {
 
 describe('limits, versions and media types', () => {
   it('an oversized body is 413 on both bindings, and the server keeps serving', async () => {
-    const huge = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: msg1({ parts: [{ text: 'x'.repeat(100_000) }] }) } });
+    const huge = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: { message: msg1({ parts: [{ text: 'x'.repeat(100_000) }] }) },
+    });
     const rpc = await rpcRaw(huge, V1);
     expect(rpc.status).toBe(413);
     expect(jsonRpcWireError(413, rpc.json).reason).toBe('PAYLOAD_TOO_LARGE');
-    const rest = await fetch(`${server.url}message:send`, { method: 'POST', headers: { 'content-type': 'application/json', ...V1 }, body: huge });
+    const rest = await fetch(`${server.url}message:send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...V1 },
+      body: huge,
+    });
     expect(rest.status).toBe(413);
-    const after = await rpcRaw(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'SendMessage', params: { message: msg1() } }), V1);
+    const after = await rpcRaw(
+      JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'SendMessage', params: { message: msg1() } }),
+      V1,
+    );
     expect(after.json.result).toBeDefined();
   });
 
   it('an unsupported A2A-Version is -32009 (400 on REST)', async () => {
-    const rpc = await rpcRaw(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } }), { 'a2a-version': '2.0' });
+    const rpc = await rpcRaw(
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } }),
+      { 'a2a-version': '2.0' },
+    );
     expect(jsonRpcWireError(200, rpc.json).code).toBe(-32009);
     const rest = await fetch(`${server.url}tasks/x`, { headers: { 'a2a-version': '9.1' } });
     expect(rest.status).toBe(400);
-    expect(restWireError(400, (await rest.json()) as Record<string, unknown>).reason).toBe('VERSION_NOT_SUPPORTED');
+    expect(restWireError(400, (await rest.json()) as Record<string, unknown>).reason).toBe(
+      'VERSION_NOT_SUPPORTED',
+    );
     const query = await fetch(`${server.url}tasks/x?A2A-Version=1.0`);
     expect(query.status).toBe(404); // the query parameter selects 1.0, where the task is simply unknown
   });
 
   it('a body that is not JSON is 415', async () => {
-    const response = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' });
+    const response = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'hello',
+    });
     expect(response.status).toBe(415);
   });
 
   it('push notification operations are -32003 and the card says pushNotifications: false', async () => {
     const rpc = await rpcRaw(
-      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'CreateTaskPushNotificationConfig', params: { taskId: 't', url: 'https://example.com/hook' } }),
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'CreateTaskPushNotificationConfig',
+        params: { taskId: 't', url: 'https://example.com/hook' },
+      }),
       V1,
     );
     expect(jsonRpcWireError(200, rpc.json).code).toBe(-32003);
     const rest = await fetch(`${server.url}tasks/t/pushNotificationConfigs`, { headers: V1 });
     expect(rest.status).toBe(400);
-    expect(restWireError(400, (await rest.json()) as Record<string, unknown>).reason).toBe('PUSH_NOTIFICATION_NOT_SUPPORTED');
-    const card = (await (await fetch(`${server.url}.well-known/agent-card.json`, { headers: V1 })).json()) as { capabilities: Record<string, unknown> };
+    expect(restWireError(400, (await rest.json()) as Record<string, unknown>).reason).toBe(
+      'PUSH_NOTIFICATION_NOT_SUPPORTED',
+    );
+    const card = (await (
+      await fetch(`${server.url}.well-known/agent-card.json`, { headers: V1 })
+    ).json()) as { capabilities: Record<string, unknown> };
     expect(card.capabilities.pushNotifications).toBe(false);
   });
 
   it('the extended card: -32004 in 1.0 when not declared, -32007 in 0.3', async () => {
     const v1 = await rpcRaw(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetExtendedAgentCard' }), V1);
     expect(jsonRpcWireError(200, v1.json).code).toBe(-32004);
-    const v03 = await rpcRaw(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'agent/getAuthenticatedExtendedCard' }));
+    const v03 = await rpcRaw(
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'agent/getAuthenticatedExtendedCard' }),
+    );
     expect(jsonRpcWireError(200, v03.json).code).toBe(-32007);
     const rest = await fetch(`${server.url}v1/card`);
     expect(rest.status).toBe(400);
@@ -165,7 +245,12 @@ describe('limits, versions and media types', () => {
 
   it('acceptedOutputModes the agent cannot produce are -32005', async () => {
     const { json } = await rpcRaw(
-      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: msg1(), configuration: { acceptedOutputModes: ['image/png'] } } }),
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'SendMessage',
+        params: { message: msg1(), configuration: { acceptedOutputModes: ['image/png'] } },
+      }),
       V1,
     );
     expect(jsonRpcWireError(200, json).code).toBe(-32005);
@@ -175,12 +260,20 @@ describe('limits, versions and media types', () => {
       body: JSON.stringify({ message: msg1(), configuration: { acceptedOutputModes: ['video/*'] } }),
     });
     expect(rest.status).toBe(400);
-    expect(restWireError(400, (await rest.json()) as Record<string, unknown>).reason).toBe('CONTENT_TYPE_NOT_SUPPORTED');
+    expect(restWireError(400, (await rest.json()) as Record<string, unknown>).reason).toBe(
+      'CONTENT_TYPE_NOT_SUPPORTED',
+    );
   });
 
   it('an unknown REST route is 404 METHOD_NOT_FOUND', async () => {
-    const response = await fetch(`${server.url}message:explode`, { method: 'POST', headers: V1, body: '{}' });
+    const response = await fetch(`${server.url}message:explode`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...V1 },
+      body: '{}',
+    });
     expect(response.status).toBe(404);
-    expect(restWireError(404, (await response.json()) as Record<string, unknown>).reason).toBe('METHOD_NOT_FOUND');
+    expect(restWireError(404, (await response.json()) as Record<string, unknown>).reason).toBe(
+      'METHOD_NOT_FOUND',
+    );
   });
 });
