@@ -6,7 +6,7 @@
  *   error body, so the 1.0 one is used there too (docs/decisions/0002-rest-errors.md).
  */
 import type { ProtocolVersion } from './codec.js';
-import type { A2AError} from './errors.js';
+import type { A2AError } from './errors.js';
 import { ERROR_CATALOG } from './errors.js';
 import type { JsonRpcErrorObject } from './json-rpc.js';
 
