@@ -65,6 +65,16 @@ export async function serveCommand(args: string[], out: (line: string) => void):
     onError: (error, place) =>
       console.error(`[concord] ${place}:`, error instanceof Error ? error.message : error),
   });
+  // Handlers go in before the ready line: a supervisor may signal as soon as it sees it.
+  const stopped = new Promise<void>((resolveStop) => {
+    const stop = (): void => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      resolveStop();
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  });
   const running = await listen(server, { port, host: values.host ?? '127.0.0.1' });
   const url = running.url;
   out(`Concord is serving "${agent.agentCard.name}" at ${url}`);
@@ -75,15 +85,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
     `  curl -s ${url} -H 'content-type: application/json' -H 'A2A-Version: 1.0' -d '{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"hello"}]}}}'`,
   );
 
-  await new Promise<void>((resolveStop) => {
-    const stop = (): void => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-      resolveStop();
-    };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
-  });
+  await stopped;
   out('Concord is stopping: finishing in-flight requests');
   await running.close();
   out('Concord stopped');

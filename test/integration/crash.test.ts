@@ -61,6 +61,7 @@ describe.skipIf(!existsSync(CLI))('crash safety on SQLite (needs `npm run build`
     const first = await startServer();
     const acknowledged = new Map<string, string>();
     let stop = false;
+    const errors: unknown[] = [];
     const worker = async (n: number): Promise<void> => {
       for (let i = 0; !stop; i++) {
         try {
@@ -68,13 +69,22 @@ describe.skipIf(!existsSync(CLI))('crash safety on SQLite (needs `npm run build`
           const wait = (n + i) % 5 === 0;
           const ack = await send(first.url, wait ? 'wait' : `crash test ${n}.${i}`, wait);
           acknowledged.set(ack.id, ack.state);
-        } catch {
+        } catch (error) {
+          if (!stop) errors.push(error);
           return; // the server died under this request: it was never acknowledged
         }
       }
     };
-    const workers = Array.from({ length: 16 }, (_, n) => worker(n));
-    while (acknowledged.size < 400) await new Promise((r) => setTimeout(r, 20));
+    let alive = 16;
+    const workers = Array.from({ length: 16 }, (_, n) =>
+      worker(n).finally(() => {
+        alive--;
+      }),
+    );
+    const deadline = Date.now() + 30_000;
+    while (acknowledged.size < 400 && alive > 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(alive, `workers died early: ${String(errors[0])}`).toBe(16);
     first.child.kill('SIGKILL');
     stop = true;
     await Promise.all(workers);

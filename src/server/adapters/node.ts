@@ -14,6 +14,8 @@ import { isStreamResponse, type HttpRequest, type HttpResponse } from '../http/h
 export interface NodeHandlerOptions {
   /** Path prefix the A2A server is mounted at (e.g. `/agents/echo`); requests outside get 404. */
   basePath?: string;
+  /** Open SSE responses are tracked here, so a shutdown can end them (clients resume later). */
+  streams?: Set<ServerResponse>;
 }
 
 function readBody(req: IncomingMessage, limit: number): Promise<string> {
@@ -78,7 +80,11 @@ export function toHttpRequest(
 }
 
 /** Writes an HttpResponse, streaming with backpressure. */
-export async function writeResponse(res: ServerResponse, response: HttpResponse): Promise<void> {
+export async function writeResponse(
+  res: ServerResponse,
+  response: HttpResponse,
+  streams?: Set<ServerResponse>,
+): Promise<void> {
   if (!isStreamResponse(response)) {
     res.writeHead(response.status, {
       ...response.headers,
@@ -89,6 +95,7 @@ export async function writeResponse(res: ServerResponse, response: HttpResponse)
   }
   res.writeHead(response.status, response.headers);
   res.flushHeaders();
+  streams?.add(res);
   const iterator = response.stream[Symbol.asyncIterator]();
   try {
     for (;;) {
@@ -108,6 +115,7 @@ export async function writeResponse(res: ServerResponse, response: HttpResponse)
       }
     }
   } finally {
+    streams?.delete(res);
     void iterator.return?.(undefined);
     res.end();
   }
@@ -125,7 +133,7 @@ export function createNodeHandler(server: A2AServer, options: NodeHandlerOptions
     server
       .handle(request)
       .then(
-        (response) => writeResponse(res, response),
+        (response) => writeResponse(res, response, options.streams),
         (error: unknown) => writeResponse(res, internal(error)),
       )
       .catch(() => res.destroy());
@@ -166,9 +174,10 @@ export interface RunningServer {
 
 /** Serves an A2A server over node:http. */
 export async function listen(a2a: A2AServer, options: ListenOptions = {}): Promise<RunningServer> {
+  const streams = new Set<ServerResponse>();
   const server = createServer(
     { requestTimeout: options.requestTimeoutMs ?? 30_000, keepAliveTimeout: 5_000 },
-    createNodeHandler(a2a),
+    createNodeHandler(a2a, { streams }),
   );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -185,16 +194,26 @@ export async function listen(a2a: A2AServer, options: ListenOptions = {}): Promi
   return {
     url,
     server,
-    close: () => (closing ??= shutdown(server, a2a, options.shutdownGraceMs ?? 10_000)),
+    close: () => (closing ??= shutdown(server, a2a, streams, options.shutdownGraceMs ?? 10_000)),
   };
 }
 
-async function shutdown(server: Server, a2a: A2AServer, graceMs: number): Promise<void> {
+async function shutdown(
+  server: Server,
+  a2a: A2AServer,
+  streams: Set<ServerResponse>,
+  graceMs: number,
+): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  // A stream may last as long as its task; end it now, the client resumes with Last-Event-ID.
+  for (const res of streams) res.end();
+  // Keep-alive sockets become idle as their in-flight requests finish; close them as they do.
+  const sweeper = setInterval(() => server.closeIdleConnections(), 25);
   server.closeIdleConnections();
   const timer = setTimeout(() => server.closeAllConnections(), graceMs);
   timer.unref();
   await closed;
+  clearInterval(sweeper);
   clearTimeout(timer);
   await a2a.close();
 }
