@@ -150,7 +150,7 @@ export class RequestHandler {
     const execution = running?.execution ?? this.runner.idle(stored, scopeOf(call));
     const hook = this.runner.cancelHook;
     if (running !== undefined && hook !== undefined) await hook(running.context, running.updater);
-    execution.abort.abort();
+    execution.abort();
     execution.forceStatus('TASK_STATE_CANCELED');
     await execution.waitFor(() => {
       const state = execution.task?.status.state;

@@ -51,8 +51,9 @@ export class TaskExecution implements TaskEventSink {
   readonly taskId: string;
   readonly contextId: string;
   readonly scope: TaskScope;
-  /** Aborted on cancel; handed to the executor as `context.signal`. */
-  readonly abort = new AbortController();
+  // Created on first use: most runs are never canceled, and AbortController is costly to make.
+  private controller: AbortController | undefined;
+  private aborted = false;
 
   private snapshot: Task | undefined;
   private version: number;
@@ -90,6 +91,22 @@ export class TaskExecution implements TaskEventSink {
       this.version = 0;
       this.projected = 'TASK_STATE_SUBMITTED';
     }
+  }
+
+  /** Aborted on cancel; handed to the executor as `context.signal`. */
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.aborted) this.controller.abort();
+    }
+    return this.controller.signal;
+  }
+
+  /** Aborts the executor's signal (cancel, or the task ended elsewhere). */
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.controller?.abort();
   }
 
   /** The last committed snapshot (undefined until the first commit of a new task). */
@@ -237,7 +254,7 @@ export class TaskExecution implements TaskEventSink {
       }
     } catch (error) {
       this.failure = error;
-      this.abort.abort();
+      this.abort();
       this.deps.onError(error, `store commit of task ${this.taskId}`);
     } finally {
       this.flushing = false;
@@ -295,7 +312,7 @@ export class TaskExecution implements TaskEventSink {
     if (isTerminalState(stored.task.status.state)) {
       // Canceled elsewhere: stop the agent and drop what it still wanted to say.
       this.projected = stored.task.status.state;
-      this.abort.abort();
+      this.abort();
       return false;
     }
     return true;

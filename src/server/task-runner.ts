@@ -59,6 +59,9 @@ export class TaskRunner {
       ...(options.stored === undefined ? {} : { stored: options.stored }),
     });
     const context: RequestContext = {
+      get signal() {
+        return execution.signal;
+      },
       message: options.message,
       taskId: options.taskId,
       contextId: options.contextId,
@@ -66,7 +69,6 @@ export class TaskRunner {
       isNewTask: options.stored === undefined,
       configuration: options.request.configuration,
       metadata: options.request.metadata,
-      signal: execution.abort.signal,
       call: options.call,
     };
     const running: RunningTask = { execution, context, updater: new TaskUpdater(execution) };

@@ -61,9 +61,19 @@ export function toHttpRequest(
     if (path !== basePath && !path.startsWith(`${basePath}/`)) return undefined;
     path = path.slice(basePath.length) || '/';
   }
-  const controller = new AbortController();
-  // 'close' on the response fires when the exchange ends or the client goes away.
-  res.on('close', () => controller.abort());
+  // The signal is made on first use (streams need it; most calls do not): AbortController is
+  // costly on the hot path. 'close' on the response fires when the exchange ends or the client
+  // goes away.
+  let controller: AbortController | undefined;
+  const signal = (): AbortSignal => {
+    if (controller === undefined) {
+      const made = new AbortController();
+      controller = made;
+      if (res.closed) made.abort();
+      else res.once('close', () => made.abort());
+    }
+    return controller.signal;
+  };
   const host = req.headers.host ?? 'localhost';
   return {
     method: req.method ?? 'GET',
@@ -74,7 +84,9 @@ export function toHttpRequest(
       return Array.isArray(value) ? value.join(', ') : value;
     },
     text: () => readBody(req, maxBodyBytes),
-    signal: controller.signal,
+    get signal() {
+      return signal();
+    },
     origin: `http://${host}${basePath}`,
   };
 }

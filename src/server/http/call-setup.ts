@@ -65,7 +65,15 @@ export async function setupCall(
       },
     );
   }
-  const call: CallContext = { version, tenant, activatedExtensions: activated, signal: request.signal };
+  const call: CallContext = {
+    version,
+    tenant,
+    activatedExtensions: activated,
+    // Read lazily: only streams need it, and making it costs on every call.
+    get signal() {
+      return request.signal;
+    },
+  };
   if (options.authenticate !== undefined) {
     const user = await options.authenticate(request);
     if (user !== undefined) call.user = user;
