@@ -1,0 +1,55 @@
+// Markdown report of one benchmark run: a row per (server, run), with ratios against the bare
+// node:http server for the same run (the practical ceiling, so ×bare ≤ 1 for throughput).
+//
+// Row shape: { server, run, status, result?, cpu?, peakRss?, tasksHeld? } where status is 'ok…',
+// 'not available: …' or 'FAILED: …', result is runLoad()'s (bench/lib/load-runner.mjs) and cpu is
+// cpuSince()'s (bench/lib/cpu.mjs).
+
+const fmtInt = (n) => Math.round(n).toLocaleString('en-US');
+const fmtMs = (n) => (n < 10 ? n.toFixed(1) : fmtInt(n));
+// Status text can carry server error messages; keep them inside their table cell.
+const cell = (text) => String(text).replace(/\s+/g, ' ').replaceAll('|', '\\|');
+const pct = (n) => (n == null ? 'n/a' : `${Math.round(n)}%`);
+const ratio = (value, base) => (base ? ` (${(value / base).toFixed(2)}×)` : '');
+
+/** Bad responses in a timed run: transport errors, timeouts, non-2xx and wrong bodies. */
+export function badCount(r) {
+  return r.errors + r.timeouts + r.non2xx + r.mismatches;
+}
+
+function errorsCell(r) {
+  const bad = badCount(r);
+  if (bad === 0) return '0';
+  const parts = [
+    ['non-2xx', r.non2xx],
+    ['bad body', r.mismatches],
+    ['socket', r.errors],
+    ['timeout', r.timeouts],
+  ].filter(([, n]) => n > 0);
+  return `${fmtInt(bad)} (${parts.map(([k, n]) => `${k} ${fmtInt(n)}`).join(', ')})`;
+}
+
+/** The markdown document: header lines, the results table, and notes. */
+export function renderReport({ header, rows, notes }) {
+  const bare = new Map(rows.filter((r) => r.server === 'bare' && r.result).map((r) => [r.run, r]));
+  const lines = [...header, ''];
+  lines.push(
+    '| server | run | req/s (×bare) | p50 ms | p99 ms (×bare) | errors | peak RSS MiB (×bare) | tasks held | CPU server / load gen | status |',
+  );
+  lines.push('|---|---|--:|--:|--:|--:|--:|--:|--:|---|');
+  for (const row of rows) {
+    const r = row.result;
+    if (!r) {
+      lines.push(`| ${row.server} | ${row.run} | – | – | – | – | – | – | – | ${cell(row.status)} |`);
+      continue;
+    }
+    const base = row.server === 'bare' ? null : bare.get(row.run);
+    const rss = row.peakRss == null ? 'n/a' : `${row.peakRss.toFixed(1)}${ratio(row.peakRss, base?.peakRss)}`;
+    lines.push(
+      `| ${row.server} | ${row.run} | ${fmtInt(r.requestsPerSec)}${ratio(r.requestsPerSec, base?.result.requestsPerSec)} ` +
+        `| ${fmtMs(r.p50)} | ${fmtMs(r.p99)}${ratio(r.p99, base?.result.p99)} | ${errorsCell(r)} | ${rss} | ${row.server === 'bare' ? '– (keeps none)' : fmtInt(row.tasksHeld)} | ${pct(row.cpu?.serverPct)} / ${pct(row.cpu?.loadGenPct)} | ${cell(row.status)} |`,
+    );
+  }
+  if (notes.length) lines.push('', ...notes.map((n) => `- ${n}`));
+  return lines.join('\n') + '\n';
+}

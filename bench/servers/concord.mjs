@@ -1,0 +1,52 @@
+// Concord serving the benchmark's echo agent through its node:http fast-path adapter.
+//
+// BENCH_STORE picks the task store: 'memory' (default) or 'sqlite' (a fresh database file in a
+// temporary directory, removed on exit), so the table shows what durability costs. Imports the
+// built package (dist/): `npm run bench` builds first.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createA2AServer } from '../../dist/server/index.js';
+import { listen } from '../../dist/server/adapters/node.js';
+import { createMemoryTaskStore } from '../../dist/store/index.js';
+import { openSqliteTaskStore } from '../../dist/store/sqlite/index.js';
+
+const useSqlite = process.env.BENCH_STORE === 'sqlite';
+const dataDir = useSqlite ? mkdtempSync(join(tmpdir(), 'concord-bench-')) : null;
+const store = useSqlite
+  ? openSqliteTaskStore({ path: join(dataDir, 'tasks.sqlite') })
+  : createMemoryTaskStore();
+
+const server = createA2AServer({
+  agentCard: {
+    name: 'bench',
+    description: 'bench agent',
+    version: '1.0.0',
+    supportedInterfaces: [],
+    capabilities: { streaming: true },
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: [{ id: 'echo', name: 'echo', description: 'echo', tags: ['echo'] }],
+  },
+  // The same trivial agent as the other servers: one artifact "echo: <text>", then complete.
+  executor: {
+    async execute(ctx, updater) {
+      const text = ctx.message.parts.find((p) => p.text !== undefined)?.text ?? '';
+      updater.addArtifact([{ text: 'echo: ' + text }]);
+      updater.complete();
+    },
+  },
+  store,
+});
+
+const running = await listen(server, { port: Number(process.env.PORT), host: '127.0.0.1' });
+process.stdout.write('READY {"path":"/"}\n');
+
+process.on('SIGTERM', async () => {
+  await running.close();
+  // Not every store needs closing; sqlite does, to release the file before it is removed.
+  await store.close?.();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  process.exit(0);
+});
