@@ -19,8 +19,8 @@ import type { RequestHandler } from '../request-handler.js';
 import type { CallContext } from '../call-context.js';
 import { jsonRpcCodec } from './codecs.js';
 import type { HttpRequest, HttpResponse } from './http-types.js';
-import { JSON_RPC_METHODS, OPERATIONS } from './operations.js';
-import { SSE_HEADERS, sseBody } from './sse-body.js';
+import { invokeStream, JSON_RPC_METHODS, OPERATIONS } from './operations.js';
+import { sseResponse } from './sse-body.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
@@ -85,28 +85,15 @@ export async function handleJsonRpc(
         body: jsonRpcResult(id, operation.encode(codec, result as never, call)),
       };
     }
-    const lastEventId = request.header('last-event-id');
-    const items = await operation.invoke(
-      options.handler,
-      params as never,
-      call,
-      lastEventId === undefined ? {} : { lastEventId },
-    );
     const rpcId = id;
-    return {
-      status: 200,
-      headers: { ...SSE_HEADERS, ...extra },
-      stream: sseBody(items, {
-        heartbeatMs: options.heartbeatMs,
-        encode: (item) => {
-          const data = jsonRpcResult(rpcId, codec.encodeStreamResponse(item.event));
-          return encodeSseEvent(item.id === undefined ? { data } : { data, id: item.id });
-        },
-        // A mid-stream error is a JSON-RPC error response in a data event (digest §3.3).
-        encodeError: (error) =>
-          encodeSseEvent({ data: jsonRpcError(rpcId, toJsonRpcErrorObject(toA2AError(error), version)) }),
-      }),
-    };
+    return sseResponse(await invokeStream(operation, options.handler, params, call, request), {
+      heartbeatMs: options.heartbeatMs,
+      ...(extra === undefined ? {} : { headers: extra }),
+      data: (item) => jsonRpcResult(rpcId, codec.encodeStreamResponse(item.event)),
+      // A mid-stream error is a JSON-RPC error response in a data event (digest §3.3).
+      encodeError: (error) =>
+        encodeSseEvent({ data: jsonRpcError(rpcId, toJsonRpcErrorObject(toA2AError(error), version)) }),
+    });
   } catch (error) {
     if (error instanceof JsonRpcEnvelopeError) id = error.id;
     return jsonRpcErrorResponse(id, error, version, extra);

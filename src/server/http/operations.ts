@@ -6,6 +6,7 @@
 import type { WireCodec } from '../../protocol/index.js';
 import type { CallContext } from '../call-context.js';
 import type { EventStream, RequestHandler } from '../request-handler.js';
+import type { HttpRequest } from './http-types.js';
 
 /** Operation names, spelled as the spec spells them (house style rule 3). */
 export type OperationName =
@@ -154,3 +155,15 @@ export const JSON_RPC_METHODS: Readonly<Record<'0.3' | '1.0', Readonly<Record<st
     GetExtendedAgentCard: 'getExtendedAgentCard',
   },
 };
+
+/** Runs a streaming operation, passing `Last-Event-ID` on for resumption (digest §3.3). */
+export function invokeStream(
+  operation: StreamingOperation,
+  handler: RequestHandler,
+  params: unknown,
+  call: CallContext,
+  request: HttpRequest,
+): Promise<EventStream> {
+  const lastEventId = request.header('last-event-id');
+  return operation.invoke(handler, params as never, call, lastEventId === undefined ? {} : { lastEventId });
+}

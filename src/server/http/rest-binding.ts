@@ -16,10 +16,10 @@ import type { CallContext } from '../call-context.js';
 import type { RequestHandler } from '../request-handler.js';
 import { restCodec } from './codecs.js';
 import type { HttpRequest, HttpResponse } from './http-types.js';
-import { OPERATIONS } from './operations.js';
+import { invokeStream, OPERATIONS } from './operations.js';
 import { queryInteger, queryObject } from './rest-query.js';
 import { matchRestRoute, type RouteMatch } from './rest-routes.js';
-import { SSE_HEADERS, sseBody } from './sse-body.js';
+import { sseResponse } from './sse-body.js';
 
 /** What the binding needs per call. */
 export interface RestBindingOptions {
@@ -143,27 +143,14 @@ export async function handleRest(
         body: JSON.stringify(operation.encode(codec, result as never, call)),
       };
     }
-    const lastEventId = request.header('last-event-id');
-    const items = await operation.invoke(
-      options.handler,
-      params as never,
-      call,
-      lastEventId === undefined ? {} : { lastEventId },
-    );
-    return {
-      status: 200,
-      headers: { ...SSE_HEADERS, ...extra },
-      stream: sseBody(items, {
-        heartbeatMs: options.heartbeatMs,
-        encode: (item) => {
-          const data = JSON.stringify(codec.encodeStreamResponse(item.event));
-          return encodeSseEvent(item.id === undefined ? { data } : { data, id: item.id });
-        },
-        // REST leaves mid-stream errors unspecified; an `error` event with the §11.6 body.
-        encodeError: (error) =>
-          encodeSseEvent({ event: 'error', data: JSON.stringify(toRestErrorBody(toA2AError(error))) }),
-      }),
-    };
+    return sseResponse(await invokeStream(operation, options.handler, params, call, request), {
+      heartbeatMs: options.heartbeatMs,
+      ...(extra === undefined ? {} : { headers: extra }),
+      data: (item) => JSON.stringify(codec.encodeStreamResponse(item.event)),
+      // REST leaves mid-stream errors unspecified; an `error` event with the §11.6 body.
+      encodeError: (error) =>
+        encodeSseEvent({ event: 'error', data: JSON.stringify(toRestErrorBody(toA2AError(error))) }),
+    });
   } catch (error) {
     return restErrorResponse(error, version, extra);
   }

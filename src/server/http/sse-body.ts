@@ -3,7 +3,8 @@
  * event is produced before the previous chunk was taken, so a slow client slows only its own
  * stream (the event hub cuts it off if it falls far behind; it then resumes from the log).
  */
-import { encodeSseComment } from '../../protocol/index.js';
+import { encodeSseComment, encodeSseEvent } from '../../protocol/index.js';
+import type { HttpStreamResponse } from './http-types.js';
 import type { StreamItem } from '../task-streams.js';
 
 /** How each item and a mid-stream error are written. */
@@ -62,3 +63,28 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = {
   'cache-control': 'no-cache',
   'x-accel-buffering': 'no',
 };
+
+/** How a binding writes stream items: the `data` JSON of an event, and a mid-stream error. */
+export interface SseFraming {
+  heartbeatMs: number;
+  headers?: Record<string, string>;
+  /** The single-line JSON carried in `data:` for one event. */
+  data: (item: StreamItem) => string;
+  encodeError: (error: unknown) => string;
+}
+
+/** A 200 SSE response for `items`, each event carrying its sequence number as SSE id. */
+export function sseResponse(items: AsyncIterable<StreamItem>, framing: SseFraming): HttpStreamResponse {
+  return {
+    status: 200,
+    headers: { ...SSE_HEADERS, ...framing.headers },
+    stream: sseBody(items, {
+      heartbeatMs: framing.heartbeatMs,
+      encode: (item) => {
+        const data = framing.data(item);
+        return encodeSseEvent(item.id === undefined ? { data } : { data, id: item.id });
+      },
+      encodeError: framing.encodeError,
+    }),
+  };
+}
