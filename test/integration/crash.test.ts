@@ -85,10 +85,12 @@ describe.skipIf(!existsSync(CLI))('crash safety on SQLite (needs `npm run build`
     while (acknowledged.size < 400 && alive > 0 && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 20));
     expect(alive, `workers died early: ${String(errors[0])}`).toBe(16);
+    // Listen for the exit before killing: it may fire while the workers are still unwinding.
+    const exited = new Promise((r) => first.child.once('exit', r));
     first.child.kill('SIGKILL');
     stop = true;
     await Promise.all(workers);
-    await new Promise((r) => first.child.once('exit', r));
+    await exited;
 
     const second = await startServer();
     try {
@@ -107,8 +109,9 @@ describe.skipIf(!existsSync(CLI))('crash safety on SQLite (needs `npm run build`
       expect(missing).toEqual([]);
       expect(wrongState).toEqual([]);
     } finally {
+      const exited2 = new Promise((r) => second.child.once('exit', r));
       second.child.kill('SIGTERM');
-      await new Promise((r) => second.child.once('exit', r));
+      await exited2;
     }
   }, 60_000);
 

@@ -8,7 +8,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { A2AError, toA2AError, toRestErrorBody } from '../../protocol/index.js';
 import type { A2AServer } from '../a2a-server.js';
-import { isStreamResponse, type HttpRequest, type HttpResponse } from '../http/http-types.js';
+import {
+  isStreamResponse,
+  type HttpRequest,
+  type HttpResponse,
+  type HttpStreamResponse,
+} from '../http/http-types.js';
 
 /** Options of the node:http request listener. */
 export interface NodeHandlerOptions {
@@ -47,7 +52,55 @@ function tooLarge(limit: number): A2AError {
   });
 }
 
-/** Adapts a node request to the transport-neutral HttpRequest. */
+/**
+ * A node request seen as an HttpRequest. A class with lazy members rather than an object of
+ * closures: the query, the abort signal and the origin are built only when something asks (most
+ * calls never do), which keeps the per-request cost near that of a bare handler.
+ */
+class NodeHttpRequest implements HttpRequest {
+  private parsedQuery: URLSearchParams | undefined;
+  private controller: AbortController | undefined;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    private readonly maxBodyBytes: number,
+    private readonly basePath: string,
+    readonly method: string,
+    readonly path: string,
+    private readonly rawQuery: string,
+  ) {}
+
+  get query(): URLSearchParams {
+    return (this.parsedQuery ??= new URLSearchParams(this.rawQuery));
+  }
+
+  header(name: string): string | undefined {
+    const value = this.req.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  text(): Promise<string> {
+    return readBody(this.req, this.maxBodyBytes);
+  }
+
+  // 'close' on the response fires when the exchange ends or the client goes away.
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      const made = new AbortController();
+      this.controller = made;
+      if (this.res.closed) made.abort();
+      else this.res.once('close', () => made.abort());
+    }
+    return this.controller.signal;
+  }
+
+  get origin(): string {
+    return `http://${this.req.headers.host ?? 'localhost'}${this.basePath}`;
+  }
+}
+
+/** Adapts a node request to the transport-neutral HttpRequest; undefined outside `basePath`. */
 export function toHttpRequest(
   req: IncomingMessage,
   res: ServerResponse,
@@ -61,50 +114,37 @@ export function toHttpRequest(
     if (path !== basePath && !path.startsWith(`${basePath}/`)) return undefined;
     path = path.slice(basePath.length) || '/';
   }
-  // The signal is made on first use (streams need it; most calls do not): AbortController is
-  // costly on the hot path. 'close' on the response fires when the exchange ends or the client
-  // goes away.
-  let controller: AbortController | undefined;
-  const signal = (): AbortSignal => {
-    if (controller === undefined) {
-      const made = new AbortController();
-      controller = made;
-      if (res.closed) made.abort();
-      else res.once('close', () => made.abort());
-    }
-    return controller.signal;
-  };
-  const host = req.headers.host ?? 'localhost';
-  return {
-    method: req.method ?? 'GET',
+  return new NodeHttpRequest(
+    req,
+    res,
+    maxBodyBytes,
+    basePath,
+    req.method ?? 'GET',
     path,
-    query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)),
-    header: (name) => {
-      const value = req.headers[name];
-      return Array.isArray(value) ? value.join(', ') : value;
-    },
-    text: () => readBody(req, maxBodyBytes),
-    get signal() {
-      return signal();
-    },
-    origin: `http://${host}${basePath}`,
-  };
+    q === -1 ? '' : url.slice(q + 1),
+  );
 }
 
-/** Writes an HttpResponse, streaming with backpressure. */
-export async function writeResponse(
+/** Writes an HttpResponse: plain bodies synchronously, streams with backpressure. */
+export function writeResponse(
   res: ServerResponse,
   response: HttpResponse,
   streams?: Set<ServerResponse>,
-): Promise<void> {
+): Promise<void> | void {
   if (!isStreamResponse(response)) {
-    res.writeHead(response.status, {
-      ...response.headers,
-      'content-length': Buffer.byteLength(response.body),
-    });
+    response.headers['content-length'] = String(Buffer.byteLength(response.body));
+    res.writeHead(response.status, response.headers);
     res.end(response.body);
     return;
   }
+  return writeStream(res, response, streams);
+}
+
+async function writeStream(
+  res: ServerResponse,
+  response: HttpStreamResponse,
+  streams: Set<ServerResponse> | undefined,
+): Promise<void> {
   res.writeHead(response.status, response.headers);
   res.flushHeaders();
   streams?.add(res);
