@@ -13,6 +13,7 @@ import {
 } from '../protocol/index.js';
 import { createMemoryTaskStore, type TaskStore } from '../store/index.js';
 import type { AgentExecutor } from './agent-executor.js';
+import type { CallContext } from './call-context.js';
 import { AgentCardEndpoint, AGENT_CARD_PATHS } from './http/agent-card-endpoint.js';
 import {
   authenticateChallenge,
@@ -81,6 +82,12 @@ export class A2AServer {
   private cardEndpoint: AgentCardEndpoint;
   private readonly options: A2AServerOptions;
   private readonly heartbeatMs: number;
+  /** What both bindings get on every call; built once, not per request. */
+  private readonly bindingOptions: {
+    handler: RequestHandler;
+    heartbeatMs: number;
+    setup: (req: HttpRequest, v: ProtocolVersion, tenant?: string) => Promise<CallContext>;
+  };
 
   constructor(options: A2AServerOptions) {
     this.options = options;
@@ -98,6 +105,17 @@ export class A2AServer {
         : { extendedAgentCard: finishCard(options.extendedAgentCard, options.baseUrl) }),
       ...(options.onError === undefined ? {} : { onError: options.onError }),
     });
+    const authenticate = options.authenticate;
+    this.bindingOptions = {
+      handler: this.handler,
+      heartbeatMs: this.heartbeatMs,
+      // Reads this.card at call time: setBaseUrl() may replace it after construction.
+      setup: (req, v, tenant = '') =>
+        setupCall(req, v, tenant, {
+          card: this.card,
+          ...(authenticate === undefined ? {} : { authenticate }),
+        }),
+    };
   }
 
   /** The public card as served to 1.0 clients. */
@@ -134,17 +152,7 @@ export class A2AServer {
       return jsonRpc ? jsonRpcErrorResponse(null, error, version) : restErrorResponse(error, version);
     }
     const headers = this.echoHeaders(request);
-    const setup = (req: HttpRequest, v: ProtocolVersion, tenant = '') =>
-      setupCall(req, v, tenant, {
-        card: this.card,
-        ...(this.options.authenticate === undefined ? {} : { authenticate: this.options.authenticate }),
-      });
-    const common = {
-      handler: this.handler,
-      heartbeatMs: this.heartbeatMs,
-      setup,
-      ...(headers === undefined ? {} : { headers }),
-    };
+    const common = headers === undefined ? this.bindingOptions : { ...this.bindingOptions, headers };
     if (jsonRpc) return this.withChallenge(await handleJsonRpc(request, version, common));
     const rest = await handleRest(request, version, common);
     if (rest !== undefined) return this.withChallenge(rest);
