@@ -16,6 +16,7 @@ import type { AgentExecutor } from './agent-executor.js';
 import type { CallContext } from './call-context.js';
 import { AgentCardEndpoint, AGENT_CARD_PATHS } from './http/agent-card-endpoint.js';
 import {
+  activateExtensions,
   authenticateChallenge,
   extensionHeaderName,
   setupCall,
@@ -172,11 +173,7 @@ export class A2AServer {
   }
 
   private echoHeaders(request: HttpRequest): Record<string, string> | undefined {
-    const declared = this.card.capabilities.extensions ?? [];
-    if (declared.length === 0) return undefined;
-    const raw = `${request.header('a2a-extensions') ?? ''},${request.header('x-a2a-extensions') ?? ''}`;
-    const requested = new Set(raw.split(',').map((s) => s.trim()));
-    const activated = declared.filter((e) => requested.has(e.uri)).map((e) => e.uri);
+    const { activated } = activateExtensions(request, this.card.capabilities.extensions ?? []);
     if (activated.length === 0) return undefined;
     return { [extensionHeaderName(request)]: activated.join(', ') };
   }

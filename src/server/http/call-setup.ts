@@ -3,7 +3,13 @@
  * extensions (A2A 1.0 §8.2: requested in `A2A-Extensions`, or `X-A2A-Extensions` in 0.3, and
  * supported by the card), required-extension check (§8.3, -32008), and the caller's identity.
  */
-import { A2AError, negotiateVersion, type AgentCard, type ProtocolVersion } from '../../protocol/index.js';
+import {
+  A2AError,
+  negotiateVersion,
+  type AgentCard,
+  type AgentExtension,
+  type ProtocolVersion,
+} from '../../protocol/index.js';
 import type { CallContext, CallerIdentity } from '../call-context.js';
 import type { HttpRequest } from './http-types.js';
 
@@ -26,15 +32,23 @@ export function extensionHeaderName(request: HttpRequest): string {
     : 'a2a-extensions';
 }
 
-function requestedExtensions(request: HttpRequest): string[] {
-  const raw = [request.header('a2a-extensions'), request.header('x-a2a-extensions')]
-    .filter((v) => v !== undefined)
-    .join(',');
-  if (raw === '') return [];
-  return raw
-    .split(',')
-    .map((uri) => uri.trim())
-    .filter((uri) => uri !== '');
+/**
+ * The extensions a request activates: those it names in `A2A-Extensions` (or 0.3's
+ * `X-A2A-Extensions`) that the card declares, plus the declared required ones it left out.
+ * Agents declaring none skip the header parsing entirely.
+ */
+export function activateExtensions(
+  request: HttpRequest,
+  declared: readonly AgentExtension[],
+): { activated: string[]; missing: string[] } {
+  if (declared.length === 0) return { activated: [], missing: [] };
+  const raw = `${request.header('a2a-extensions') ?? ''},${request.header('x-a2a-extensions') ?? ''}`;
+  const requested = new Set(raw.split(',').map((uri) => uri.trim()));
+  const activated = declared.filter((ext) => requested.has(ext.uri)).map((ext) => ext.uri);
+  const missing = declared
+    .filter((ext) => ext.required === true && !requested.has(ext.uri))
+    .map((ext) => ext.uri);
+  return { activated, missing };
 }
 
 /** Settings for call setup. */
@@ -50,12 +64,7 @@ export async function setupCall(
   tenant: string,
   options: CallSetupOptions,
 ): Promise<CallContext> {
-  const declared = options.card.capabilities.extensions ?? [];
-  const requested = new Set(requestedExtensions(request));
-  const activated = declared.filter((ext) => requested.has(ext.uri)).map((ext) => ext.uri);
-  const missing = declared
-    .filter((ext) => ext.required === true && !requested.has(ext.uri))
-    .map((ext) => ext.uri);
+  const { activated, missing } = activateExtensions(request, options.card.capabilities.extensions ?? []);
   if (missing.length > 0) {
     throw new A2AError(
       'ExtensionSupportRequiredError',
