@@ -1,0 +1,99 @@
+/**
+ * An agent definition after loading: what a markdown file (YAML frontmatter + system prompt body)
+ * or a JSON5 host-config entry (`agents.list[]`) says about one agent, normalised, with defaults
+ * applied. The host loader produces it; the card builder and the executors consume it. Nothing in
+ * here is wire format: cards are built from it by `buildAgentCard`.
+ */
+
+/** Where a definition (or one of its fields) came from, for error messages. */
+export interface SourceLocation {
+  /** Absolute path of the file. */
+  file: string;
+  /** 1-based line, when known. */
+  line?: number;
+}
+
+/** A JSON Schema document (draft 2020-12), as written in the definition. */
+export type JsonSchema = Record<string, unknown> | boolean;
+
+/** One typed message contract (seeds/a2a-contracts.md "Contract schema reference"). */
+export interface ContractDefinition {
+  description?: string;
+  input?: JsonSchema;
+  output?: JsonSchema;
+  requiresApproval?: boolean;
+  version?: string;
+  deprecated?: boolean;
+  deprecatedMessage?: string;
+  supersededBy?: string;
+}
+
+/** The `a2a` section (seeds/a2a-contracts.md "Declaring contracts"). */
+export interface A2ASection {
+  /** Plain-text messages accepted (default true). */
+  allowFreeform: boolean;
+  /** Contract name -> contract, in declaration order. */
+  contracts: Record<string, ContractDefinition>;
+}
+
+/**
+ * Security a definition asks for, by scheme name as declared in the host config's
+ * `security.schemes`: each entry is one alternative (OR across entries, AND within one), mapping a
+ * scheme name to the scopes it needs (A2A 1.0 §4.4.3 SecurityRequirement).
+ */
+export type SecurityRequirementInput = Record<string, string[]>;
+
+/** A skill written in the definition (the card's skill list is built from these). */
+export interface SkillDefinition {
+  /** Defaults to a slug of `name`. */
+  id: string;
+  name: string;
+  description: string;
+  tags: string[];
+  examples?: string[];
+  inputModes?: string[];
+  outputModes?: string[];
+  /** Requirements for messages that invoke this skill, on top of the agent's. */
+  security?: SecurityRequirementInput[];
+  /** Listed only in the authenticated extended card (A2A 1.0 §3.1.7), not the public one. */
+  extended?: boolean;
+}
+
+/** Fields of the generated card the definition may set directly (the `card:` block). */
+export interface CardOverrides {
+  provider?: { organization: string; url: string };
+  iconUrl?: string;
+  documentationUrl?: string;
+  defaultInputModes?: string[];
+  defaultOutputModes?: string[];
+}
+
+/** One agent, loaded and normalised; see the file comment. */
+export interface AgentDefinition {
+  /** Unique in the host: the config `id`, or the markdown `name`. Used in `/agents/<id>`. */
+  id: string;
+  name: string;
+  description: string;
+  /** The agent's own version (default "1.0.0"). */
+  version: string;
+  /** Listed and reachable on the public listener (default false, as in the seed's docs). */
+  exposed: boolean;
+  /** The markdown body, or the config entry's `systemPrompt`; '' when none. */
+  systemPrompt: string;
+  /** Model name for a model-backed agent (OpenAI-compatible chat completions). */
+  model?: string;
+  temperature?: number;
+  maxTokens?: number;
+  tags: string[];
+  /** MCP servers the agent may use: server name -> tool names, or a launch spec (kept as written). */
+  mcpServers?: Record<string, unknown>;
+  skills: SkillDefinition[];
+  a2a: A2ASection;
+  /** Absolute path of the module exporting the executor, for a code agent. */
+  handler?: string;
+  /** Agent-level requirements; absent means the host's organisation-wide ones. */
+  security?: SecurityRequirementInput[];
+  card: CardOverrides;
+  /** Where the definition was written. */
+  source: SourceLocation;
+}

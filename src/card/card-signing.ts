@@ -1,0 +1,124 @@
+/**
+ * Signs AgentCards (A2A 1.0 §8.4; digest §9.6): the payload is the RFC 8785 canonical form of the
+ * card JSON without its `signatures` member; each signature is a detached JWS whose protected
+ * header carries `alg`, `kid`, `typ: "JOSE"` and optionally `jku`, stored as `{protected,
+ * signature}` (the payload is left out: every verifier rebuilds it from the card it received).
+ *
+ * Signing works on wire JSON, not on the canonical model, because a signature must cover the exact
+ * JSON a client receives: the host signs its 1.0 JSON and its 0.3 JSON separately
+ * (docs/decisions/0011-card-signing.md).
+ */
+import { FlattenedSign, importPKCS8, type CryptoKey, type KeyObject } from 'jose';
+import type { AgentCardSignature } from '../protocol/index.js';
+import { canonicalJson } from './canonical-json.js';
+import { checkHttpUrl } from './http-url.js';
+import { CARD_SIGNING_ALGORITHMS, type CardSigningAlgorithm } from './signing-algorithms.js';
+
+/** A private key that signs cards. */
+export interface SigningKey {
+  /** Key id, written to the protected header so verifiers can find the public key. */
+  kid: string;
+  alg: CardSigningAlgorithm;
+  /** A Web Crypto or node:crypto private key, or a PKCS#8 PEM string. */
+  privateKey: CryptoKey | KeyObject | string;
+  /** A JWKS URL advertised in the protected header (optional; A2A 1.0 §8.4). */
+  jku?: string;
+}
+
+/** The card JSON without `signatures` (a shallow copy; the input is not changed). */
+function unsigned(cardJson: Record<string, unknown>): Record<string, unknown> {
+  const { signatures: _signatures, ...rest } = cardJson;
+  return rest;
+}
+
+/**
+ * The exact bytes signed for a card: the JCS (RFC 8785) form of `cardJson` without `signatures`,
+ * as UTF-8 (A2A 1.0 §8.4). Throws `CanonicalJsonError` when the JSON is not plain JSON.
+ */
+export function cardSigningPayload(cardJson: Record<string, unknown>): Uint8Array {
+  return new TextEncoder().encode(canonicalJson(unsigned(cardJson)));
+}
+
+function describeKey(key: SigningKey, index: number): string {
+  return `signing key ${index} (kid ${JSON.stringify(key.kid)}, ${String(key.alg)})`;
+}
+
+function checkKey(key: SigningKey, index: number, kids: Set<string>): void {
+  if (typeof key.kid !== 'string' || key.kid === '') {
+    throw new Error(`signing key ${index} has no kid; A2A 1.0 §8.4 requires one in the protected header`);
+  }
+  if (!(CARD_SIGNING_ALGORITHMS as readonly string[]).includes(key.alg)) {
+    throw new Error(`${describeKey(key, index)}: alg must be one of ${CARD_SIGNING_ALGORITHMS.join(', ')}`);
+  }
+  if (kids.has(key.kid)) {
+    throw new Error(
+      `${describeKey(key, index)}: another key has the same kid; verifiers could not tell them apart`,
+    );
+  }
+  kids.add(key.kid);
+  if (key.jku !== undefined) {
+    const check = checkHttpUrl(key.jku);
+    // A2A 1.0 §8.4: verifiers fetch jku over HTTPS; plain http only for a key server on this machine.
+    if (!check.ok || (check.url.protocol !== 'https:' && !check.loopback)) {
+      throw new Error(`${describeKey(key, index)}: jku "${key.jku}" must be an absolute https URL`);
+    }
+  }
+}
+
+async function privateKeyOf(key: SigningKey, index: number): Promise<CryptoKey | KeyObject> {
+  if (typeof key.privateKey !== 'string') return key.privateKey;
+  try {
+    return await importPKCS8(key.privateKey, key.alg);
+  } catch (error) {
+    throw new Error(
+      `${describeKey(key, index)}: privateKey is not a PKCS#8 PEM ${key.alg} key (${(error as Error).message})`,
+      { cause: error },
+    );
+  }
+}
+
+async function signOne(payload: Uint8Array, key: SigningKey, index: number): Promise<AgentCardSignature> {
+  const header: { alg: string; kid: string; typ: string; jku?: string } = {
+    alg: key.alg,
+    kid: key.kid,
+    typ: 'JOSE',
+  };
+  if (key.jku !== undefined) header.jku = key.jku;
+  const privateKey = await privateKeyOf(key, index);
+  let jws;
+  try {
+    jws = await new FlattenedSign(payload).setProtectedHeader(header).sign(privateKey);
+  } catch (error) {
+    throw new Error(
+      `${describeKey(key, index)}: signing failed, is it a private ${key.alg} key? (${(error as Error).message})`,
+      { cause: error },
+    );
+  }
+  // Detached: the payload is the card itself, rebuilt by the verifier (A2A 1.0 §8.4).
+  return { protected: jws.protected ?? '', signature: jws.signature };
+}
+
+/**
+ * Signs a card's wire JSON (any version) with every key, in order: several signatures allow key
+ * rotation (A2A 1.0 §8.4). Existing `signatures` are ignored, not signed over.
+ */
+export async function signAgentCard(
+  cardJson: Record<string, unknown>,
+  keys: readonly SigningKey[],
+): Promise<AgentCardSignature[]> {
+  if (keys.length === 0) throw new Error('signAgentCard needs at least one signing key');
+  const kids = new Set<string>();
+  keys.forEach((key, index) => checkKey(key, index, kids));
+  const payload = cardSigningPayload(cardJson);
+  return Promise.all(keys.map((key, index) => signOne(payload, key, index)));
+}
+
+/** A copy of `cardJson` carrying `signatures` (replacing any it had; none when the list is empty). */
+export function withSignatures(
+  cardJson: Record<string, unknown>,
+  signatures: readonly AgentCardSignature[],
+): Record<string, unknown> {
+  const out = unsigned(cardJson);
+  if (signatures.length > 0) out.signatures = signatures.map((s) => ({ ...s }));
+  return out;
+}

@@ -1,0 +1,30 @@
+/**
+ * Public entry of the card layer: build a canonical AgentCard from an agent definition,
+ * canonicalize (RFC 8785), sign and verify card JSON (A2A 1.0 §8.4), and lint cards of either
+ * protocol version. Also the agent-definition types the host loader produces.
+ */
+export type * from './agent-definition.js';
+export {
+  buildAgentCard,
+  defaultCardInterfaces,
+  type BuildCardOptions,
+  type ServedCapabilities,
+} from './build-card.js';
+export { CONTRACT_TAG } from './card-skills.js';
+export { toSecurityRequirement, toSecurityRequirements } from './security-requirements.js';
+export { canonicalJson, CanonicalJsonError } from './canonical-json.js';
+export { cardSigningPayload, signAgentCard, withSignatures, type SigningKey } from './card-signing.js';
+export { verifyAgentCard, type CardVerification, type VerifyCardOptions } from './card-verify.js';
+export type { JwksResolver, JwksSource, VerificationKey } from './verification-keys.js';
+export {
+  CardSignatureError,
+  type CardSignatureFailure,
+  type CardSignatureReason,
+} from './card-signature-error.js';
+export {
+  CARD_SIGNING_ALGORITHMS,
+  CARD_VERIFY_ALGORITHMS,
+  ASYMMETRIC_JWS_ALGORITHMS,
+  type CardSigningAlgorithm,
+} from './signing-algorithms.js';
+export { lintAgentCard, type CardProblem, type CardVersion } from './card-lint.js';

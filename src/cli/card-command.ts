@@ -1,0 +1,202 @@
+/**
+ * `concord card <dir|file|url>`: prints the card an agent serves (generated from its definitions,
+ * or fetched) and lints it against the spec, including whether the URLs its interfaces declare
+ * answer. `concord card verify <url|file>`: checks the card's JWS signatures (A2A 1.0 §8.4).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import {
+  lintAgentCard,
+  signAgentCard,
+  verifyAgentCard,
+  type CardProblem,
+  type SigningKey,
+} from '../card/index.js';
+import { cardsFor, importSigningKeys, loadHost, type HostConfig } from '../host/index.js';
+import { v0_3JsonRpcCodec, v1_0Codec, type ProtocolVersion } from '../protocol/index.js';
+import { defaultInterfaces } from '../server/index.js';
+
+/** Usage text of `card`. */
+export const CARD_USAGE = `Usage: concord card <agents-dir|config.json5|agent.md|card-url> [options]
+       concord card verify <card-url|card.json> [--jwks <url|file>]
+
+Options:
+  --card-version <v>  1.0 (default) or 0.3: which shape to print and lint
+  --agent <id>        which agent of the definitions (default: every one)
+  --base-url <url>    base URL the generated cards advertise (default http://localhost:4000/)
+  --jwks <url|file>   verify: the keys to check signatures against (default: the signature's
+                      jku, else <origin>/.well-known/jwks.json for a URL)`;
+
+type Out = (line: string) => void;
+
+/** Runs `card`; returns the exit code (1 when the card has errors or does not verify). */
+export async function cardCommand(args: string[], out: Out, err: Out): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      'card-version': { type: 'string', default: '1.0' },
+      agent: { type: 'string' },
+      'base-url': { type: 'string', default: 'http://localhost:4000/' },
+      jwks: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help === true) {
+    out(CARD_USAGE);
+    return 0;
+  }
+  if (positionals[0] === 'verify') return verify(positionals[1], values.jwks, out, err);
+  const target = positionals[0];
+  if (target === undefined) throw new Error(`missing the agent or card URL\n\n${CARD_USAGE}`);
+  const version = values['card-version'];
+  if (version !== '1.0' && version !== '0.3')
+    throw new Error(`--card-version: expected 1.0 or 0.3, got ${version}`);
+  const fetched = isUrl(target);
+  const cards = fetched
+    ? [{ label: target, json: await fetchCard(target, version) }]
+    : await generated(target, version, values['base-url'] ?? '', values.agent);
+  let errors = 0;
+  for (const { label, json } of cards) {
+    out(JSON.stringify(json, null, 2));
+    // A generated card advertises where it will be served, which need not be up yet.
+    const problems = [...lintAgentCard(json, version), ...(fetched ? await unreachable(json, version) : [])];
+    for (const problem of problems)
+      err(`${label}: ${problem.severity}: ${problem.path || '/'}: ${problem.message}`);
+    errors += problems.filter((p) => p.severity === 'error').length;
+    if (problems.length === 0) err(`${label}: card is valid A2A ${version}`);
+  }
+  return errors > 0 ? 1 : 0;
+}
+
+function isUrl(target: string): boolean {
+  return /^https?:\/\//i.test(target);
+}
+
+/** The card of each agent the definitions describe, as the host would serve it. */
+async function generated(
+  target: string,
+  version: ProtocolVersion,
+  baseUrl: string,
+  only: string | undefined,
+): Promise<{ label: string; json: Record<string, unknown> }[]> {
+  const config: HostConfig = await loadHost(target);
+  const base = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
+  const agents = config.agents.filter((a) => only === undefined || a.id === only);
+  if (agents.length === 0)
+    throw new Error(only === undefined ? `${target}: no agents` : `no agent "${only}"`);
+  const keys: SigningKey[] = await importSigningKeys(config.signing);
+  const out: { label: string; json: Record<string, unknown> }[] = [];
+  for (const definition of agents) {
+    const { card } = cardsFor(definition, config, config.security !== undefined);
+    const agentBase = `${base}agents/${encodeURIComponent(definition.id)}/`;
+    const full = { ...card, supportedInterfaces: defaultInterfaces(agentBase) };
+    const json = (version === '1.0' ? v1_0Codec : v0_3JsonRpcCodec).encodeAgentCard(full) as Record<
+      string,
+      unknown
+    >;
+    if (keys.length > 0) json.signatures = await signAgentCard(json, keys);
+    out.push({ label: `${definition.source.file} (${definition.id})`, json });
+  }
+  return out;
+}
+
+async function fetchCard(url: string, version: ProtocolVersion): Promise<Record<string, unknown>> {
+  const target = /\.json($|\?)/.test(url) ? url : `${url.replace(/\/?$/, '/')}.well-known/agent-card.json`;
+  const response = await fetch(target, {
+    headers: { accept: 'application/json', 'a2a-version': version },
+    signal: AbortSignal.timeout(10_000),
+  });
+  if (!response.ok) throw new Error(`${target}: HTTP ${response.status}`);
+  const json: unknown = await response.json();
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new Error(`${target}: not a JSON object`);
+  return json as Record<string, unknown>;
+}
+
+/** Interface URLs that do not answer at all (any HTTP status counts as an answer). */
+async function unreachable(json: Record<string, unknown>, version: ProtocolVersion): Promise<CardProblem[]> {
+  const urls: { path: string; url: string }[] = [];
+  if (version === '1.0' && Array.isArray(json.supportedInterfaces)) {
+    json.supportedInterfaces.forEach((each: unknown, i) => {
+      const url = (each as { url?: unknown }).url;
+      if (typeof url === 'string') urls.push({ path: `/supportedInterfaces/${i}/url`, url });
+    });
+  } else if (typeof json.url === 'string') {
+    urls.push({ path: '/url', url: json.url });
+  }
+  const problems: CardProblem[] = [];
+  const seen = new Set<string>();
+  for (const { path, url } of urls) {
+    if (seen.has(url)) continue;
+    seen.add(url);
+    try {
+      await fetch(url, { method: 'GET', signal: AbortSignal.timeout(5_000) });
+    } catch (error) {
+      const why =
+        error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : '';
+      problems.push({ path, severity: 'error', message: `${url} is not reachable (${why})` });
+    }
+  }
+  return problems;
+}
+
+async function verify(
+  target: string | undefined,
+  jwks: string | undefined,
+  out: Out,
+  err: Out,
+): Promise<number> {
+  if (target === undefined) throw new Error(`missing the card to verify\n\n${CARD_USAGE}`);
+  const json: unknown = isUrl(target)
+    ? await fetchCard(target, '1.0')
+    : JSON.parse(readFileSync(target, 'utf8'));
+  const keys = await keySource(target, jwks, json);
+  try {
+    const verified = await verifyAgentCard(json, keys);
+    out(`${target}: signature ${verified.index} verifies (kid ${verified.kid}, ${verified.alg})`);
+    return 0;
+  } catch (error) {
+    err(`${target}: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}
+
+/**
+ * The JWKS to verify with: --jwks; else, for a fetched card, its signatures' `jku` when on the
+ * card's own origin (a jku elsewhere would let whoever altered the card name their own keys), or
+ * the origin's `/.well-known/jwks.json`. A card file needs --jwks.
+ */
+async function keySource(
+  target: string,
+  jwks: string | undefined,
+  json: unknown,
+): Promise<Parameters<typeof verifyAgentCard>[1]> {
+  if (jwks !== undefined) {
+    if (isUrl(jwks)) return { jwks: new URL(jwks) };
+    if (!existsSync(jwks)) throw new Error(`--jwks: ${jwks}: no such file`);
+    return { jwks: JSON.parse(readFileSync(jwks, 'utf8')) as { keys: [] } };
+  }
+  if (!isUrl(target)) throw new Error(`${target}: no key to verify with; pass --jwks <url|file>`);
+  const origin = new URL(target).origin;
+  const jkus = signatureJkus(json).filter((jku) => URL.canParse(jku) && new URL(jku).origin === origin);
+  if (jkus.length > 0) return { trustedJkus: jkus };
+  return { jwks: new URL('/.well-known/jwks.json', target) };
+}
+
+function signatureJkus(json: unknown): string[] {
+  const signatures = (json as { signatures?: unknown }).signatures;
+  if (!Array.isArray(signatures)) return [];
+  const out: string[] = [];
+  for (const signature of signatures) {
+    try {
+      const header = JSON.parse(
+        Buffer.from(String((signature as { protected?: unknown }).protected), 'base64url').toString('utf8'),
+      ) as { jku?: unknown };
+      if (typeof header.jku === 'string') out.push(header.jku);
+    } catch {
+      // A malformed header is reported by the verification itself.
+    }
+  }
+  return out;
+}
