@@ -1,0 +1,158 @@
+/**
+ * The compiled contracts of one agent (seeds/a2a-contracts.md "Declaring contracts"): built once
+ * at load by `compileContracts`, then asked for input and output validation on every message.
+ * A `ContractSet` also implements the server's contract gate seam (`admit`, `checkOutput`), so the
+ * server can use one without this layer knowing the server.
+ */
+import type { Message } from '../protocol/index.js';
+import { ContractLoadError, type ContractLoadProblem } from './contract-load-error.js';
+import type {
+  ContractInvocation,
+  ContractSection,
+  ContractSpec,
+  ContractViolation,
+  NamedContractSpec,
+} from './contract-types.js';
+import { DEFAULT_DEPRECATION_MESSAGE } from './contract-types.js';
+import { readDeclarations } from './declaration-checks.js';
+import { gateMessage } from './gate.js';
+import { compileSchema, type SchemaValidator } from './schema-compiler.js';
+
+/** The deprecation warnings of a contract, in the seed's order; [] when it is not deprecated. */
+export function deprecationWarnings(spec: ContractSpec): string[] {
+  if (spec.deprecated !== true) return [];
+  // Seed "Versioning & deprecation": the message (or the default), then the replacement.
+  const warnings = [spec.deprecatedMessage ?? DEFAULT_DEPRECATION_MESSAGE];
+  if (spec.supersededBy !== undefined) warnings.push(`Use "${spec.supersededBy}" instead.`);
+  return warnings;
+}
+
+/** One compiled contract. */
+interface CompiledContract {
+  readonly declared: NamedContractSpec;
+  readonly input: SchemaValidator | undefined;
+  readonly output: SchemaValidator | undefined;
+  readonly warnings: readonly string[];
+}
+
+/** An agent's compiled contracts; create with `compileContracts`. */
+export class ContractSet {
+  /** The agent the contracts belong to (used in rejection messages). */
+  readonly agentId: string;
+  /** Whether plain (non-contract) messages are delivered. */
+  readonly allowFreeform: boolean;
+  private readonly contracts: ReadonlyMap<string, CompiledContract>;
+  private readonly nameList: readonly string[];
+
+  /** Use `compileContracts`; this constructor trusts its input. */
+  constructor(agentId: string, allowFreeform: boolean, contracts: ReadonlyMap<string, CompiledContract>) {
+    this.agentId = agentId;
+    this.allowFreeform = allowFreeform;
+    this.contracts = contracts;
+    this.nameList = Object.freeze([...contracts.keys()]);
+  }
+
+  /** How many contracts the agent declares. */
+  get size(): number {
+    return this.contracts.size;
+  }
+
+  /** Contract names in declaration order. */
+  names(): readonly string[] {
+    return this.nameList;
+  }
+
+  /** Whether the agent declares `name`. */
+  has(name: string): boolean {
+    return this.contracts.has(name);
+  }
+
+  /** The declaration of `name`, as written (with its name), or undefined. */
+  get(name: string): NamedContractSpec | undefined {
+    return this.contracts.get(name)?.declared;
+  }
+
+  /** Validates an input payload; [] when valid or when the contract has no input schema. */
+  validateInput(name: string, payload: unknown): ContractViolation[] {
+    return this.require(name).input?.(payload) ?? [];
+  }
+
+  /** Validates a reply value; [] when valid or when the contract has no output schema. */
+  validateOutput(name: string, value: unknown): ContractViolation[] {
+    return this.require(name).output?.(value) ?? [];
+  }
+
+  /** The invocation for a payload already validated against `name`. */
+  invocation(name: string, payload: unknown, correlationId?: string): ContractInvocation {
+    const { declared, warnings } = this.require(name);
+    const invocation: ContractInvocation = {
+      name,
+      payload,
+      requiresApproval: declared.requiresApproval === true,
+      warnings: [...warnings],
+    };
+    if (declared.description !== undefined) invocation.description = declared.description;
+    if (declared.version !== undefined) invocation.version = declared.version;
+    if (correlationId !== undefined) invocation.correlationId = correlationId;
+    if (declared.output !== undefined) invocation.outputSchema = declared.output;
+    return invocation;
+  }
+
+  /** Server gate seam: the invocation of a contract message, undefined for any other delivery. */
+  admit(message: Message): ContractInvocation | undefined {
+    const result = gateMessage(this, this.agentId, message);
+    return result.kind === 'contract' ? result.invocation : undefined;
+  }
+
+  /** Server gate seam: same as `validateOutput`. */
+  checkOutput(name: string, value: unknown): ContractViolation[] {
+    return this.validateOutput(name, value);
+  }
+
+  private require(name: string): CompiledContract {
+    const contract = this.contracts.get(name);
+    if (!contract) {
+      throw new RangeError(`Agent "${this.agentId}" does not declare contract "${name}"`);
+    }
+    return contract;
+  }
+}
+
+/**
+ * Compiles an agent's `a2a` section. Throws `ContractLoadError` listing every problem: a schema
+ * that does not compile, a `supersededBy` naming a missing contract, a repeated name, a field of
+ * the wrong type.
+ */
+export function compileContracts(agentId: string, section: ContractSection = {}): ContractSet {
+  const problems: ContractLoadProblem[] = [];
+  const declared = readDeclarations(section, problems);
+  const compiled = new Map<string, CompiledContract>();
+  for (const { name, spec, field } of declared) {
+    const schemaOf = (side: 'input' | 'output'): SchemaValidator | undefined => {
+      const schema = spec[side];
+      if (schema === undefined) return undefined;
+      try {
+        return compileSchema(schema);
+      } catch (error) {
+        problems.push({
+          contract: name,
+          field: `${field}/${side}`,
+          message: `does not compile: ${(error as Error).message}`,
+        });
+        return undefined;
+      }
+    };
+    const input = schemaOf('input');
+    const output = schemaOf('output');
+    if (compiled.has(name)) continue;
+    const warnings = Object.freeze(deprecationWarnings(spec));
+    compiled.set(name, { declared: { name, ...spec }, input, output, warnings });
+  }
+  if (problems.length > 0) throw new ContractLoadError(agentId, problems);
+  return new ContractSet(agentId, section.allowFreeform !== false, compiled);
+}
+
+/** Validates a reply against `name`'s output schema (issue 4 item 5); [] when it conforms. */
+export function validateContractOutput(set: ContractSet, name: string, value: unknown): ContractViolation[] {
+  return set.validateOutput(name, value);
+}

@@ -1,0 +1,100 @@
+/**
+ * Typed message contracts as the server sees them (seeds/a2a-contracts.md): a gate that admits or
+ * refuses each incoming message before the agent sees it, and a check of the agent's reply against
+ * the contract's output schema before it leaves. The server defines only this seam; the schemas,
+ * the validator and the seed's exact rules live in `concord/contracts`, whose contract sets
+ * implement it.
+ */
+import type { ContractInvocation } from '../contracts/index.js';
+import { A2AError, type Artifact, type Message, type Metadata, type Part } from '../protocol/index.js';
+
+/** A message admitted under a contract: what the agent is told about the invocation. */
+export type { ContractInvocation };
+
+/** One way a reply misses the contract's output schema. */
+export interface OutputViolation {
+  /** JSON Pointer into the reply value. */
+  path: string;
+  keyword: string;
+  message: string;
+}
+
+/** The contracts of one agent, as the server uses them. */
+export interface ContractGate {
+  /**
+   * Admits a message: the invocation for a valid contract message, undefined for free-form (or
+   * best-effort) delivery. Throws the A2AError the client gets for a refused message.
+   */
+  admit(message: Message): ContractInvocation | undefined;
+  /** Checks a reply value against the named contract's output schema. */
+  checkOutput(contract: string, value: unknown): OutputViolation[];
+  /** `fail` (default): a reply that misses the schema fails the task; `warn`: it is flagged only. */
+  readonly outputPolicy?: 'fail' | 'warn';
+}
+
+/** Metadata key under which results carry the contract, its version and its warnings. */
+export const CONTRACT_METADATA_KEY = 'concord/contract';
+
+/** The metadata a result carries for an invocation. */
+export function invocationMetadata(invocation: ContractInvocation): Metadata {
+  const entry: Record<string, unknown> = { name: invocation.name };
+  if (invocation.version !== undefined) entry.version = invocation.version;
+  if (invocation.correlationId !== undefined) entry.correlationId = invocation.correlationId;
+  if (invocation.warnings.length > 0) entry.warnings = invocation.warnings;
+  return { [CONTRACT_METADATA_KEY]: entry };
+}
+
+/**
+ * The reply values of an artifact or message under a contract: its data parts (a structured reply
+ * is data, seeds/a2a-contracts.md "Expected output schema (respond with JSON matching this
+ * schema)"), and text parts that hold JSON when there are no data parts.
+ */
+export function replyValues(parts: readonly Part[]): { index: number; value: unknown }[] {
+  const data = parts.flatMap((part, index) => ('data' in part ? [{ index, value: part.data }] : []));
+  if (data.length > 0) return data;
+  const out: { index: number; value: unknown }[] = [];
+  parts.forEach((part, index) => {
+    if (!('text' in part) || typeof part.text !== 'string') return;
+    const text = part.text.trim();
+    if (!text.startsWith('{') && !text.startsWith('[')) return;
+    try {
+      out.push({ index, value: JSON.parse(text) as unknown });
+    } catch {
+      // Prose that happens to start with a brace is not a structured reply.
+    }
+  });
+  return out;
+}
+
+/** Checks reply parts; returns every violation, paths prefixed with the part index. */
+export function checkReplyParts(
+  gate: ContractGate,
+  contract: string,
+  parts: readonly Part[],
+): OutputViolation[] {
+  const found: OutputViolation[] = [];
+  for (const { index, value } of replyValues(parts)) {
+    for (const violation of gate.checkOutput(contract, value)) {
+      found.push({ ...violation, path: `/parts/${index}${violation.path}` });
+    }
+  }
+  return found;
+}
+
+/** The error of a reply that misses its contract (the task fails with this text). */
+export function outputError(contract: string, violations: OutputViolation[]): A2AError {
+  const summary = violations.map((v) => `${v.path || '/'}: ${v.message}`).join('; ');
+  return new A2AError(
+    'InvalidAgentResponseError',
+    `The agent's reply does not satisfy contract "${contract}" output: ${summary}`,
+    { metadata: { contract } },
+  );
+}
+
+/** An artifact flagged (warn policy) with the violations it has. */
+export function flagArtifact(artifact: Artifact, violations: OutputViolation[]): Artifact {
+  return {
+    ...artifact,
+    metadata: { ...artifact.metadata, [`${CONTRACT_METADATA_KEY}/outputViolations`]: violations },
+  };
+}
