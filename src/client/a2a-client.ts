@@ -1,0 +1,269 @@
+/**
+ * The A2A client (issue 5): resolves the card, picks an interface, and runs the operations by the
+ * spec's names, identical to the server's (house style rule 3), with canonical input and output
+ * on every transport. Idempotent reads are retried (retry.ts), streams resume (resumable-stream.ts),
+ * every request honours a timeout and an AbortSignal, and `close()` ends every open stream.
+ */
+import type {
+  AgentCard,
+  CancelTaskRequest,
+  GetTaskRequest,
+  ListTaskPushNotificationConfigsRequest,
+  ListTaskPushNotificationConfigsResponse,
+  ListTasksRequest,
+  ListTasksResponse,
+  SendMessageRequest,
+  SendMessageResponse,
+  StreamResponse,
+  SubscribeToTaskRequest,
+  Task,
+  TaskPushNotificationConfig,
+  TaskPushNotificationConfigRef,
+} from '../protocol/index.js';
+import { selectCredentials, type Credential, type SelectedCredential } from './auth.js';
+import { fetchAgentCard, type ResolvedCard } from './card-resolver.js';
+import { A2ALocalError } from './client-errors.js';
+import { HttpPipeline, type CallControl } from './client-http.js';
+import type {
+  A2AClientCommonOptions,
+  A2AClientOptions,
+  A2AConnectOptions,
+  CallOptions,
+  StreamOptions,
+  SubscribeOptions,
+} from './client-options.js';
+import { extensionsInterceptor, type ClientInterceptor } from './interceptors.js';
+import { selectInterface } from './interface-selection.js';
+import { resumableStream } from './resumable-stream.js';
+import { withRetry } from './retry.js';
+import { Transport, type TransportInfo } from './transport.js';
+import type { OperationTypes, UnaryOperationName } from './wire-binding.js';
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+function pipelineFor(
+  options: A2AClientCommonOptions,
+  credentials: () => readonly SelectedCredential[],
+): HttpPipeline {
+  const interceptors: ClientInterceptor[] = [...(options.interceptors ?? [])];
+  if (options.extensions !== undefined && options.extensions.length > 0)
+    interceptors.unshift(extensionsInterceptor(options.extensions));
+  const network = {
+    ...(options.allowPrivateNetworks === undefined
+      ? {}
+      : { allowPrivateNetworks: options.allowPrivateNetworks }),
+    ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
+    ...(options.resolve === undefined ? {} : { resolve: options.resolve }),
+  };
+  return new HttpPipeline({
+    network,
+    interceptors,
+    credentials,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+  });
+}
+
+/** A client bound to one agent and one of its interfaces. */
+export class A2AClient {
+  /** The card in use: the public one, replaced by the extended one after `getExtendedAgentCard`. */
+  card: AgentCard;
+  /** The interface calls go to. */
+  readonly transport: TransportInfo;
+  /** How the card was obtained, when the client resolved it (`connect`). */
+  resolvedCard: ResolvedCard | undefined;
+
+  private readonly options: A2AClientCommonOptions;
+  private readonly wire: Transport;
+  private readonly closing = new AbortController();
+  private selected: { card: AgentCard; credentials: readonly SelectedCredential[] } | undefined;
+
+  /** A client for a card already in hand; the interface is chosen from it (or `options.transport`). */
+  constructor(options: A2AClientOptions, pipeline?: HttpPipeline) {
+    this.options = options;
+    this.card = options.card;
+    this.transport = options.transport ?? selectInterface(options.card, options.prefer);
+    const http = pipeline ?? pipelineFor(options, () => this.credentials());
+    this.wire = new Transport(this.transport, http);
+  }
+
+  /** Resolves the agent's card at `url` (cached, verified, SSRF-guarded) and picks an interface. */
+  static async connect(url: string | URL, options: A2AConnectOptions = {}): Promise<A2AClient> {
+    // The pipeline exists before the client (it fetches the card); credentials come once both do.
+    const holder: { client?: A2AClient } = {};
+    const http = pipelineFor(options, () => holder.client?.credentials() ?? []);
+    const versions = options.prefer?.versions ?? ['1.0', '0.3'];
+    const resolved = await fetchAgentCard(http, url, {
+      protocolVersion: versions.includes('1.0') ? '1.0' : '0.3',
+      ...(options.cardCache === undefined ? {} : { cache: options.cardCache }),
+      ...(options.verify === undefined ? {} : { verify: options.verify }),
+      ...(options.retry === undefined ? {} : { retry: options.retry }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    });
+    const client = new A2AClient({ ...options, card: resolved.card }, http);
+    client.resolvedCard = resolved;
+    holder.client = client;
+    return client;
+  }
+
+  private credentials(): readonly SelectedCredential[] {
+    if (this.selected?.card !== this.card) {
+      const given = this.options.auth;
+      const list: readonly Credential[] =
+        given === undefined ? [] : Array.isArray(given) ? given : [given as Credential];
+      this.selected = { card: this.card, credentials: selectCredentials(this.card, list) };
+    }
+    return this.selected.credentials;
+  }
+
+  private control(options: CallOptions | undefined): CallControl {
+    if (this.closing.signal.aborted) throw new A2ALocalError('ABORTED', 'The client is closed');
+    const signal =
+      options?.signal === undefined
+        ? this.closing.signal
+        : AbortSignal.any([options.signal, this.closing.signal]);
+    return options?.timeoutMs === undefined ? { signal } : { signal, timeoutMs: options.timeoutMs };
+  }
+
+  private once<Op extends UnaryOperationName>(
+    op: Op,
+    request: OperationTypes[Op][0],
+    options?: CallOptions,
+  ): Promise<OperationTypes[Op][1]> {
+    return this.wire.unary(op, request, this.control(options));
+  }
+
+  /** Idempotent calls (A2A 1.0 §3.3.1) are retried with backoff and jitter. */
+  private idempotent<Op extends UnaryOperationName>(
+    op: Op,
+    request: OperationTypes[Op][0],
+    options?: CallOptions,
+  ): Promise<OperationTypes[Op][1]> {
+    const control = this.control(options);
+    return withRetry(
+      (attempt) => this.wire.unary(op, request, { ...control, attempt }),
+      this.options.retry,
+      control.signal,
+    );
+  }
+
+  /** `SendMessage`: a task or a direct message. Never retried (a retry could run the task twice). */
+  sendMessage(request: SendMessageRequest, options?: CallOptions): Promise<SendMessageResponse> {
+    return this.once('sendMessage', request, options);
+  }
+
+  /** `SendStreamingMessage`: the task's events as canonical StreamResponses; resumes after drops. */
+  sendStreamingMessage(request: SendMessageRequest, options?: StreamOptions): AsyncGenerator<StreamResponse> {
+    const control = this.control(options);
+    const first = this.wire.stream('sendStreamingMessage', request, control);
+    return resumableStream(
+      first,
+      this.reattach(control),
+      this.transport.protocolVersion,
+      options?.resume ?? this.options.resume,
+      control.signal,
+    );
+  }
+
+  /** `GetTask` (retried). */
+  getTask(request: GetTaskRequest, options?: CallOptions): Promise<Task> {
+    return this.idempotent('getTask', request, options);
+  }
+
+  /** `ListTasks` (retried); A2A 1.0 only: 0.3 has no such method (digest §2). */
+  async listTasks(request: ListTasksRequest = {}, options?: CallOptions): Promise<ListTasksResponse> {
+    if (this.transport.protocolVersion === '0.3') {
+      throw new A2ALocalError(
+        'UNSUPPORTED_OPERATION',
+        `listTasks needs A2A 1.0; the chosen interface (${this.transport.protocolBinding} at ${this.transport.url}) speaks 0.3, which has no ListTasks`,
+      );
+    }
+    return this.idempotent('listTasks', request, options);
+  }
+
+  /** `CancelTask`. */
+  cancelTask(request: CancelTaskRequest, options?: CallOptions): Promise<Task> {
+    return this.once('cancelTask', request, options);
+  }
+
+  /** `SubscribeToTask`: re-attaches to a task's stream (after `lastEventId` when given); resumes after drops. */
+  subscribeToTask(
+    request: SubscribeToTaskRequest,
+    options?: SubscribeOptions,
+  ): AsyncGenerator<StreamResponse> {
+    const control = this.control(options);
+    const first = this.wire.stream(
+      'subscribeToTask',
+      request,
+      options?.lastEventId === undefined ? control : { ...control, lastEventId: options.lastEventId },
+    );
+    return resumableStream(
+      first,
+      this.reattach(control, request.tenant),
+      this.transport.protocolVersion,
+      options?.resume ?? this.options.resume,
+      control.signal,
+      request.id,
+    );
+  }
+
+  private reattach(control: CallControl, tenant?: string) {
+    return (id: string, lastEventId: string | undefined, attempt: number) =>
+      this.wire.stream('subscribeToTask', tenant === undefined ? { id } : { id, tenant }, {
+        ...control,
+        attempt,
+        ...(lastEventId === undefined ? {} : { lastEventId }),
+      });
+  }
+
+  /** `CreateTaskPushNotificationConfig`. */
+  createTaskPushNotificationConfig(
+    config: TaskPushNotificationConfig,
+    options?: CallOptions,
+  ): Promise<TaskPushNotificationConfig> {
+    return this.once('createTaskPushNotificationConfig', config, options);
+  }
+
+  /** `GetTaskPushNotificationConfig` (retried). */
+  getTaskPushNotificationConfig(
+    ref: TaskPushNotificationConfigRef,
+    options?: CallOptions,
+  ): Promise<TaskPushNotificationConfig> {
+    return this.idempotent('getTaskPushNotificationConfig', ref, options);
+  }
+
+  /** `ListTaskPushNotificationConfigs` (retried). */
+  listTaskPushNotificationConfigs(
+    request: ListTaskPushNotificationConfigsRequest,
+    options?: CallOptions,
+  ): Promise<ListTaskPushNotificationConfigsResponse> {
+    return this.idempotent('listTaskPushNotificationConfigs', request, options);
+  }
+
+  /** `DeleteTaskPushNotificationConfig`. */
+  async deleteTaskPushNotificationConfig(
+    ref: TaskPushNotificationConfigRef,
+    options?: CallOptions,
+  ): Promise<void> {
+    await this.once('deleteTaskPushNotificationConfig', ref, options);
+  }
+
+  /**
+   * `GetExtendedAgentCard` (retried). The client then uses it in place of the public card
+   * (digest §9.2: the client SHOULD use it for the session); the interface stays as chosen.
+   */
+  async getExtendedAgentCard(options?: CallOptions & { tenant?: string }): Promise<AgentCard> {
+    const card = await this.idempotent(
+      'getExtendedAgentCard',
+      options?.tenant === undefined ? {} : { tenant: options.tenant },
+      options,
+    );
+    this.card = card;
+    return card;
+  }
+
+  /** Ends every open stream and refuses further calls. */
+  close(): void {
+    this.closing.abort(new A2ALocalError('ABORTED', 'The client was closed'));
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * The client's HTTP pipeline: every request to an agent goes through here, so each one gets the
+ * same treatment: the network policy (SSRF guard, pinned DNS), `before` interceptors, the
+ * selected credentials, the timeout and AbortSignal, then `after` interceptors.
+ */
+import type { NetworkPolicy } from './address-guard.js';
+import type { SelectedCredential } from './auth.js';
+import { Deadline } from './deadline.js';
+import type { CallOutcome, CallPurpose, ClientInterceptor, OutgoingCall } from './interceptors.js';
+import { sendHttp, type HttpAnswer } from './pinned-http.js';
+
+/** Settings of the pipeline. */
+export interface HttpPipelineOptions {
+  network: NetworkPolicy;
+  interceptors: readonly ClientInterceptor[];
+  /** The credentials to present on A2A calls (not on the card fetch). */
+  credentials: () => readonly SelectedCredential[];
+  /** Default per-request timeout in ms (until the headers for streams, the whole body otherwise). */
+  timeoutMs: number;
+}
+
+/** A request as the caller builds it. */
+export interface RequestSpec {
+  method: string;
+  url: URL;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** Per-call control. */
+export interface CallControl {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  attempt?: number;
+  /** Present credentials (default true; the public card fetch does not). */
+  authenticate?: boolean;
+}
+
+/** An opened answer and the deadline that still governs its body. */
+export interface OpenedAnswer {
+  answer: HttpAnswer;
+  deadline: Deadline;
+}
+
+/** A fully read answer. */
+export interface ReadAnswer {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  url: string;
+}
+
+/** Runs requests through interceptors, credentials, the guard and the deadline. */
+export class HttpPipeline {
+  constructor(private readonly options: HttpPipelineOptions) {}
+
+  /** The network policy in force. */
+  get network(): NetworkPolicy {
+    return this.options.network;
+  }
+
+  /** Sends a request and resolves at the headers; the caller must read or close the body and dispose the deadline. */
+  async open(purpose: CallPurpose, spec: RequestSpec, control: CallControl = {}): Promise<OpenedAnswer> {
+    const deadline = new Deadline(control.signal, control.timeoutMs ?? this.options.timeoutMs);
+    const call: OutgoingCall = {
+      purpose,
+      method: spec.method,
+      url: new URL(spec.url),
+      headers: { ...spec.headers },
+      body: spec.body,
+      attempt: control.attempt ?? 1,
+    };
+    const started = performance.now();
+    try {
+      for (const interceptor of this.options.interceptors) await interceptor.before?.(call);
+      if (control.authenticate !== false) {
+        for (const selected of this.options.credentials()) {
+          await selected.credential.apply(call, {
+            scheme: selected.scheme,
+            scopes: selected.scopes,
+            postForm: (url, form, headers, signal) => this.postForm(url, form, headers, signal),
+            signal: deadline.signal,
+          });
+        }
+      }
+      const request = { method: call.method, url: call.url, headers: call.headers };
+      const answer = await sendHttp(
+        call.body === undefined ? request : { ...request, body: call.body },
+        this.options.network,
+        deadline,
+      );
+      await this.after(call, {
+        status: answer.status,
+        headers: answer.headers,
+        durationMs: performance.now() - started,
+      });
+      return { answer, deadline };
+    } catch (error) {
+      deadline.dispose();
+      await this.after(call, { durationMs: performance.now() - started, error });
+      throw error;
+    }
+  }
+
+  /** Sends a request and reads the whole body within the deadline. */
+  async read(purpose: CallPurpose, spec: RequestSpec, control: CallControl = {}): Promise<ReadAnswer> {
+    const { answer, deadline } = await this.open(purpose, spec, control);
+    try {
+      const text = await answer.text();
+      return { status: answer.status, headers: answer.headers, text, url: answer.url.href };
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  /** POSTs a form without interceptors or credentials (token endpoints: the secret is in the form). */
+  async postForm(
+    url: URL,
+    form: URLSearchParams,
+    headers: Record<string, string>,
+    signal?: AbortSignal,
+  ): Promise<{ status: number; text: string }> {
+    const deadline = new Deadline(signal, this.options.timeoutMs);
+    try {
+      const answer = await sendHttp(
+        {
+          method: 'POST',
+          url,
+          headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+          body: form.toString(),
+        },
+        this.options.network,
+        deadline,
+      );
+      return { status: answer.status, text: await answer.text() };
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  private async after(call: OutgoingCall, outcome: CallOutcome): Promise<void> {
+    for (const interceptor of this.options.interceptors) await interceptor.after?.(call, outcome);
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * Client interceptors (issue 5 item 5): code that runs before every HTTP request the client
+ * makes (card fetch, token fetch excluded: it carries a secret of its own) and after its answer.
+ * `before` may change headers and the URL (tracing headers, `A2A-Extensions`, custom auth);
+ * `after` observes the outcome (metrics, logging: the library itself never logs, DESIGN.md).
+ */
+
+/** What a request is for: an operation by the spec's name, or the card fetch. */
+export type CallPurpose =
+  | 'getAgentCard'
+  | 'sendMessage'
+  | 'sendStreamingMessage'
+  | 'getTask'
+  | 'listTasks'
+  | 'cancelTask'
+  | 'subscribeToTask'
+  | 'createTaskPushNotificationConfig'
+  | 'getTaskPushNotificationConfig'
+  | 'listTaskPushNotificationConfigs'
+  | 'deleteTaskPushNotificationConfig'
+  | 'getExtendedAgentCard';
+
+/** An outgoing request; `before` interceptors may change `url` and `headers`. */
+export interface OutgoingCall {
+  readonly purpose: CallPurpose;
+  method: string;
+  url: URL;
+  /** Lower-case header names. */
+  headers: Record<string, string>;
+  /** The JSON body text, when there is one (read-only: it is already encoded). */
+  readonly body: string | undefined;
+  /** 1 for the first attempt, 2+ for retries and stream resumptions. */
+  readonly attempt: number;
+}
+
+/** How a request ended, as `after` interceptors see it. */
+export interface CallOutcome {
+  /** The HTTP status, when an answer arrived. */
+  status?: number;
+  /** Response headers (lower-case names), when an answer arrived. */
+  headers?: Record<string, string>;
+  /** Milliseconds from send to the answer's headers (or to the failure). */
+  durationMs: number;
+  /** The failure, when the request did not get an answer. */
+  error?: unknown;
+}
+
+/** A before/after pair; either half may be omitted. Errors thrown by them fail the call. */
+export interface ClientInterceptor {
+  before?(call: OutgoingCall): void | Promise<void>;
+  after?(call: OutgoingCall, outcome: CallOutcome): void | Promise<void>;
+}
+
+/** An interceptor that sets fixed headers on every request (e.g. `traceparent`, a user agent). */
+export function headersInterceptor(
+  headers: Record<string, string> | ((call: OutgoingCall) => Record<string, string>),
+): ClientInterceptor {
+  return {
+    before(call) {
+      const values = typeof headers === 'function' ? headers(call) : headers;
+      for (const [name, value] of Object.entries(values)) call.headers[name.toLowerCase()] = value;
+    },
+  };
+}
+
+/**
+ * Activates extensions by URI on every A2A request: the `A2A-Extensions` header (A2A 1.0 §3.2.6,
+ * digest §8.2), comma-separated, merged with any value already set.
+ */
+export function extensionsInterceptor(uris: readonly string[]): ClientInterceptor {
+  return {
+    before(call) {
+      if (call.purpose === 'getAgentCard' || uris.length === 0) return;
+      const existing = call.headers['a2a-extensions'];
+      const all = existing === undefined ? [...uris] : [...existing.split(',').map((s) => s.trim()), ...uris];
+      call.headers['a2a-extensions'] = [...new Set(all.filter((s) => s !== ''))].join(', ');
+    },
+  };
+}

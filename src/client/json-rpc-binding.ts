@@ -1,0 +1,130 @@
+/**
+ * The JSON-RPC 2.0 binding, client side (digest §2, §3.3): every operation is a POST of
+ * `{jsonrpc, id, method, params}` to the interface URL; the method names per version mirror the
+ * server's table (src/server/http/operations.ts). Stream events are full JSON-RPC responses.
+ */
+import {
+  A2AError,
+  v0_3JsonRpcCodec,
+  v1_0Codec,
+  type ProtocolVersion,
+  type SseEvent,
+  type StreamResponse,
+} from '../protocol/index.js';
+import { A2ALocalError } from './client-errors.js';
+import {
+  decodeResult,
+  encodeRequest,
+  type OperationName,
+  type UnaryOperationName,
+  type WireBinding,
+  type WirePlan,
+} from './wire-binding.js';
+import { jsonRpcError, parseJsonBody } from './wire-errors.js';
+
+/** JSON-RPC method names per version (digest §11 items 13-14); 0.3 has no ListTasks. */
+export const JSON_RPC_METHOD_NAMES: Readonly<
+  Record<ProtocolVersion, Partial<Record<OperationName, string>>>
+> = {
+  '0.3': {
+    sendMessage: 'message/send',
+    sendStreamingMessage: 'message/stream',
+    getTask: 'tasks/get',
+    cancelTask: 'tasks/cancel',
+    subscribeToTask: 'tasks/resubscribe',
+    createTaskPushNotificationConfig: 'tasks/pushNotificationConfig/set',
+    getTaskPushNotificationConfig: 'tasks/pushNotificationConfig/get',
+    listTaskPushNotificationConfigs: 'tasks/pushNotificationConfig/list',
+    deleteTaskPushNotificationConfig: 'tasks/pushNotificationConfig/delete',
+    getExtendedAgentCard: 'agent/getAuthenticatedExtendedCard',
+  },
+  '1.0': {
+    sendMessage: 'SendMessage',
+    sendStreamingMessage: 'SendStreamingMessage',
+    getTask: 'GetTask',
+    listTasks: 'ListTasks',
+    cancelTask: 'CancelTask',
+    subscribeToTask: 'SubscribeToTask',
+    createTaskPushNotificationConfig: 'CreateTaskPushNotificationConfig',
+    getTaskPushNotificationConfig: 'GetTaskPushNotificationConfig',
+    listTaskPushNotificationConfigs: 'ListTaskPushNotificationConfigs',
+    deleteTaskPushNotificationConfig: 'DeleteTaskPushNotificationConfig',
+    getExtendedAgentCard: 'GetExtendedAgentCard',
+  },
+};
+
+let nextRequestId = 1;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Decodes with the codec; a shape the codec refuses is the agent's fault, so BAD_RESPONSE. */
+export function decodeOrBadResponse<T>(decode: () => T, url: string, status: number): T {
+  try {
+    return decode();
+  } catch (error) {
+    if (!(error instanceof A2AError)) throw error;
+    throw new A2ALocalError('BAD_RESPONSE', `${url} answered a payload the codec refuses: ${error.message}`, {
+      cause: error,
+      httpStatus: status,
+      url,
+    });
+  }
+}
+
+/** The JSON-RPC binding of an interface URL at a version. */
+export function jsonRpcBinding(interfaceUrl: string, version: ProtocolVersion): WireBinding {
+  const codec = version === '1.0' ? v1_0Codec : v0_3JsonRpcCodec;
+  const url = new URL(interfaceUrl);
+  return {
+    version,
+    codec,
+    plan(operation, request): WirePlan {
+      const method = JSON_RPC_METHOD_NAMES[version][operation];
+      if (method === undefined) {
+        throw new A2ALocalError(
+          'UNSUPPORTED_OPERATION',
+          `${operation} does not exist in A2A ${version} JSON-RPC`,
+        );
+      }
+      let params = encodeRequest(codec, operation, request);
+      // 0.3 `agent/getAuthenticatedExtendedCard` takes no params (digest §2).
+      if (operation === 'getExtendedAgentCard' && version === '0.3') params = undefined;
+      const body: Record<string, unknown> = { jsonrpc: '2.0', id: nextRequestId++, method };
+      if (params !== undefined) body.params = params;
+      return { method: 'POST', url, body };
+    },
+    result(operation: UnaryOperationName, status, json, at) {
+      if (!isObject(json))
+        throw new A2ALocalError('BAD_RESPONSE', `${at} answered JSON that is not a JSON-RPC response`, {
+          httpStatus: status,
+          url: at,
+        });
+      const error = jsonRpcError(status, json);
+      if (error !== undefined) throw error;
+      if (!('result' in json)) {
+        throw new A2ALocalError(
+          'BAD_RESPONSE',
+          `${at} answered a JSON-RPC response with neither result nor error`,
+          { httpStatus: status, url: at },
+        );
+      }
+      return decodeOrBadResponse(() => decodeResult(codec, operation, json.result, '/result'), at, status);
+    },
+    error(status, json) {
+      return isObject(json) ? jsonRpcError(status, json) : undefined;
+    },
+    event(event: SseEvent, status): StreamResponse {
+      const at = url.href;
+      const json = parseJsonBody(event.data, status, at);
+      if (!isObject(json))
+        throw new A2ALocalError('BAD_RESPONSE', `${at} sent a stream event that is not a JSON-RPC response`, {
+          url: at,
+        });
+      const error = jsonRpcError(status, json);
+      if (error !== undefined) throw error;
+      return decodeOrBadResponse(() => codec.decodeStreamResponse(json.result, '/result'), at, status);
+    },
+  };
+}

@@ -1,0 +1,168 @@
+/**
+ * HTTP for the client over node:http / node:https, with the DNS answer pinned (issue 5 item 1):
+ * the host is resolved and checked once (address-guard.ts), then the socket is opened to exactly
+ * that address through a custom `lookup`, so DNS rebinding between check and connect is
+ * impossible. TLS still verifies the certificate against the hostname (SNI is the hostname).
+ * node's global fetch (undici) cannot take a lookup without the `undici` package, which Concord
+ * does not depend on (docs/decisions/0019-client.md).
+ */
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { bareHostname, checkTarget, type NetworkPolicy, type ResolvedAddress } from './address-guard.js';
+import { A2ALocalError } from './client-errors.js';
+import type { Deadline } from './deadline.js';
+
+/** One request to send. */
+export interface HttpRequestSpec {
+  method: string;
+  url: URL;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** Largest unary answer read into memory (a card, a task, a list page). */
+export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+function pinnedLookup(target: ResolvedAddress): LookupFunction {
+  return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    if (options.all === true) callback(null, [{ address: target.address, family: target.family }]);
+    else callback(null, target.address, target.family);
+  }) as LookupFunction;
+}
+
+/** An answer whose headers have arrived; the body is read once, as text or as chunks. */
+export class HttpAnswer {
+  /** Response headers, lower-case names, repeated values joined with ", ". */
+  readonly headers: Record<string, string> = {};
+
+  constructor(
+    readonly url: URL,
+    private readonly response: IncomingMessage,
+    private readonly deadline: Deadline,
+  ) {
+    for (const [name, value] of Object.entries(response.headers)) {
+      if (value !== undefined) this.headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    }
+  }
+
+  /** The HTTP status. */
+  get status(): number {
+    return this.response.statusCode ?? 0;
+  }
+
+  /** The base media type of the body (`text/event-stream`, `application/json`...). */
+  get mediaType(): string {
+    return (this.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  }
+
+  /** Reads the whole body as UTF-8, up to MAX_BODY_BYTES. */
+  async text(): Promise<string> {
+    const parts: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of this.response as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > MAX_BODY_BYTES) {
+          this.close();
+          throw new A2ALocalError(
+            'BAD_RESPONSE',
+            `${this.url.href} answered more than ${MAX_BODY_BYTES} bytes`,
+            {
+              httpStatus: this.status,
+              url: this.url.href,
+            },
+          );
+        }
+        parts.push(chunk);
+      }
+    } catch (error) {
+      throw this.failure(error);
+    }
+    return Buffer.concat(parts).toString('utf8');
+  }
+
+  /** The body as UTF-8 text chunks, as they arrive (for SSE). */
+  async *chunks(): AsyncGenerator<string> {
+    this.response.setEncoding('utf8');
+    try {
+      for await (const chunk of this.response as AsyncIterable<string>) yield chunk;
+    } catch (error) {
+      throw this.failure(error);
+    }
+  }
+
+  /** Drops the connection (a stream the caller stopped reading). */
+  close(): void {
+    this.response.destroy();
+  }
+
+  private failure(error: unknown): Error {
+    if (error instanceof A2ALocalError) return error;
+    if (this.deadline.aborted) return this.deadline.error(`Reading ${this.url.href}`);
+    return new A2ALocalError(
+      'NETWORK',
+      `Connection to ${this.url.host} dropped: ${(error as Error).message}`,
+      {
+        cause: error,
+        url: this.url.href,
+      },
+    );
+  }
+}
+
+/**
+ * Sends one request to the policy-checked, pinned address and resolves when the headers arrive.
+ * Failures are A2ALocalErrors: SSRF_BLOCKED, NETWORK, TIMEOUT or ABORTED (from `deadline`).
+ */
+export async function sendHttp(
+  spec: HttpRequestSpec,
+  policy: NetworkPolicy,
+  deadline: Deadline,
+): Promise<HttpAnswer> {
+  const what = `${spec.method} ${spec.url.href}`;
+  if (deadline.aborted) throw deadline.error(what);
+  const target = await checkTarget(spec.url, policy);
+  if (deadline.aborted) throw deadline.error(what);
+  const transport = spec.url.protocol === 'https:' ? https : http;
+  return new Promise<HttpAnswer>((resolve, reject) => {
+    const headers: Record<string, string> = { ...spec.headers };
+    if (spec.body !== undefined) headers['content-length'] = String(Buffer.byteLength(spec.body));
+    const request = transport.request({
+      method: spec.method,
+      hostname: bareHostname(spec.url),
+      port: spec.url.port === '' ? undefined : Number(spec.url.port),
+      path: `${spec.url.pathname}${spec.url.search}`,
+      headers,
+      lookup: pinnedLookup(target),
+      // The caller's timeout bounds the call; keep-alive pooling would hide a dropped peer.
+      agent: false,
+    });
+    const onAbort = (): void => {
+      request.destroy(deadline.error(what));
+    };
+    deadline.signal.addEventListener('abort', onAbort, { once: true });
+    request.on('error', (error) => {
+      deadline.signal.removeEventListener('abort', onAbort);
+      if (error instanceof A2ALocalError) reject(error);
+      else if (deadline.aborted) reject(deadline.error(what));
+      else {
+        reject(
+          new A2ALocalError('NETWORK', `${what} failed: ${error.message}`, {
+            cause: error,
+            url: spec.url.href,
+          }),
+        );
+      }
+    });
+    request.on('response', (response) => {
+      // From here the answer owns the socket; an abort destroys the body stream instead.
+      deadline.signal.removeEventListener('abort', onAbort);
+      // A body nobody reads any more (a closed stream) may still fail; readers see errors themselves.
+      response.on('error', () => undefined);
+      deadline.signal.addEventListener('abort', () => response.destroy(deadline.error(what)), { once: true });
+      resolve(new HttpAnswer(spec.url, response, deadline));
+    });
+    request.end(spec.body);
+  });
+}

@@ -1,0 +1,146 @@
+/**
+ * One chosen interface (URL, binding, protocol version) and the calls over it: unary calls read
+ * one JSON answer, streaming calls read SSE (digest §3.3). Headers follow the version: 1.0 sends
+ * `A2A-Version: 1.0` on every request (A2A 1.0 §3.6, digest §9.3); 0.3 sends none, which every
+ * server reads as 0.3. A 1.0 interface with a `tenant` has it copied into every request (A2A 1.0
+ * §9.5).
+ */
+import { SseDecoder, type ProtocolVersion, type StreamResponse } from '../protocol/index.js';
+import { A2ALocalError } from './client-errors.js';
+import type { CallControl, HttpPipeline } from './client-http.js';
+import { jsonRpcBinding } from './json-rpc-binding.js';
+import { restBinding } from './rest-binding.js';
+import type {
+  OperationTypes,
+  StreamingOperationName,
+  UnaryOperationName,
+  WireBinding,
+} from './wire-binding.js';
+import { parseJsonBody, unexpectedStatus } from './wire-errors.js';
+
+/** The bindings this client speaks (gRPC is not implemented). */
+export type ClientBinding = 'JSONRPC' | 'HTTP+JSON';
+
+/** The interface a client talks to. */
+export interface TransportInfo {
+  url: string;
+  protocolBinding: ClientBinding;
+  protocolVersion: ProtocolVersion;
+  /** Copied into every 1.0 request when set. */
+  tenant?: string;
+}
+
+/** One SSE event: its id (for `Last-Event-ID`) and the canonical item. */
+export interface StreamedEvent {
+  id?: string;
+  event: StreamResponse;
+}
+
+/** Per-stream control: `lastEventId` resumes after that event (digest §6.4). */
+export interface StreamControl extends CallControl {
+  lastEventId?: string;
+}
+
+/** Calls over one interface. */
+export class Transport {
+  private readonly binding: WireBinding;
+
+  constructor(
+    readonly info: TransportInfo,
+    private readonly http: HttpPipeline,
+  ) {
+    this.binding =
+      info.protocolBinding === 'JSONRPC'
+        ? jsonRpcBinding(info.url, info.protocolVersion)
+        : restBinding(info.url, info.protocolVersion, info.tenant);
+  }
+
+  private headers(accept: string, hasBody: boolean): Record<string, string> {
+    const headers: Record<string, string> = { accept };
+    if (hasBody) {
+      // 1.0.1 asks for application/a2a+json on REST bodies; JSON-RPC is always application/json (digest §3.2).
+      headers['content-type'] =
+        this.info.protocolBinding === 'HTTP+JSON' && this.info.protocolVersion === '1.0'
+          ? 'application/a2a+json'
+          : 'application/json';
+    }
+    if (this.info.protocolVersion === '1.0') headers['a2a-version'] = '1.0';
+    return headers;
+  }
+
+  private withTenant<T>(request: T): T {
+    const tenant = this.info.tenant;
+    if (this.info.protocolVersion !== '1.0' || tenant === undefined || tenant === '') return request;
+    return { ...request, tenant };
+  }
+
+  private plan(operation: UnaryOperationName | StreamingOperationName, request: unknown, accept: string) {
+    const plan = this.binding.plan(operation, this.withTenant(request));
+    const body = plan.body === undefined ? undefined : JSON.stringify(plan.body);
+    const spec = { method: plan.method, url: plan.url, headers: this.headers(accept, body !== undefined) };
+    return body === undefined ? spec : { ...spec, body };
+  }
+
+  /** Runs a unary operation and returns its canonical result. */
+  async unary<Op extends UnaryOperationName>(
+    operation: Op,
+    request: OperationTypes[Op][0],
+    control: CallControl = {},
+  ): Promise<OperationTypes[Op][1]> {
+    const answer = await this.http.read(
+      operation,
+      this.plan(operation, request, 'application/json, application/a2a+json'),
+      control,
+    );
+    const ok = answer.status >= 200 && answer.status < 300;
+    if (ok && answer.text.trim() === '' && operation === 'deleteTaskPushNotificationConfig') {
+      return undefined as OperationTypes[Op][1];
+    }
+    const json = parseJsonBody(answer.text, answer.status, answer.url);
+    if (!ok) throw this.binding.error(answer.status, json) ?? unexpectedStatus(answer.status, answer.url);
+    return this.binding.result(operation, answer.status, json, answer.url) as OperationTypes[Op][1];
+  }
+
+  /** Runs a streaming operation; events are yielded as they arrive, the connection closes when iteration stops. */
+  async *stream(
+    operation: StreamingOperationName,
+    request: OperationTypes[StreamingOperationName][0],
+    control: StreamControl = {},
+  ): AsyncGenerator<StreamedEvent> {
+    const spec = this.plan(operation, request, 'text/event-stream');
+    if (control.lastEventId !== undefined) spec.headers['last-event-id'] = control.lastEventId;
+    const { answer, deadline } = await this.http.open(operation, spec, control);
+    try {
+      if (answer.status < 200 || answer.status >= 300 || answer.mediaType !== 'text/event-stream') {
+        // Errors before the first event come as an ordinary answer (digest §3.3).
+        const text = await answer.text();
+        const json = parseJsonBody(text, answer.status, answer.url.href);
+        throw (
+          this.binding.error(answer.status, json) ??
+          (answer.status >= 300
+            ? unexpectedStatus(answer.status, answer.url.href)
+            : new A2ALocalError(
+                'BAD_RESPONSE',
+                `${answer.url.href} answered ${answer.mediaType || 'no content type'} instead of an event stream`,
+                {
+                  httpStatus: answer.status,
+                  url: answer.url.href,
+                },
+              ))
+        );
+      }
+      // The timeout bounds the wait for the stream to start, not its length: tasks run long.
+      deadline.stopTimer();
+      const decoder = new SseDecoder();
+      for await (const chunk of answer.chunks()) {
+        for (const event of decoder.push(chunk)) {
+          const item = this.binding.event(event, answer.status);
+          yield event.id === undefined ? { event: item } : { id: event.id, event: item };
+        }
+      }
+    } finally {
+      answer.close();
+      deadline.dispose();
+    }
+  }
+}
