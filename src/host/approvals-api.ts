@@ -1,0 +1,123 @@
+/**
+ * The owner's side of `requiresApproval` (decision 0017), per agent under `/agents/<id>/approvals`:
+ *
+ * - `GET  approvals[?status=pending|approved|rejected&pageSize=&pageToken=]` — oldest first;
+ * - `GET  approvals/<approvalId>` — the record and its audit trail;
+ * - `POST approvals/<approvalId>:approve` and `:reject`, body `{"reason": "..."}` (optional).
+ *
+ * Only the agent's owners may call it: callers authenticated by the host holding the approval
+ * scope (`agents:approve`). A host without security serves it on the internal listener only, to
+ * its own tools on loopback; the public listener then answers 404.
+ */
+import { A2AError, toA2AError, toRestErrorBody } from '../protocol/index.js';
+import type { A2AServer, HttpRequest, HttpResponse } from '../server/index.js';
+import type { HostConfig } from './host-config.js';
+import type { HostAuthenticator } from './security/index.js';
+
+/** The scope that makes a caller an owner who may decide approvals. */
+export const APPROVAL_SCOPE = 'agents:approve';
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+const STATUSES = new Set(['pending', 'approved', 'rejected']);
+
+/** Answers an approvals request for one agent; `path` is below `/agents/<id>`. */
+export async function handleApprovals(
+  request: HttpRequest,
+  path: string,
+  server: A2AServer,
+  access: { config: HostConfig; auth: HostAuthenticator | undefined; internal: boolean },
+): Promise<HttpResponse> {
+  try {
+    const by = await owner(request, access);
+    const rest = path.slice('/approvals'.length);
+    if (rest === '' || rest === '/') {
+      if (request.method !== 'GET') throw notAllowed(request.method);
+      const status = request.query.get('status') ?? undefined;
+      if (status !== undefined && !STATUSES.has(status)) {
+        throw new A2AError(
+          'InvalidParamsError',
+          `status must be pending, approved or rejected, got "${status}"`,
+          {
+            violations: [{ field: 'status', description: 'expected pending, approved or rejected' }],
+          },
+        );
+      }
+      const pageSize = request.query.get('pageSize');
+      const pageToken = request.query.get('pageToken');
+      const page = await server.handler.listApprovals({
+        ...(status === undefined ? {} : { status: status as 'pending' }),
+        ...(pageSize === null ? {} : { pageSize: Number(pageSize) }),
+        ...(pageToken === null ? {} : { pageToken }),
+      });
+      return json(200, page);
+    }
+    const match = /^\/([^/:]+)(?::(approve|reject))?$/.exec(rest);
+    if (match === null) throw new A2AError('MethodNotFoundError', `No approvals route at ${path}`);
+    const id = decodeURIComponent(match[1]!);
+    const action = match[2];
+    if (action === undefined) {
+      if (request.method !== 'GET') throw notAllowed(request.method);
+      return json(200, await server.handler.getApproval(id));
+    }
+    if (request.method !== 'POST') throw notAllowed(request.method);
+    const reason = await readReason(request);
+    const outcome = await server.handler.decideApproval(id, {
+      approve: action === 'approve',
+      by,
+      ...(reason === undefined ? {} : { reason }),
+    });
+    return json(200, outcome);
+  } catch (error) {
+    const a2a = toA2AError(error);
+    return {
+      status: a2a.entry.httpStatus,
+      headers: { ...JSON_HEADERS },
+      body: JSON.stringify(toRestErrorBody(a2a)),
+    };
+  }
+}
+
+/** The deciding principal; refuses callers who are not owners. */
+async function owner(
+  request: HttpRequest,
+  access: { config: HostConfig; auth: HostAuthenticator | undefined; internal: boolean },
+): Promise<string> {
+  const { auth, config } = access;
+  if (auth === undefined || config.security === undefined) {
+    // No way to authenticate anyone: only the host's own tools, on the internal listener.
+    if (access.internal) return 'internal';
+    throw new A2AError('MethodNotFoundError', 'Approvals are served on the internal listener of this host');
+  }
+  const alternatives = Object.keys(config.security.schemes).map((name) => ({ [name]: [APPROVAL_SCOPE] }));
+  const identity = await auth.authenticate(request, alternatives);
+  if (identity === undefined)
+    throw new A2AError('UnauthenticatedError', 'Deciding approvals requires authentication');
+  return identity.name;
+}
+
+async function readReason(request: HttpRequest): Promise<string | undefined> {
+  const text = await request.text();
+  if (text.trim() === '') return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new A2AError('JSONParseError', 'The decision body must be JSON, e.g. {"reason": "..."}');
+  }
+  const reason = (body as { reason?: unknown } | null)?.reason;
+  if (reason === undefined) return undefined;
+  if (typeof reason !== 'string') {
+    throw new A2AError('InvalidParamsError', 'reason must be a string', {
+      violations: [{ field: '/reason', description: 'expected a string' }],
+    });
+  }
+  return reason;
+}
+
+function notAllowed(method: string): A2AError {
+  return new A2AError('MethodNotFoundError', `${method} is not allowed here`);
+}
+
+function json(status: number, body: unknown): HttpResponse {
+  return { status, headers: { ...JSON_HEADERS }, body: JSON.stringify(body) };
+}

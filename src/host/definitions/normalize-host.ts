@@ -1,0 +1,176 @@
+/**
+ * Turns the host-level sections of a schema-valid `concord.config.json5` into `HostConfig`
+ * settings: secrets resolved from the environment, JWKS files and signing keys resolved against
+ * the config file (keys read as PEM and checked with `jose` for their algorithm, A2A 1.0 §8.4),
+ * and the security defaults applied. Sections the schema already rejected are skipped, so each
+ * mistake is reported once.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { importPKCS8 } from 'jose';
+import type { SecurityRequirementInput } from '../../card/index.js';
+import type {
+  ApiKeySchemeConfig,
+  BearerSchemeConfig,
+  HostConfig,
+  ModelEndpointConfig,
+  SecurityConfig,
+  SecuritySchemeConfig,
+  SigningKeyConfig,
+} from '../host-config.js';
+import { childPointer, type ProblemSink } from './definition-error.js';
+import type { RawAgent } from './normalize-agent.js';
+import { resolveSecret, type SecretInput } from './secrets.js';
+
+/** Default scope for reaching unexposed agents (HostConfig `internalScope`). */
+export const DEFAULT_INTERNAL_SCOPE = 'agents:internal';
+
+type RawBearer = Omit<BearerSchemeConfig, 'secret'> & { secret?: SecretInput };
+type RawApiKey = Omit<ApiKeySchemeConfig, 'keys'> & {
+  keys: Array<{ key: SecretInput; principal: string; scopes?: string[] }>;
+};
+
+/** The config document as written, after schema validation. */
+export interface RawHostConfig {
+  organization?: { name: string; url: string };
+  security?: {
+    schemes: Record<string, RawBearer | RawApiKey>;
+    requirements?: SecurityRequirementInput[];
+    internalScope?: string;
+  };
+  signing?: { keys: Array<Omit<SigningKeyConfig, 'privateKeyPem'> & { privateKeyFile: string }> };
+  model?: { baseUrl?: string; apiKey?: SecretInput };
+  agents?: { dir?: string; list?: RawAgent[] };
+}
+
+/** The host-level part of a `HostConfig`. */
+export type HostSettings = Pick<HostConfig, 'organization' | 'security' | 'signing' | 'model'>;
+
+/** Normalises the host-level sections of `raw` (written in `file`); problems go to `sink`. */
+export async function normalizeHostSettings(
+  raw: RawHostConfig,
+  file: string,
+  sink: ProblemSink,
+  env: NodeJS.ProcessEnv,
+): Promise<HostSettings> {
+  const settings: HostSettings = { signing: [], model: {} };
+  if (raw.organization && !sink.hasUnder('/organization')) settings.organization = { ...raw.organization };
+  if (raw.security && !sink.hasUnder('/security'))
+    settings.security = normalizeSecurity(raw.security, file, sink, env);
+  if (raw.signing && !sink.hasUnder('/signing'))
+    settings.signing = await readSigningKeys(raw.signing.keys, file, sink);
+  if (raw.model && !sink.hasUnder('/model')) settings.model = normalizeModel(raw.model, sink, env);
+  return settings;
+}
+
+function normalizeSecurity(
+  raw: NonNullable<RawHostConfig['security']>,
+  file: string,
+  sink: ProblemSink,
+  env: NodeJS.ProcessEnv,
+): SecurityConfig {
+  const schemes: Record<string, SecuritySchemeConfig> = {};
+  for (const [name, scheme] of Object.entries(raw.schemes)) {
+    const field = childPointer('/security/schemes', name);
+    schemes[name] =
+      scheme.type === 'http'
+        ? normalizeBearer(scheme, field, file, sink, env)
+        : normalizeApiKey(scheme, field, sink, env);
+  }
+  return {
+    schemes,
+    requirements: raw.requirements ?? [],
+    internalScope: raw.internalScope ?? DEFAULT_INTERNAL_SCOPE,
+  };
+}
+
+function normalizeBearer(
+  raw: RawBearer,
+  field: string,
+  file: string,
+  sink: ProblemSink,
+  env: NodeJS.ProcessEnv,
+): BearerSchemeConfig {
+  const { secret, ...rest } = raw;
+  const out: BearerSchemeConfig = { ...rest };
+  if (secret !== undefined) {
+    const value = resolveSecret(secret, `${field}/secret`, sink, env);
+    if (value !== undefined) out.secret = value;
+  }
+  if (raw.jwks !== undefined) {
+    if (/^https:\/\//i.test(raw.jwks) || /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])[:/]/i.test(raw.jwks)) {
+      out.jwks = raw.jwks;
+    } else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw.jwks)) {
+      // Keys fetched over plain HTTP could be swapped in transit; only loopback is exempt.
+      sink.add(`${field}/jwks`, `must be an https URL or a file path (got ${raw.jwks})`);
+    } else {
+      out.jwks = resolve(dirname(file), raw.jwks);
+      if (!existsSync(out.jwks)) sink.add(`${field}/jwks`, `JWKS file not found: ${out.jwks}`);
+    }
+  }
+  if (raw.jwks === undefined && secret === undefined) {
+    sink.add(field, 'a bearer scheme needs `jwks` or `secret` to verify tokens with');
+  }
+  return out;
+}
+
+function normalizeApiKey(
+  raw: RawApiKey,
+  field: string,
+  sink: ProblemSink,
+  env: NodeJS.ProcessEnv,
+): ApiKeySchemeConfig {
+  const keys = raw.keys.map((entry, index) => ({
+    key: resolveSecret(entry.key, `${field}/keys/${index}/key`, sink, env) ?? '',
+    principal: entry.principal,
+    scopes: entry.scopes ?? [],
+  }));
+  return { ...raw, keys };
+}
+
+async function readSigningKeys(
+  keys: NonNullable<RawHostConfig['signing']>['keys'],
+  file: string,
+  sink: ProblemSink,
+): Promise<SigningKeyConfig[]> {
+  const out: SigningKeyConfig[] = [];
+  const kids = new Set<string>();
+  for (const [index, key] of keys.entries()) {
+    const field = `/signing/keys/${index}`;
+    if (kids.has(key.kid)) sink.add(`${field}/kid`, `duplicate key id "${key.kid}"`);
+    kids.add(key.kid);
+    const path = resolve(dirname(file), key.privateKeyFile);
+    let pem: string;
+    try {
+      pem = readFileSync(path, 'utf8');
+    } catch {
+      sink.add(`${field}/privateKeyFile`, `cannot read private key file ${path}`);
+      continue;
+    }
+    try {
+      await importPKCS8(pem, key.alg);
+    } catch {
+      sink.add(`${field}/privateKeyFile`, `${path} is not a PKCS#8 PEM private key usable with ${key.alg}`);
+      continue;
+    }
+    const signing: SigningKeyConfig = { kid: key.kid, alg: key.alg, privateKeyPem: pem };
+    if (key.jku !== undefined) signing.jku = key.jku;
+    out.push(signing);
+  }
+  return out;
+}
+
+function normalizeModel(
+  raw: NonNullable<RawHostConfig['model']>,
+  sink: ProblemSink,
+  env: NodeJS.ProcessEnv,
+): ModelEndpointConfig {
+  // Only what the file says: OPENAI_BASE_URL / OPENAI_API_KEY defaults belong to the executor.
+  const out: ModelEndpointConfig = {};
+  if (raw.baseUrl !== undefined) out.baseUrl = raw.baseUrl;
+  if (raw.apiKey !== undefined) {
+    const apiKey = resolveSecret(raw.apiKey, '/model/apiKey', sink, env);
+    if (apiKey !== undefined) out.apiKey = apiKey;
+  }
+  return out;
+}

@@ -1,0 +1,86 @@
+/**
+ * The host configuration (`concord.config.json5`), after loading and validation: organisation,
+ * security schemes with their verification settings, card signing keys, the model endpoint and the
+ * agents. Secrets may be given inline or, better, as `{ env: "NAME" }` references resolved at load.
+ */
+import type { AgentDefinition, SecurityRequirementInput } from '../card/index.js';
+
+/** The organisation running the host; becomes every card's `provider`. */
+export interface OrganizationConfig {
+  name: string;
+  url: string;
+}
+
+/** Bearer tokens that are JWTs, verified with `jose`. */
+export interface BearerSchemeConfig {
+  type: 'http';
+  scheme: 'bearer';
+  bearerFormat?: string;
+  description?: string;
+  /** A JWKS: an https URL, or a path to a JSON file (relative to the config file). */
+  jwks?: string;
+  /** A shared HMAC key (HS256/384/512), for development and tests. */
+  secret?: string;
+  issuer?: string;
+  audience?: string;
+  /** Claim holding the principal name (default `sub`). */
+  principalClaim?: string;
+}
+
+/** One accepted API key and who it stands for. */
+export interface ApiKeyEntry {
+  /** The key itself (prefer an `{ env }` reference in the file; resolved by the loader). */
+  key: string;
+  principal: string;
+  scopes: string[];
+}
+
+/** API keys in a header, query parameter or cookie (A2A 1.0 §4.5 APIKeySecurityScheme). */
+export interface ApiKeySchemeConfig {
+  type: 'apiKey';
+  in: 'header' | 'query' | 'cookie';
+  name: string;
+  description?: string;
+  keys: ApiKeyEntry[];
+}
+
+/** A scheme the host declares (and enforces). */
+export type SecuritySchemeConfig = BearerSchemeConfig | ApiKeySchemeConfig;
+
+/** Organisation-wide security, merged into every card. */
+export interface SecurityConfig {
+  schemes: Record<string, SecuritySchemeConfig>;
+  /** Alternatives (OR) of scheme sets (AND); empty means the schemes are offered, not required. */
+  requirements: SecurityRequirementInput[];
+  /** Scope that lets an authenticated caller reach agents with `exposed: false` (default `agents:internal`). */
+  internalScope: string;
+}
+
+/** A key that signs the cards (A2A 1.0 §8.4). */
+export interface SigningKeyConfig {
+  kid: string;
+  alg: 'ES256' | 'EdDSA' | 'ES384' | 'RS256' | 'PS256';
+  /** PEM (PKCS#8) of the private key, read from `privateKeyFile` by the loader. */
+  privateKeyPem: string;
+  /** Advertised in the JWS header so verifiers can find the public key. */
+  jku?: string;
+}
+
+/** The OpenAI-compatible endpoint model agents call. */
+export interface ModelEndpointConfig {
+  /** E.g. `https://api.openai.com/v1`; default from `OPENAI_BASE_URL`. */
+  baseUrl?: string;
+  /** Default from `OPENAI_API_KEY`. */
+  apiKey?: string;
+}
+
+/** The whole host configuration. */
+export interface HostConfig {
+  /** The config file, or the directory served when there is none. */
+  source: string;
+  organization?: OrganizationConfig;
+  security?: SecurityConfig;
+  signing: SigningKeyConfig[];
+  model: ModelEndpointConfig;
+  agents: AgentDefinition[];
+}

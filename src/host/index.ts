@@ -1,0 +1,15 @@
+/**
+ * Public entry of the agent host: load agent definitions (markdown with YAML frontmatter, JSON5
+ * host config), mount every agent with its generated, secured and signed card, and serve them.
+ */
+export { AgentHost, type AgentHostOptions, type HostView } from './agent-host.js';
+export { createHost, startHost, type RunningHost, type StartHostOptions } from './serve-host.js';
+export { loadHost, DefinitionError, type DefinitionProblem } from './definitions/index.js';
+export { importSigningKeys, publicJwks } from './signing-keys.js';
+export { cardsFor } from './mounted-agent.js';
+export { invokedSkill } from './skill-admission.js';
+export * from './security/index.js';
+export * from './executors/index.js';
+export type * from './host-config.js';
+export { CONTRACTS_EXTENSION_URI, contractsExtension, publishedContracts } from './contracts-api.js';
+export { APPROVAL_SCOPE } from './approvals-api.js';

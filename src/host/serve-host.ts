@@ -1,0 +1,115 @@
+/**
+ * Starting a host from its definitions: load and validate everything (a bad definition never
+ * half-starts the host), open one task store per agent, build the authenticator and the signing
+ * keys, mount the agents, then listen: the public listener, and optionally the internal one
+ * (loopback by default). In dev mode the definitions are watched and cards rebuilt on change.
+ */
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { listen, type RunningServer } from '../server/adapters/node.js';
+import { createMemoryTaskStore, type TaskStore } from '../store/index.js';
+import { openSqliteTaskStore } from '../store/sqlite/index.js';
+import { AgentHost } from './agent-host.js';
+import { loadHost } from './definitions/index.js';
+import type { HostConfig } from './host-config.js';
+import { watchDefinitions, type DefinitionWatch } from './definition-watch.js';
+import { createAuthenticator } from './security/index.js';
+import { importSigningKeys } from './signing-keys.js';
+
+/** Options of `startHost`. */
+export interface StartHostOptions {
+  port?: number;
+  host?: string;
+  /** Also serve every agent (exposed or not) on this port, bound to `internalHost`. */
+  internalPort?: number;
+  /** Default 127.0.0.1: the internal listener is for the host's own clients. */
+  internalHost?: string;
+  /** `sqlite` (default): one file per agent under `dataDir`; `memory`: nothing survives. */
+  store?: 'sqlite' | 'memory';
+  dataDir?: string;
+  /** Dev mode: rebuild cards and executors when a definition file changes. */
+  watch?: boolean;
+  env?: NodeJS.ProcessEnv;
+  onError?: (error: unknown, where: string) => void;
+  /** Reports reloads in dev mode (and definitions that no longer load). */
+  onReload?: (outcome: { ok: true; changed: string[] } | { ok: false; error: Error }) => void;
+}
+
+/** A running host. */
+export interface RunningHost {
+  host: AgentHost;
+  config: HostConfig;
+  /** The public base URL, ending in `/`. */
+  url: string;
+  /** The internal listener's base URL, when one was asked for. */
+  internalUrl?: string;
+  /** Stops watching, finishes in-flight requests, closes the stores. */
+  close(): Promise<void>;
+}
+
+/** Builds the host for a loaded config (no listening). */
+export async function createHost(
+  config: HostConfig,
+  options: Pick<StartHostOptions, 'store' | 'dataDir' | 'env' | 'onError'> = {},
+): Promise<AgentHost> {
+  const kind = options.store ?? 'sqlite';
+  const dataDir = resolve(options.dataDir ?? '.concord');
+  if (kind === 'sqlite') mkdirSync(dataDir, { recursive: true });
+  const opened: TaskStore[] = [];
+  const storeFor = (id: string): TaskStore => {
+    const store =
+      kind === 'sqlite'
+        ? openSqliteTaskStore({ path: join(dataDir, `${encodeURIComponent(id)}.db`) })
+        : createMemoryTaskStore();
+    opened.push(store);
+    return store;
+  };
+  try {
+    return await AgentHost.create(config, {
+      storeFor,
+      auth: config.security === undefined ? undefined : createAuthenticator(config.security),
+      signingKeys: await importSigningKeys(config.signing),
+      env: options.env ?? process.env,
+      ...(options.onError === undefined ? {} : { onError: options.onError }),
+    });
+  } catch (error) {
+    for (const store of opened) await store.close();
+    throw error;
+  }
+}
+
+/** Loads `target` (directory or config file), mounts its agents and listens. */
+export async function startHost(target: string, options: StartHostOptions = {}): Promise<RunningHost> {
+  const env = options.env ?? process.env;
+  const config = await loadHost(target, { env });
+  const host = await createHost(config, { ...options, env });
+  const running: RunningServer = await listen(host, {
+    port: options.port ?? 0,
+    host: options.host ?? '127.0.0.1',
+  });
+  let internal: RunningServer | undefined;
+  if (options.internalPort !== undefined) {
+    internal = await listen(host.internalView(), {
+      port: options.internalPort,
+      host: options.internalHost ?? '127.0.0.1',
+    });
+  }
+  let watch: DefinitionWatch | undefined;
+  if (options.watch === true) {
+    watch = watchDefinitions(target, host, {
+      env,
+      ...(options.onReload === undefined ? {} : { onReload: options.onReload }),
+    });
+  }
+  return {
+    host,
+    config,
+    url: running.url,
+    ...(internal === undefined ? {} : { internalUrl: internal.url }),
+    async close() {
+      watch?.close();
+      await internal?.close();
+      await running.close();
+    },
+  };
+}
