@@ -46,11 +46,27 @@ const SERVERS = [
   { name: 'a2a-js', script: 'servers/a2a-js.mjs' },
   { name: 'concord-memory', script: 'servers/concord.mjs', env: { BENCH_STORE: 'memory' } },
   { name: 'concord-sqlite', script: 'servers/concord.mjs', env: { BENCH_STORE: 'sqlite' } },
+  // The same agent with its contract gate switched off: the contract send's cost without validation.
+  {
+    name: 'concord-memory-ungated',
+    script: 'servers/concord.mjs',
+    env: { BENCH_STORE: 'memory', BENCH_CONTRACTS: 'off' },
+    runs: ['contract send c=32'],
+  },
 ].filter((s) => !env.BENCH_ONLY || env.BENCH_ONLY.split(',').includes(s.name));
 
 const RUNS = [
   ...SEND_CONNECTIONS.map((c) => ({ label: `send c=${c}`, rpcMethod: 'message/send', connections: c })),
   { label: `stream c=${STREAM_CONNECTIONS}`, rpcMethod: 'message/stream', connections: STREAM_CONNECTIONS },
+  // Contract sends (issue 4): the same send, as the seed's research.request envelope, validated
+  // against its input schema before delivery. Only Concord has contracts; compare with "send c=32".
+  {
+    label: 'contract send c=32',
+    rpcMethod: 'message/send',
+    kind: 'contract',
+    connections: 32,
+    servers: ['concord-memory', 'concord-sqlite', 'concord-memory-ungated'],
+  },
 ];
 
 const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
@@ -88,15 +104,21 @@ async function benchRun(spec, server, run, i) {
     row.status = `FAILED: server exited (${errorLine(server.stderrTail())})`;
     return row;
   }
-  const problem = await checkServer(server.url, run.rpcMethod);
+  const problem = await checkServer(server.url, run.rpcMethod, run.kind);
   if (problem) {
     log(`${spec.name} ${run.label}: check failed: ${problem}`);
     row.status = `FAILED: ${problem}`;
     return row;
   }
-  const job = { url: server.url, rpcMethod: run.rpcMethod, connections: run.connections };
+  const job = { url: server.url, rpcMethod: run.rpcMethod, kind: run.kind, connections: run.connections };
   // Warm the JIT before the first run, and briefly before the first streaming run (other code path).
-  const warm = i === 0 ? WARMUP : run.rpcMethod !== RUNS[i - 1].rpcMethod ? Math.min(1, WARMUP) : 0;
+  const previous = RUNS[i - 1];
+  const warm =
+    i === 0
+      ? WARMUP
+      : run.rpcMethod !== previous.rpcMethod || run.kind !== previous.kind
+        ? Math.min(1, WARMUP)
+        : 0;
   if (warm > 0) {
     log(`${spec.name}: warm-up ${warm}s (${run.rpcMethod})`);
     server.served += (await runLoad({ ...job, duration: warm })).total;
@@ -148,6 +170,8 @@ async function benchServer(spec) {
   server.served = 0;
   try {
     for (const [i, run] of RUNS.entries()) {
+      if (run.servers !== undefined && !run.servers.includes(spec.name)) continue;
+      if (spec.runs !== undefined && !spec.runs.includes(run.label)) continue;
       try {
         rows.push(await benchRun(spec, server, run, i));
       } catch (e) {

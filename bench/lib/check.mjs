@@ -7,8 +7,8 @@
 import { REQUEST_HEADERS, checkSendReply, checkStreamReply, rpcBody } from './payload.mjs';
 
 /** Sends one `rpcMethod` call to `url`; resolves null when the reply is right, else a reason. */
-export async function checkServer(url, rpcMethod) {
-  const body = rpcBody(rpcMethod);
+export async function checkServer(url, rpcMethod, kind = 'text') {
+  const body = rpcBody(rpcMethod, kind);
   const { id } = JSON.parse(body);
   let res;
   let text;

@@ -24,7 +24,7 @@ const result = await autocannon({
       headers: REQUEST_HEADERS,
       // A fresh body (new messageId, new JSON-RPC id) for every request.
       setupRequest(request) {
-        request.body = rpcBody(job.rpcMethod);
+        request.body = rpcBody(job.rpcMethod, job.kind);
         return request;
       },
       // JSON-RPC errors or replies without the completed echo task.

@@ -40,7 +40,7 @@ export function runWrk(job, headers) {
     SCRIPT,
     job.url,
     '--',
-    ...rpcTemplate(job.rpcMethod),
+    ...rpcTemplate(job.rpcMethod, job.kind),
     ECHO_TEXT,
   ];
   return new Promise((resolve, reject) => {

@@ -15,12 +15,39 @@ export const ECHO_TEXT = `echo: ${INPUT_TEXT}`;
 const ID_SENTINEL = 918273645;
 const MESSAGE_ID_SENTINEL = '__message_id__';
 
+/** The contract the contract runs invoke: the seed's research.request, with its input schema. */
+export const BENCH_CONTRACT = {
+  name: 'research.request',
+  input: {
+    type: 'object',
+    properties: {
+      query: { type: 'string', description: 'Research query' },
+      depth: { type: 'string', enum: ['shallow', 'deep'] },
+    },
+    required: ['query'],
+  },
+};
+
+/** The message parts of a request: plain text, or (kind 'contract') the seed's envelope as data. */
+function partsOf(kind) {
+  if (kind === 'contract') {
+    return [
+      {
+        kind: 'data',
+        data: { _a2a: true, contract: BENCH_CONTRACT.name, payload: { query: INPUT_TEXT, depth: 'deep' } },
+      },
+    ];
+  }
+  return [{ kind: 'text', text: INPUT_TEXT }];
+}
+
 /**
  * The request body for `method` ('message/send' or 'message/stream') as three constant pieces:
  * body = pieces[0] + jsonRpcId + pieces[1] + messageId + pieces[2]. Both load generators fill in
- * the blanks per request, so neither pays for JSON.stringify on the hot path.
+ * the blanks per request, so neither pays for JSON.stringify on the hot path. `kind` is 'text'
+ * (default) or 'contract'.
  */
-export function rpcTemplate(method) {
+export function rpcTemplate(method, kind = 'text') {
   const json = JSON.stringify({
     jsonrpc: '2.0',
     id: ID_SENTINEL,
@@ -30,7 +57,7 @@ export function rpcTemplate(method) {
         kind: 'message',
         role: 'user',
         messageId: MESSAGE_ID_SENTINEL,
-        parts: [{ kind: 'text', text: INPUT_TEXT }],
+        parts: partsOf(kind),
       },
     },
   });
@@ -43,9 +70,10 @@ let nextId = 1;
 const templates = new Map();
 
 /** One request body for `method` with the next JSON-RPC id and a fresh random messageId. */
-export function rpcBody(method) {
-  let t = templates.get(method);
-  if (!t) templates.set(method, (t = rpcTemplate(method)));
+export function rpcBody(method, kind = 'text') {
+  const key = `${method} ${kind}`;
+  let t = templates.get(key);
+  if (!t) templates.set(key, (t = rpcTemplate(method, kind)));
   return t[0] + nextId++ + t[1] + randomUUID() + t[2];
 }
 

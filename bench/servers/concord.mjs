@@ -11,6 +11,8 @@ import { createA2AServer } from '../../dist/server/index.js';
 import { listen } from '../../dist/server/adapters/node.js';
 import { createMemoryTaskStore } from '../../dist/store/index.js';
 import { openSqliteTaskStore } from '../../dist/store/sqlite/index.js';
+import { compileContracts } from '../../dist/contracts/index.js';
+import { BENCH_CONTRACT } from '../lib/payload.mjs';
 
 const useSqlite = process.env.BENCH_STORE === 'sqlite';
 const dataDir = useSqlite ? mkdtempSync(join(tmpdir(), 'concord-bench-')) : null;
@@ -29,10 +31,16 @@ const server = createA2AServer({
     defaultOutputModes: ['text/plain'],
     skills: [{ id: 'echo', name: 'echo', description: 'echo', tags: ['echo'] }],
   },
+  // An agent with a contract, as a typed agent would be: plain text passes the gate's quick scan,
+  // contract envelopes are validated against the seed's research.request schema.
+  contracts: compileContracts('bench', {
+    contracts: { [BENCH_CONTRACT.name]: { input: BENCH_CONTRACT.input } },
+  }),
   // The same trivial agent as the other servers: one artifact "echo: <text>", then complete.
   executor: {
     async execute(ctx, updater) {
-      const text = ctx.message.parts.find((p) => p.text !== undefined)?.text ?? '';
+      const text =
+        ctx.contract?.payload.query ?? ctx.message.parts.find((p) => p.text !== undefined)?.text ?? '';
       updater.addArtifact([{ text: 'echo: ' + text }]);
       updater.complete();
     },

@@ -17,6 +17,14 @@ export interface LoadedAgent {
 
 const CANDIDATES = ['agent.mjs', 'agent.js'];
 
+/** True when `target` is a code agent module (or a directory holding one), not agent definitions. */
+export function isAgentModule(target: string): boolean {
+  const full = resolve(target);
+  if (!existsSync(full)) return false;
+  if (statSync(full).isFile()) return /\.(mjs|js|cjs)$/.test(full);
+  return CANDIDATES.some((name) => existsSync(join(full, name)));
+}
+
 /** Finds the module file for a path given on the command line. */
 export function resolveAgentFile(target: string): string {
   const full = resolve(target);

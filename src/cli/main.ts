@@ -1,13 +1,25 @@
 #!/usr/bin/env node
 /** The `concord` command: argument parsing and dispatch only (house rule: the CLI uses public entries). */
+import { approvalsCommand, APPROVALS_USAGE } from './approvals-command.js';
+import { cardCommand, CARD_USAGE } from './card-command.js';
+import { contractsCommand, CONTRACTS_USAGE } from './contracts-command.js';
 import { serveCommand, SERVE_USAGE } from './serve-command.js';
 
 const USAGE = `Usage: concord <command> [options]
 
 Commands:
-  serve <agent>   serve an agent over A2A (0.3 and 1.0, JSON-RPC and HTTP+JSON)
+  serve <target>  serve agents over A2A (0.3 and 1.0, JSON-RPC and HTTP+JSON)
+  card <target>   print and lint an agent's card; card verify checks its signature
+  contracts ...   list an agent's typed message contracts, or the deprecated ones
+  approvals ...   list, approve or reject messages held for a requiresApproval contract
 
-${SERVE_USAGE}`;
+${SERVE_USAGE}
+
+${CARD_USAGE}
+
+${CONTRACTS_USAGE}
+
+${APPROVALS_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -17,6 +29,16 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'serve':
       return serveCommand(rest, out);
+    case 'contracts':
+      return contractsCommand(rest, out);
+    case 'approvals':
+      return approvalsCommand(rest, out, (line) => {
+        process.stderr.write(`${line}\n`);
+      });
+    case 'card':
+      return cardCommand(rest, out, (line) => {
+        process.stderr.write(`${line}\n`);
+      });
     case undefined:
     case '--help':
     case '-h':

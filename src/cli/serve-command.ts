@@ -1,6 +1,8 @@
 /**
- * `concord serve <agent> [--port N] [--host H] [--data-dir DIR] [--store sqlite|memory]`: serves
- * one agent on the embedded SQLite store (default) and stops cleanly on SIGTERM / SIGINT.
+ * `concord serve <target> [--port N] [--host H] [--data-dir DIR] [--store sqlite|memory]`: serves
+ * on the embedded SQLite store (default) and stops cleanly on SIGTERM / SIGINT. The target is a
+ * code agent (a directory with `agent.mjs`/`agent.js`, or the module itself), or agent definitions
+ * for the host (a directory of markdown agents and/or `concord.config.json5`, or one such file).
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -9,17 +11,20 @@ import { createA2AServer } from '../server/index.js';
 import { listen } from '../server/adapters/node.js';
 import { createMemoryTaskStore, type TaskStore } from '../store/index.js';
 import { openSqliteTaskStore } from '../store/sqlite/index.js';
-import { loadAgent } from './load-agent.js';
+import { startHost } from '../host/index.js';
+import { isAgentModule, loadAgent } from './load-agent.js';
 
 /** Usage text of `serve`. */
-export const SERVE_USAGE = `Usage: concord serve <agent-dir|agent-module> [options]
+export const SERVE_USAGE = `Usage: concord serve <agents-dir|config.json5|agent.md|agent-module> [options]
 
 Options:
-  --port <n>         port to listen on (default 4000; 0 picks a free port)
-  --host <addr>      address to bind (default 127.0.0.1)
-  --data-dir <dir>   where the SQLite task store lives (default ./.concord)
-  --store <kind>     sqlite (default, durable) or memory
-  --help             show this help`;
+  --port <n>            port to listen on (default 4000; 0 picks a free port)
+  --host <addr>         address to bind (default 127.0.0.1)
+  --data-dir <dir>      where the SQLite task stores live (default ./.concord)
+  --store <kind>        sqlite (default, durable) or memory
+  --internal-port <n>   also serve every agent, exposed or not, on 127.0.0.1:<n> (host only)
+  --watch               dev mode: rebuild cards when a definition changes (host only)
+  --help                show this help`;
 
 /** Runs `serve`; resolves when the server has stopped. */
 export async function serveCommand(args: string[], out: (line: string) => void): Promise<number> {
@@ -31,6 +36,8 @@ export async function serveCommand(args: string[], out: (line: string) => void):
       host: { type: 'string', default: '127.0.0.1' },
       'data-dir': { type: 'string', default: '.concord' },
       store: { type: 'string', default: 'sqlite' },
+      'internal-port': { type: 'string' },
+      watch: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -45,6 +52,10 @@ export async function serveCommand(args: string[], out: (line: string) => void):
     throw new Error(`--port: expected 0-65535, got ${values.port}`);
   if (values.store !== 'sqlite' && values.store !== 'memory')
     throw new Error(`--store: expected sqlite or memory, got ${values.store}`);
+  const stopped = stopSignal();
+  if (!isAgentModule(target)) {
+    return serveHost(target, { ...values, port }, stopped, out);
+  }
 
   const agent = await loadAgent(target);
   let store: TaskStore;
@@ -65,16 +76,6 @@ export async function serveCommand(args: string[], out: (line: string) => void):
     onError: (error, place) =>
       console.error(`[concord] ${place}:`, error instanceof Error ? error.message : error),
   });
-  // Handlers go in before the ready line: a supervisor may signal as soon as it sees it.
-  const stopped = new Promise<void>((resolveStop) => {
-    const stop = (): void => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-      resolveStop();
-    };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
-  });
   const running = await listen(server, { port, host: values.host ?? '127.0.0.1' });
   const url = running.url;
   out(`Concord is serving "${agent.agentCard.name}" at ${url}`);
@@ -85,6 +86,74 @@ export async function serveCommand(args: string[], out: (line: string) => void):
     `  curl -s ${url} -H 'content-type: application/json' -H 'A2A-Version: 1.0' -d '{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"hello"}]}}}'`,
   );
 
+  await stopped;
+  out('Concord is stopping: finishing in-flight requests');
+  await running.close();
+  out('Concord stopped');
+  return 0;
+}
+
+/** Resolves on SIGTERM / SIGINT; installed before the ready line, as a supervisor may signal at once. */
+function stopSignal(): Promise<void> {
+  return new Promise<void>((resolveStop) => {
+    const stop = (): void => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      resolveStop();
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  });
+}
+
+interface HostFlags {
+  port: number;
+  host?: string | undefined;
+  'data-dir'?: string | undefined;
+  store?: string | undefined;
+  'internal-port'?: string | undefined;
+  watch?: boolean | undefined;
+}
+
+async function serveHost(
+  target: string,
+  flags: HostFlags,
+  stopped: Promise<void>,
+  out: (line: string) => void,
+): Promise<number> {
+  let internalPort: number | undefined;
+  if (flags['internal-port'] !== undefined) {
+    internalPort = Number(flags['internal-port']);
+    if (!Number.isInteger(internalPort) || internalPort < 0 || internalPort > 65535)
+      throw new Error(`--internal-port: expected 0-65535, got ${flags['internal-port']}`);
+  }
+  const running = await startHost(target, {
+    port: flags.port,
+    host: flags.host ?? '127.0.0.1',
+    store: flags.store === 'memory' ? 'memory' : 'sqlite',
+    dataDir: flags['data-dir'] ?? '.concord',
+    ...(internalPort === undefined ? {} : { internalPort }),
+    watch: flags.watch === true,
+    onError: (error, place) =>
+      console.error(`[concord] ${place}:`, error instanceof Error ? error.message : error),
+    onReload: (outcome) =>
+      outcome.ok
+        ? out(`  reloaded: ${outcome.changed.length > 0 ? outcome.changed.join(', ') : 'no agent changed'}`)
+        : console.error(`[concord] definitions not reloaded: ${outcome.error.message}`),
+  });
+  const { url, config } = running;
+  out(`Concord is hosting ${config.agents.length} agent(s) at ${url}`);
+  for (const agent of config.agents) {
+    const where = `${url}agents/${encodeURIComponent(agent.id)}/`;
+    out(`  ${agent.exposed ? 'public  ' : 'internal'} ${agent.id}: ${where}.well-known/agent-card.json`);
+  }
+  const exposed = config.agents.filter((agent) => agent.exposed);
+  if (exposed.length === 1) out(`  root: ${url} also serves ${exposed[0]!.id} (the only public agent)`);
+  out(`  listing: ${url}agents`);
+  if (running.internalUrl !== undefined) out(`  internal listener: ${running.internalUrl}`);
+  out(
+    `  task stores: ${flags.store === 'memory' ? 'memory (not durable)' : resolve(flags['data-dir'] ?? '.concord')}`,
+  );
   await stopped;
   out('Concord is stopping: finishing in-flight requests');
   await running.close();

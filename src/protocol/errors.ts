@@ -23,7 +23,9 @@ export type A2AErrorType =
   | 'PermissionDeniedError'
   | 'PayloadTooLargeError'
   | 'UnsupportedMediaTypeError'
-  | 'RequestTimeoutError';
+  | 'RequestTimeoutError'
+  | 'ApprovalNotFoundError'
+  | 'ApprovalAlreadyDecidedError';
 
 /** gRPC status names used in REST error bodies (`error.status`, A2A 1.0 §11.6). */
 export type GrpcStatusName =
@@ -211,6 +213,23 @@ export const ERROR_CATALOG: Readonly<Record<A2AErrorType, ErrorCatalogEntry>> = 
     domain: C,
     defaultMessage: 'Request body must be application/json or application/a2a+json',
     httpLayer: true,
+  },
+  // Contract approvals (seeds/a2a-contracts.md requiresApproval; Concord's own codes, decision 0017).
+  ApprovalNotFoundError: {
+    code: -32012,
+    httpStatus: 404,
+    grpcStatus: 'NOT_FOUND',
+    reason: 'APPROVAL_NOT_FOUND',
+    domain: C,
+    defaultMessage: 'Approval not found',
+  },
+  ApprovalAlreadyDecidedError: {
+    code: -32013,
+    httpStatus: 409,
+    grpcStatus: 'FAILED_PRECONDITION',
+    reason: 'APPROVAL_ALREADY_DECIDED',
+    domain: C,
+    defaultMessage: 'The approval was already decided',
   },
   RequestTimeoutError: {
     code: -32603,

@@ -11,10 +11,12 @@ import {
   type AgentInterface,
   type ProtocolVersion,
 } from '../protocol/index.js';
+import { defaultCardInterfaces } from '../card/index.js';
 import { createMemoryTaskStore, type TaskStore } from '../store/index.js';
-import type { AgentExecutor } from './agent-executor.js';
+import type { AgentExecutor, AgentSender } from './agent-executor.js';
 import type { CallContext } from './call-context.js';
-import { AgentCardEndpoint, AGENT_CARD_PATHS } from './http/agent-card-endpoint.js';
+import type { ContractGate } from './contract-gate.js';
+import { AgentCardEndpoint, AGENT_CARD_PATHS, type CardSigner } from './http/agent-card-endpoint.js';
 import {
   activateExtensions,
   authenticateChallenge,
@@ -22,10 +24,10 @@ import {
   setupCall,
   type Authenticator,
 } from './http/call-setup.js';
-import type { HttpRequest, HttpResponse } from './http/http-types.js';
+import type { HttpApp, HttpRequest, HttpResponse } from './http/http-types.js';
 import { handleJsonRpc, jsonRpcErrorResponse } from './http/json-rpc-binding.js';
 import { handleRest, restErrorResponse } from './http/rest-binding.js';
-import { RequestHandler } from './request-handler.js';
+import { RequestHandler, type MessageAdmission } from './request-handler.js';
 
 /** A card as given by the user: interfaces may be left for the server to fill in. */
 export type AgentCardInput = Omit<AgentCard, 'supportedInterfaces'> & {
@@ -51,17 +53,21 @@ export interface A2AServerOptions {
   cardMaxAgeSeconds?: number;
   /** Receives errors that have no caller. The library itself never logs. */
   onError?: (error: unknown, where: string) => void;
+  /** Checks each send before the agent sees it (per-skill authorization, mandates). */
+  admitMessage?: MessageAdmission;
+  /** The agent's typed message contracts (`concord/contracts` builds them from the schemas). */
+  contracts?: ContractGate;
+  /** Lets executors send to other agents (`context.agents`); the agent host provides one. */
+  agents?: AgentSender;
+  /**
+   * Signs the card as served to each protocol version (A2A 1.0 §8.4): receives the card's wire
+   * JSON without `signatures` and returns the signatures to add. Called once per card and version.
+   */
+  signCard?: CardSigner;
 }
 
 /** The interfaces a Concord server offers at `baseUrl`, preferred first (A2A 1.0 §8.3.1). */
-export function defaultInterfaces(baseUrl: string): AgentInterface[] {
-  return [
-    { url: baseUrl, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
-    { url: baseUrl, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
-    { url: baseUrl, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
-    { url: baseUrl, protocolBinding: 'HTTP+JSON', protocolVersion: '0.3' },
-  ];
-}
+export const defaultInterfaces: (baseUrl: string) => AgentInterface[] = defaultCardInterfaces;
 
 function finishCard(input: AgentCardInput, baseUrl: string | undefined): AgentCard {
   const interfaces =
@@ -74,14 +80,17 @@ function finishCard(input: AgentCardInput, baseUrl: string | undefined): AgentCa
 }
 
 /** A ready-to-mount A2A server for one agent. */
-export class A2AServer {
+export class A2AServer implements HttpApp {
   /** The transport-neutral handler (also usable directly, in-process). */
   readonly handler: RequestHandler;
   readonly store: TaskStore;
   readonly maxBodyBytes: number;
   private card: AgentCard;
   private cardEndpoint: AgentCardEndpoint;
-  private readonly options: A2AServerOptions;
+  private options: A2AServerOptions;
+  private baseUrl: string | undefined;
+  /** False for an alias: the handler (and its store) belong to the server it was made from. */
+  private readonly ownsHandler: boolean;
   private readonly heartbeatMs: number;
   /** What both bindings get on every call; built once, not per request. */
   private readonly bindingOptions: {
@@ -90,22 +99,30 @@ export class A2AServer {
     setup: (req: HttpRequest, v: ProtocolVersion, tenant?: string) => Promise<CallContext>;
   };
 
-  constructor(options: A2AServerOptions) {
+  /** `shared` is internal: the handler of the server an alias is made from (see `alias`). */
+  constructor(options: A2AServerOptions, shared?: RequestHandler) {
+    this.ownsHandler = shared === undefined;
     this.options = options;
     this.store = options.store ?? createMemoryTaskStore();
     this.maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
     this.heartbeatMs = options.heartbeatMs ?? 15_000;
+    this.baseUrl = options.baseUrl;
     this.card = finishCard(options.agentCard, options.baseUrl);
-    this.cardEndpoint = new AgentCardEndpoint(this.card, options.cardMaxAgeSeconds ?? 300);
-    this.handler = new RequestHandler({
-      agentCard: this.card,
-      executor: options.executor,
-      store: this.store,
-      ...(options.extendedAgentCard === undefined
-        ? {}
-        : { extendedAgentCard: finishCard(options.extendedAgentCard, options.baseUrl) }),
-      ...(options.onError === undefined ? {} : { onError: options.onError }),
-    });
+    this.cardEndpoint = this.newCardEndpoint();
+    this.handler =
+      shared ??
+      new RequestHandler({
+        agentCard: this.card,
+        executor: options.executor,
+        store: this.store,
+        ...(options.extendedAgentCard === undefined
+          ? {}
+          : { extendedAgentCard: finishCard(options.extendedAgentCard, options.baseUrl) }),
+        ...(options.onError === undefined ? {} : { onError: options.onError }),
+        ...(options.admitMessage === undefined ? {} : { admitMessage: options.admitMessage }),
+        ...(options.contracts === undefined ? {} : { contracts: options.contracts }),
+        ...(options.agents === undefined ? {} : { agents: options.agents }),
+      });
     const authenticate = options.authenticate;
     this.bindingOptions = {
       handler: this.handler,
@@ -127,9 +144,37 @@ export class A2AServer {
   /** Sets the public base URL once known (listen on port 0); interfaces given explicitly win. */
   setBaseUrl(baseUrl: string): void {
     if (this.options.baseUrl !== undefined) return;
-    this.card = finishCard(this.options.agentCard, baseUrl);
-    this.cardEndpoint = new AgentCardEndpoint(this.card, this.options.cardMaxAgeSeconds ?? 300);
-    Object.assign(this.handler.agentCard, this.card);
+    this.baseUrl = baseUrl;
+    this.rebuildCards();
+  }
+
+  /**
+   * Replaces the card (and extended card) while serving, e.g. when the agent's definition file
+   * changed. The next card request gets the new body and a new ETag; running tasks are unaffected.
+   */
+  updateCard(agentCard: AgentCardInput, extendedAgentCard?: AgentCardInput): void {
+    const { extendedAgentCard: _old, ...rest } = this.options;
+    this.options = {
+      ...rest,
+      agentCard,
+      ...(extendedAgentCard === undefined ? {} : { extendedAgentCard }),
+    };
+    this.rebuildCards();
+  }
+
+  private rebuildCards(): void {
+    this.card = finishCard(this.options.agentCard, this.baseUrl);
+    this.cardEndpoint = this.newCardEndpoint();
+    if (!this.ownsHandler) return;
+    const extended = this.options.extendedAgentCard;
+    this.handler.replaceCards(
+      this.card,
+      extended === undefined ? undefined : finishCard(extended, this.baseUrl),
+    );
+  }
+
+  private newCardEndpoint(): AgentCardEndpoint {
+    return new AgentCardEndpoint(this.card, this.options.cardMaxAgeSeconds ?? 300, this.options.signCard);
   }
 
   /** Handles one HTTP exchange. Never throws: every failure becomes a protocol error response. */
@@ -167,9 +212,18 @@ export class A2AServer {
     );
   }
 
-  /** Stops accepting work and closes the store. */
+  /**
+   * The same agent served at another base URL: same tasks, same running executions (a cancel sent
+   * to either reaches the agent), with a card whose interfaces point at `baseUrl`. The agent host
+   * uses it to serve a lone agent both at `/agents/<id>/` and at the root.
+   */
+  alias(baseUrl: string): A2AServer {
+    return new A2AServer({ ...this.options, baseUrl }, this.handler);
+  }
+
+  /** Stops accepting work and closes the store (an alias leaves both to its origin). */
   async close(): Promise<void> {
-    await this.store.close();
+    if (this.ownsHandler) await this.store.close();
   }
 
   private echoHeaders(request: HttpRequest): Record<string, string> | undefined {

@@ -2,8 +2,15 @@
  * The contract between Concord and agent code. An executor receives the user's message with its
  * task context and reports progress through a TaskUpdater; it never touches storage or the wire.
  */
-import type { Message, Metadata, SendMessageConfiguration, Task } from '../protocol/index.js';
+import type {
+  Message,
+  Metadata,
+  SendMessageConfiguration,
+  SendMessageResponse,
+  Task,
+} from '../protocol/index.js';
 import type { CallContext } from './call-context.js';
+import type { ContractInvocation } from './contract-gate.js';
 import type { TaskUpdater } from './task-updater.js';
 
 /** What an executor knows about the request it serves. */
@@ -22,6 +29,27 @@ export interface RequestContext {
   /** Aborted when the task is canceled; long-running work should stop. */
   readonly signal: AbortSignal;
   readonly call: CallContext;
+  /** The contract the message invokes, when it is a valid structured contract message. */
+  readonly contract?: ContractInvocation;
+  /** Sends to other agents (by host id or URL), when the server was given a sender (the host does). */
+  readonly agents?: AgentSender;
+}
+
+/** What an agent sends to another: text, a contract invocation, or a whole message. */
+export type AgentMessageInput =
+  string | { contract: string; payload: unknown; correlationId?: string } | Message;
+
+/**
+ * Agent-to-agent send (seeds/a2a-contracts.md "Sending structured messages", the `sessions_send`
+ * equivalent): the target's contract gate runs before delivery, and a refusal is thrown as the
+ * A2AError the target answered.
+ */
+export interface AgentSender {
+  send(
+    target: string,
+    input: AgentMessageInput,
+    options?: { contextId?: string; taskId?: string; signal?: AbortSignal },
+  ): Promise<SendMessageResponse>;
 }
 
 /** Agent logic. `execute` may return before the task ends if it keeps using the updater. */

@@ -10,11 +10,31 @@ export {
   type A2AServerOptions,
   type AgentCardInput,
 } from './a2a-server.js';
-export type { AgentExecutor, RequestContext } from './agent-executor.js';
+export type { AgentExecutor, AgentMessageInput, AgentSender, RequestContext } from './agent-executor.js';
 export type { CallContext, CallerIdentity } from './call-context.js';
 export { TaskUpdater, type ArtifactOptions, type MessageInput } from './task-updater.js';
-export { RequestHandler, type RequestHandlerOptions, type EventStream } from './request-handler.js';
+export {
+  RequestHandler,
+  type RequestHandlerOptions,
+  type EventStream,
+  type MessageAdmission,
+} from './request-handler.js';
+export type { CardSigner } from './http/agent-card-endpoint.js';
 export type { StreamItem } from './task-streams.js';
 export { EventHub } from './event-hub.js';
 export type { Authenticator } from './http/call-setup.js';
-export type { HttpRequest, HttpResponse, HttpBodyResponse, HttpStreamResponse } from './http/http-types.js';
+export type {
+  HttpApp,
+  HttpRequest,
+  HttpResponse,
+  HttpBodyResponse,
+  HttpStreamResponse,
+} from './http/http-types.js';
+export { isStreamResponse } from './http/http-types.js';
+export { cacheableJson, etagOf } from './http/cacheable-json.js';
+export {
+  CONTRACT_METADATA_KEY,
+  type ContractGate,
+  type ContractInvocation,
+  type OutputViolation,
+} from './contract-gate.js';

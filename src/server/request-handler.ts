@@ -4,7 +4,7 @@
  * knows about HTTP, JSON-RPC or wire versions beyond the version-dependent semantics that the
  * digest §12 settles (historyLength, terminal-task errors, stream closing, resubscribe).
  */
-import { randomUUID } from 'node:crypto';
+import { newId } from './ids.js';
 import {
   A2AError,
   invalidParams,
@@ -26,8 +26,23 @@ import {
   type TaskPushNotificationConfig,
   type TaskPushNotificationConfigRef,
 } from '../protocol/index.js';
-import type { StoredTask, TaskScope, TaskStore } from '../store/index.js';
-import type { AgentExecutor } from './agent-executor.js';
+import type {
+  ApprovalEvent,
+  ApprovalPage,
+  ApprovalQuery,
+  ApprovalRecord,
+  StoredTask,
+  TaskScope,
+  TaskStore,
+} from '../store/index.js';
+import {
+  decideApproval,
+  holdForApproval,
+  type ApprovalDecision,
+  type ApprovalFlowDeps,
+} from './approval-flow.js';
+import type { AgentExecutor, AgentSender } from './agent-executor.js';
+import type { ContractGate } from './contract-gate.js';
 import type { CallContext } from './call-context.js';
 import { EventHub } from './event-hub.js';
 import { applyHistoryLength, withoutArtifacts } from './history-length.js';
@@ -47,26 +62,63 @@ export interface RequestHandlerOptions {
   /** Receives errors that have no caller (agent crashes, store failures). Never throws. */
   onError?: (error: unknown, where: string) => void;
   hub?: EventHub;
+  /** Checks every send before it creates or continues a task; see `MessageAdmission`. */
+  admitMessage?: MessageAdmission;
+  /** The agent's typed message contracts: gate on the way in, output check on the way out. */
+  contracts?: ContractGate;
+  /** Given to executors as `context.agents`, to send to other agents. */
+  agents?: AgentSender;
 }
+
+/**
+ * A check run on each `SendMessage` / `SendStreamingMessage` after the protocol checks and
+ * before the agent sees the message: per-skill authorization, contract validation, mandate
+ * evaluation. It receives the stored task for a follow-up (undefined for a new task) and refuses by
+ * throwing an A2AError, so nothing is created or changed for a refused message.
+ */
+export type MessageAdmission = (
+  request: SendMessageRequest,
+  call: CallContext,
+  task: Task | undefined,
+) => Promise<void> | void;
 
 /** A stream of task events; closing it stops the flow (the client went away). */
 export type EventStream = AsyncIterable<StreamItem>;
 
 /** Implements every A2A operation over a TaskStore and an AgentExecutor. */
 export class RequestHandler {
-  readonly agentCard: AgentCard;
+  private card: AgentCard;
   private readonly store: TaskStore;
   private readonly hub: EventHub;
   private readonly runner: TaskRunner;
-  private readonly extendedAgentCard: AgentCard | undefined;
+  private extendedAgentCard: AgentCard | undefined;
+  private readonly admitMessage: MessageAdmission | undefined;
+  private readonly contracts: ContractGate | undefined;
 
   constructor(options: RequestHandlerOptions) {
-    this.agentCard = options.agentCard;
+    this.admitMessage = options.admitMessage;
+    this.contracts = options.contracts;
+    this.card = options.agentCard;
     this.store = options.store;
     this.hub = options.hub ?? new EventHub();
     this.extendedAgentCard = options.extendedAgentCard;
     const onError = options.onError ?? (() => undefined);
-    this.runner = new TaskRunner({ store: this.store, hub: this.hub, onError }, options.executor);
+    this.runner = new TaskRunner(
+      { store: this.store, hub: this.hub, onError },
+      options.executor,
+      options.agents,
+    );
+  }
+
+  /** The public card; its capabilities gate what the handler serves. */
+  get agentCard(): AgentCard {
+    return this.card;
+  }
+
+  /** Replaces the cards (the base URL became known, or the agent's definition changed). */
+  replaceCards(agentCard: AgentCard, extendedAgentCard?: AgentCard): void {
+    this.card = agentCard;
+    this.extendedAgentCard = extendedAgentCard;
   }
 
   /** `SendMessage` / `message/send` (A2A 1.0 §3.1.1). */
@@ -220,6 +272,34 @@ export class RequestHandler {
     return this.extendedAgentCard;
   }
 
+  /** Approvals of `requiresApproval` contracts, oldest first (decision 0017). */
+  async listApprovals(query: ApprovalQuery): Promise<ApprovalPage> {
+    return this.approvalDeps().approvals.list(query);
+  }
+
+  /** One approval and its audit trail. */
+  async getApproval(id: string): Promise<{ approval: ApprovalRecord; history: ApprovalEvent[] }> {
+    const { approvals } = this.approvalDeps();
+    const approval = await approvals.get(id);
+    if (approval === undefined) {
+      throw new A2AError('ApprovalNotFoundError', `No approval ${id}`, { metadata: { approvalId: id } });
+    }
+    return { approval, history: await approvals.history(id) };
+  }
+
+  /** The owner's decision on an approval; an approved task runs, a rejected one ends rejected. */
+  decideApproval(id: string, decision: ApprovalDecision): ReturnType<typeof decideApproval> {
+    return decideApproval(this.approvalDeps(), id, decision);
+  }
+
+  private approvalDeps(): ApprovalFlowDeps {
+    const approvals = this.store.approvals;
+    if (approvals === undefined) {
+      throw new A2AError('UnsupportedOperationError', "This server's task store keeps no approvals");
+    }
+    return { store: this.store, approvals, runner: this.runner, contracts: this.contracts };
+  }
+
   /** Push config create (A2A 1.0 §3.1.7); gated by `capabilities.pushNotifications`. */
   async createTaskPushNotificationConfig(
     _config: TaskPushNotificationConfig,
@@ -303,14 +383,35 @@ export class RequestHandler {
       taskId = stored.task.id;
       contextId = stored.task.contextId;
     } else {
-      taskId = randomUUID();
+      taskId = newId();
       contextId =
-        incoming.contextId !== undefined && incoming.contextId !== '' ? incoming.contextId : randomUUID();
+        incoming.contextId !== undefined && incoming.contextId !== '' ? incoming.contextId : newId();
     }
+    // The contract gate first (seeds/a2a-contracts.md "Validation behavior"), then the host's checks.
+    const invocation = this.contracts?.admit(incoming);
+    if (invocation?.requiresApproval === true && this.store.approvals === undefined) {
+      throw new A2AError(
+        'UnsupportedOperationError',
+        `Contract "${invocation.name}" requires approval by the agent's owner, and this server's store keeps no approvals`,
+        { metadata: { contract: invocation.name } },
+      );
+    }
+    if (this.admitMessage !== undefined) await this.admitMessage(request, call, stored?.task);
     const message: Message =
       incoming.taskId === taskId && incoming.contextId === contextId
         ? incoming
         : { ...incoming, taskId, contextId };
+    if (invocation?.requiresApproval === true) {
+      return holdForApproval(this.approvalDeps(), {
+        taskId,
+        contextId,
+        scope,
+        message,
+        invocation,
+        ...(stored === undefined ? {} : { stored }),
+        ...(beforeStart === undefined ? {} : { beforeStart }),
+      });
+    }
     const run = this.runner.start({
       taskId,
       contextId,
@@ -320,6 +421,7 @@ export class RequestHandler {
       call,
       ...(stored === undefined ? {} : { stored }),
       ...(beforeStart === undefined ? {} : { beforeStart }),
+      ...(invocation === undefined ? {} : { contract: invocation, contracts: this.contracts }),
     });
     return run.execution;
   }

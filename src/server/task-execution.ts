@@ -5,12 +5,13 @@
  * All writes for a task in this process go through its single execution, so commits are ordered;
  * a VersionConflictError means another process wrote, and the execution rebases on what it wrote.
  */
-import { randomUUID } from 'node:crypto';
+import { newId } from './ids.js';
 import {
   A2AError,
   isInterruptedState,
   isTerminalState,
   type Message,
+  type Metadata,
   type StreamResponse,
   type Task,
   type TaskState,
@@ -38,6 +39,10 @@ export interface ExecutionInit {
   userMessage?: Message;
   /** The stored task for follow-up messages; absent for a new task. */
   stored?: StoredTask;
+  /** Metadata the task carries from its creation (e.g. the contract it was invoked under). */
+  metadata?: Metadata;
+  /** The user message is already in the stored history (a run resumed after an approval). */
+  messageRecorded?: boolean;
 }
 
 interface Waiter {
@@ -63,6 +68,7 @@ export class TaskExecution implements TaskEventSink {
   private flushing = false;
   private pendingUserMessage: Message | undefined;
   private readonly userMessage: Message | undefined;
+  private readonly initialMetadata: Metadata | undefined;
   private replied: Message | undefined;
   private executorDone = false;
   /** True once any event was queued, committed or not. */
@@ -81,11 +87,12 @@ export class TaskExecution implements TaskEventSink {
     this.contextId = init.contextId;
     this.scope = init.scope;
     this.userMessage = init.userMessage;
+    this.initialMetadata = init.metadata;
     if (init.stored !== undefined) {
       this.snapshot = init.stored.task;
       this.version = init.stored.version;
       this.projected = init.stored.task.status.state;
-      this.pendingUserMessage = init.userMessage;
+      this.pendingUserMessage = init.messageRecorded === true ? undefined : init.userMessage;
       for (const artifact of init.stored.task.artifacts ?? []) this.artifactIds.add(artifact.artifactId);
     } else {
       this.version = 0;
@@ -204,7 +211,7 @@ export class TaskExecution implements TaskEventSink {
     const status: Task['status'] = { state, timestamp: new Date().toISOString() };
     if (text !== undefined) {
       status.message = {
-        messageId: randomUUID(),
+        messageId: newId(),
         role: 'ROLE_AGENT',
         parts: [{ text }],
         taskId: this.taskId,
@@ -272,6 +279,7 @@ export class TaskExecution implements TaskEventSink {
           status: { state: 'TASK_STATE_SUBMITTED', timestamp: new Date().toISOString() },
         };
         if (this.userMessage !== undefined) base.history = [this.userMessage];
+        if (this.initialMetadata !== undefined) base.metadata = this.initialMetadata;
         events.unshift({ task: base });
       } else {
         base = this.snapshot;

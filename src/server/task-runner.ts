@@ -7,13 +7,16 @@ import {
   isInterruptedState,
   isTerminalState,
   type Message,
+  type Metadata,
   type SendMessageRequest,
 } from '../protocol/index.js';
 import type { StoredTask, TaskScope } from '../store/index.js';
-import type { AgentExecutor, RequestContext } from './agent-executor.js';
+import type { AgentExecutor, AgentSender, RequestContext } from './agent-executor.js';
 import type { CallContext } from './call-context.js';
 import { TaskExecution, type ExecutionDeps } from './task-execution.js';
 import { TaskUpdater } from './task-updater.js';
+import { invocationMetadata, type ContractGate, type ContractInvocation } from './contract-gate.js';
+import { OutputCheckingSink } from './output-checking-sink.js';
 
 /** A started execution with the context its executor got. */
 export interface RunningTask {
@@ -33,6 +36,11 @@ export interface StartOptions {
   stored?: StoredTask;
   /** Called after registration and before the executor starts (streams subscribe here). */
   beforeStart?: (execution: TaskExecution) => void;
+  /** The contract the message invokes, and the gate that checks the reply against it. */
+  contract?: ContractInvocation;
+  contracts?: ContractGate | undefined;
+  /** The message is already in the stored task's history (resumed after an approval). */
+  messageRecorded?: boolean;
 }
 
 /** The registry of live executions. */
@@ -42,6 +50,7 @@ export class TaskRunner {
   constructor(
     private readonly deps: ExecutionDeps,
     private readonly executor: AgentExecutor,
+    private readonly agents?: AgentSender,
   ) {}
 
   /** The live run of a task, if its agent is still at work in this process. */
@@ -57,6 +66,10 @@ export class TaskRunner {
       scope: options.scope,
       userMessage: options.message,
       ...(options.stored === undefined ? {} : { stored: options.stored }),
+      ...(options.contract === undefined || options.stored !== undefined
+        ? {}
+        : { metadata: invocationMetadata(options.contract) }),
+      ...(options.messageRecorded === true ? { messageRecorded: true } : {}),
     });
     const context: RequestContext = {
       get signal() {
@@ -70,8 +83,15 @@ export class TaskRunner {
       configuration: options.request.configuration,
       metadata: options.request.metadata,
       call: options.call,
+      ...(options.contract === undefined ? {} : { contract: options.contract }),
+      ...(this.agents === undefined ? {} : { agents: this.agents }),
     };
-    const running: RunningTask = { execution, context, updater: new TaskUpdater(execution) };
+    const { contract, contracts } = options;
+    const sink =
+      contract !== undefined && contracts !== undefined && contract.outputSchema !== undefined
+        ? new OutputCheckingSink(execution, contracts, contract)
+        : execution;
+    const running: RunningTask = { execution, context, updater: new TaskUpdater(sink) };
     this.live.set(options.taskId, running);
     this.track(running);
     options.beforeStart?.(execution);
@@ -91,6 +111,27 @@ export class TaskRunner {
       execution.executorFinished(undefined);
     }
     return running;
+  }
+
+  /** A run that records a message without running the executor (held for an approval). */
+  held(options: {
+    taskId: string;
+    contextId: string;
+    scope: TaskScope;
+    message: Message;
+    stored?: StoredTask;
+    metadata?: Metadata;
+  }): TaskExecution {
+    return new TaskExecution(this.deps, {
+      taskId: options.taskId,
+      contextId: options.contextId,
+      scope: options.scope,
+      userMessage: options.message,
+      ...(options.stored === undefined ? {} : { stored: options.stored }),
+      ...(options.stored !== undefined || options.metadata === undefined
+        ? {}
+        : { metadata: options.metadata }),
+    }).withoutExecutor();
   }
 
   /** A run with no executor, for Concord's own updates to an idle task (cancel). */

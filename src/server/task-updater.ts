@@ -4,7 +4,7 @@
  * synchronously when the event is illegal (e.g. an update after the task ended), so agent bugs
  * surface where they happen.
  */
-import { randomUUID } from 'node:crypto';
+import { newId } from './ids.js';
 import type { Artifact, Message, Metadata, Part, StreamResponse, TaskState } from '../protocol/index.js';
 
 /** Where the updater sends events; implemented by the task execution. */
@@ -53,7 +53,7 @@ export class TaskUpdater {
     if (typeof input !== 'string' && !Array.isArray(input)) return input;
     const parts: Part[] = typeof input === 'string' ? [{ text: input }] : input;
     const message: Message = {
-      messageId: randomUUID(),
+      messageId: newId(),
       role: 'ROLE_AGENT',
       parts,
       taskId: this.sink.taskId,
@@ -116,7 +116,7 @@ export class TaskUpdater {
 
   /** Adds or extends an artifact; returns its id (generated when not given). */
   addArtifact(parts: Part[], options: ArtifactOptions = {}): string {
-    const artifactId = options.artifactId ?? randomUUID();
+    const artifactId = options.artifactId ?? newId();
     const artifact: Artifact = { artifactId, parts };
     if (options.name !== undefined) artifact.name = options.name;
     if (options.description !== undefined) artifact.description = options.description;

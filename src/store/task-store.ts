@@ -5,6 +5,7 @@
  * VersionConflictError if another writer got there first: a lost update is impossible.
  */
 import type { StreamResponse, Task, TaskState } from '../protocol/index.js';
+import type { ApprovalStore } from './approval-store.js';
 
 /** Who may see a task, and under which tenant it lives. Empty strings mean "none". */
 export interface TaskScope {
@@ -82,4 +83,9 @@ export interface TaskStore {
   list(query: TaskQuery): Promise<TaskPage>;
   /** Flushes and releases resources. */
   close(): Promise<void>;
+  /**
+   * Stores that can persist approvals (`requiresApproval`) expose them here, kept as the tasks are
+   * (the same file for SQLite) and closed with this store.
+   */
+  readonly approvals?: ApprovalStore;
 }

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createA2AServer, type A2AServerOptions } from '../../src/server/index.js';
+import { createA2AServer, type A2AServer, type A2AServerOptions } from '../../src/server/index.js';
 import { listen, type RunningServer } from '../../src/server/adapters/node.js';
 import { createMemoryTaskStore, type TaskStore } from '../../src/store/index.js';
 import { openSqliteTaskStore } from '../../src/store/sqlite/index.js';
@@ -12,6 +12,7 @@ import * as echo from '../../examples/echo/agent.mjs';
 /** A running echo server and how to stop it. */
 export interface EchoServer {
   url: string;
+  a2a: A2AServer;
   running: RunningServer;
   store: TaskStore;
   errors: unknown[];
@@ -20,7 +21,7 @@ export interface EchoServer {
 
 /** Starts the echo agent; `store: 'sqlite'` uses a fresh temp file. */
 export async function startEcho(
-  options: { store?: 'memory' | 'sqlite' } & Partial<A2AServerOptions> = {},
+  options: { store?: 'memory' | 'sqlite' } & Omit<Partial<A2AServerOptions>, 'store'> = {},
 ): Promise<EchoServer> {
   let dir: string | undefined;
   let store: TaskStore;
@@ -42,6 +43,7 @@ export async function startEcho(
   const running = await listen(server, { port: 0 });
   return {
     url: running.url,
+    a2a: server,
     running,
     store,
     errors,

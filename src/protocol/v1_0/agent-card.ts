@@ -169,7 +169,8 @@ function encodeInterface(entry: AgentInterface): JsonObject {
 function encodeExtension(extension: AgentExtension): JsonObject {
   const out: JsonObject = { uri: extension.uri };
   if (extension.description) out.description = extension.description;
-  if (extension.required !== undefined) out.required = extension.required;
+  // `required` is a plain proto3 bool: ProtoJSON omits false (A2A 1.0 §8.4.1, signed cards).
+  if (extension.required === true) out.required = true;
   if (extension.params !== undefined) out.params = extension.params;
   return out;
 }

@@ -226,7 +226,9 @@ export function decodeSecurityRequirement(value: unknown, path: string): Securit
 /** Encodes a SecurityRequirement in the proto form (digest §12.11: emit the proto form). */
 export function encodeSecurityRequirement(requirement: SecurityRequirement): JsonObject {
   const entries: [string, JsonObject][] = [];
+  // ProtoJSON omits an empty repeated field, so "no scopes" is `{}`: the form a verifier that
+  // re-serialises the card gets, which keeps card signatures stable (A2A 1.0 §8.4.1).
   for (const [name, scopes] of Object.entries(requirement.schemes))
-    entries.push([name, { list: scopes.list }]);
+    entries.push([name, scopes.list.length === 0 ? {} : { list: scopes.list }]);
   return { schemes: Object.fromEntries(entries) };
 }

@@ -5,7 +5,7 @@
  * framework with node-style `(req, res, next)` middleware works the same way.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { A2AServer } from '../a2a-server.js';
+import type { HttpApp } from '../http/http-types.js';
 import { toHttpRequest, writeResponse } from './node.js';
 
 /** A node-style middleware (Express, Connect, Polka). */
@@ -16,7 +16,7 @@ export type NodeMiddleware = (
 ) => void;
 
 /** Creates the middleware; unknown paths under the mount point get the A2A 404 error body. */
-export function a2aExpress(server: A2AServer): NodeMiddleware {
+export function a2aExpress(server: HttpApp): NodeMiddleware {
   return (req, res, next) => {
     const request = toHttpRequest(req, res, server.maxBodyBytes);
     if (request === undefined) {

@@ -4,8 +4,7 @@
  * pulled on demand, which gives the same backpressure as the node adapter.
  */
 import { A2AError } from '../../protocol/index.js';
-import type { A2AServer } from '../a2a-server.js';
-import { isStreamResponse, type HttpRequest } from '../http/http-types.js';
+import { isStreamResponse, type HttpApp, type HttpRequest } from '../http/http-types.js';
 
 /** Options of the fetch handler. */
 export interface FetchHandlerOptions {
@@ -51,7 +50,7 @@ function tooLarge(limit: number): A2AError {
 
 /** Creates a fetch-style handler for an A2A server. */
 export function createFetchHandler(
-  server: A2AServer,
+  server: HttpApp,
   options: FetchHandlerOptions = {},
 ): (request: Request) => Promise<Response> {
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');

@@ -7,9 +7,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { A2AError, toA2AError, toRestErrorBody } from '../../protocol/index.js';
-import type { A2AServer } from '../a2a-server.js';
 import {
   isStreamResponse,
+  type HttpApp,
   type HttpRequest,
   type HttpResponse,
   type HttpStreamResponse,
@@ -174,7 +174,7 @@ async function writeStream(
 }
 
 /** A `(req, res)` listener for node:http (or any server built on it). */
-export function createNodeHandler(server: A2AServer, options: NodeHandlerOptions = {}) {
+export function createNodeHandler(server: HttpApp, options: NodeHandlerOptions = {}) {
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
   return (req: IncomingMessage, res: ServerResponse): void => {
     const request = toHttpRequest(req, res, server.maxBodyBytes, basePath);
@@ -225,7 +225,7 @@ export interface RunningServer {
 }
 
 /** Serves an A2A server over node:http. */
-export async function listen(a2a: A2AServer, options: ListenOptions = {}): Promise<RunningServer> {
+export async function listen(a2a: HttpApp, options: ListenOptions = {}): Promise<RunningServer> {
   const streams = new Set<ServerResponse>();
   const server = createServer(
     { requestTimeout: options.requestTimeoutMs ?? 30_000, keepAliveTimeout: 5_000 },
@@ -252,7 +252,7 @@ export async function listen(a2a: A2AServer, options: ListenOptions = {}): Promi
 
 async function shutdown(
   server: Server,
-  a2a: A2AServer,
+  a2a: HttpApp,
   streams: Set<ServerResponse>,
   graceMs: number,
 ): Promise<void> {

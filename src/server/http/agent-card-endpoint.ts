@@ -4,11 +4,19 @@
  * 1.0 clients get the 1.0 card; clients sending no version (0.3, and generic fetchers) get the 0.3
  * card, which also lists `supportedInterfaces` so a 1.0 client can still find its interfaces.
  * Bodies and ETags are computed once; `If-None-Match` gets 304 (A2A 1.0 §8.6, RFC 9110 §13.1.2).
+ * With a signer, each version's JSON is signed as served (A2A 1.0 §8.4: the signature covers the
+ * JSON the client canonicalizes, so a 0.3 client and a 1.0 client each verify what they received).
  */
-import { createHash } from 'node:crypto';
-import { A2AError, negotiateVersion, type AgentCard, type ProtocolVersion } from '../../protocol/index.js';
+import {
+  A2AError,
+  negotiateVersion,
+  type AgentCard,
+  type AgentCardSignature,
+  type ProtocolVersion,
+} from '../../protocol/index.js';
 import { v0_3JsonRpcCodec } from '../../protocol/v0_3/index.js';
 import { v1_0Codec } from '../../protocol/v1_0/index.js';
+import { cacheableJson, etagOf } from './cacheable-json.js';
 import type { HttpRequest, HttpResponse } from './http-types.js';
 import { restErrorResponse } from './rest-binding.js';
 
@@ -23,34 +31,49 @@ interface Rendered {
   etag: string;
 }
 
+/** Signs a card's wire JSON (without `signatures`) for one protocol version. */
+export type CardSigner = (
+  cardJson: Record<string, unknown>,
+  version: ProtocolVersion,
+) => Promise<AgentCardSignature[]>;
+
 /** Renders and caches both versions of a card. */
 export class AgentCardEndpoint {
-  private readonly rendered = new Map<ProtocolVersion, Rendered>();
+  private readonly rendered = new Map<ProtocolVersion, Promise<Rendered>>();
 
   constructor(
     private readonly card: AgentCard,
     private readonly maxAgeSeconds: number,
+    private readonly signer?: CardSigner,
   ) {}
 
   /** The card JSON for a version, as served. */
-  body(version: ProtocolVersion): string {
-    return this.render(version).body;
+  async body(version: ProtocolVersion): Promise<string> {
+    return (await this.render(version)).body;
   }
 
-  private render(version: ProtocolVersion): Rendered {
+  private render(version: ProtocolVersion): Promise<Rendered> {
     let hit = this.rendered.get(version);
     if (hit === undefined) {
-      const codec = version === '1.0' ? v1_0Codec : v0_3JsonRpcCodec;
-      const body = JSON.stringify(codec.encodeAgentCard(this.card));
-      const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
-      hit = { body, etag };
+      hit = this.renderNow(version);
+      // A failed signing is not cached: the next request tries again.
+      hit.catch(() => this.rendered.delete(version));
       this.rendered.set(version, hit);
     }
     return hit;
   }
 
+  private async renderNow(version: ProtocolVersion): Promise<Rendered> {
+    const codec = version === '1.0' ? v1_0Codec : v0_3JsonRpcCodec;
+    const json = codec.encodeAgentCard(this.card) as Record<string, unknown>;
+    delete json.signatures;
+    if (this.signer !== undefined) json.signatures = await this.signer(json, version);
+    const body = JSON.stringify(json);
+    return { body, etag: etagOf(body) };
+  }
+
   /** Answers a GET or HEAD for the card. */
-  handle(request: HttpRequest): HttpResponse {
+  async handle(request: HttpRequest): Promise<HttpResponse> {
     let version: ProtocolVersion;
     try {
       version = negotiateVersion(request.header('a2a-version') ?? request.query.get('A2A-Version'));
@@ -63,21 +86,16 @@ export class AgentCardEndpoint {
         version,
       );
     }
-    const { body, etag } = this.render(version);
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      'cache-control': `public, max-age=${this.maxAgeSeconds}`,
-      etag,
-      vary: 'A2A-Version',
-      'access-control-allow-origin': '*',
-    };
-    const match = request.header('if-none-match');
-    if (
-      match !== undefined &&
-      match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*')
-    ) {
-      return { status: 304, headers, body: '' };
+    let rendered: Rendered;
+    try {
+      rendered = await this.render(version);
+    } catch (error) {
+      return restErrorResponse(error, version);
     }
-    return { status: 200, headers, body: request.method === 'HEAD' ? '' : body };
+    return cacheableJson(request, rendered.body, {
+      etag: rendered.etag,
+      maxAgeSeconds: this.maxAgeSeconds,
+      vary: 'A2A-Version',
+    });
   }
 }

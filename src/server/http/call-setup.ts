@@ -96,12 +96,27 @@ export async function setupCall(
   return call;
 }
 
-/** The `WWW-Authenticate` challenge for a 401, from the card's schemes (RFC 9110 §11.6.1). */
+/**
+ * The `WWW-Authenticate` value for a 401 (RFC 9110 §11.6.1): one challenge per scheme the card
+ * declares, so the client learns every way in. HTTP schemes keep their registered spelling
+ * (`Bearer`, RFC 6750 §3; `Basic`, RFC 7617); OAuth and OpenID Connect are bearer tokens; API keys
+ * have no registered scheme, so Concord names where the key goes.
+ */
 export function authenticateChallenge(card: AgentCard): string {
+  const challenges = new Set<string>();
   for (const scheme of Object.values(card.securitySchemes ?? {})) {
-    if ('httpAuthSecurityScheme' in scheme) return `${scheme.httpAuthSecurityScheme.scheme} realm="a2a"`;
-    if ('oauth2SecurityScheme' in scheme || 'openIdConnectSecurityScheme' in scheme)
-      return 'Bearer realm="a2a"';
+    if ('httpAuthSecurityScheme' in scheme) {
+      const name = scheme.httpAuthSecurityScheme.scheme;
+      const spelled = REGISTERED_SPELLING[name.toLowerCase()] ?? name;
+      challenges.add(`${spelled} realm="a2a"`);
+    } else if ('oauth2SecurityScheme' in scheme || 'openIdConnectSecurityScheme' in scheme) {
+      challenges.add('Bearer realm="a2a"');
+    } else if ('apiKeySecurityScheme' in scheme) {
+      const { location, name } = scheme.apiKeySecurityScheme;
+      challenges.add(`ApiKey realm="a2a", in="${location}", name="${name.replace(/["\\]/g, '')}"`);
+    }
   }
-  return 'Bearer realm="a2a"';
+  return challenges.size === 0 ? 'Bearer realm="a2a"' : [...challenges].join(', ');
 }
+
+const REGISTERED_SPELLING: Record<string, string> = { bearer: 'Bearer', basic: 'Basic', digest: 'Digest' };

@@ -45,3 +45,18 @@ export type HttpResponse = HttpBodyResponse | HttpStreamResponse;
 export function isStreamResponse(response: HttpResponse): response is HttpStreamResponse {
   return 'stream' in response;
 }
+
+/**
+ * What the adapters serve: one A2A server, or anything composed of them (the agent host mounts
+ * several under one listener). `setBaseUrl` tells it the URL the listener ended up on.
+ */
+export interface HttpApp {
+  /** Request bodies above this many bytes are refused with 413. */
+  readonly maxBodyBytes: number;
+  /** Handles one exchange; never throws. */
+  handle(request: HttpRequest): Promise<HttpResponse>;
+  /** The public base URL, ending in `/`, once the listener is bound. */
+  setBaseUrl(baseUrl: string): void;
+  /** Releases what it holds (stores) after the listener stopped. */
+  close(): Promise<void>;
+}

@@ -4,8 +4,11 @@
  * commit costs a map lookup and a few pushes. Everything is synchronous underneath; promises are
  * created already settled, and a commit is checked and applied in one synchronous step, so of two
  * commits from the same version exactly one wins.
+ *
+ * Memory is bounded: past `maxTasks` tasks, the oldest-created tasks in a terminal state are
+ * forgotten (decision 0010). Tasks still in progress are never dropped, whatever their age.
  */
-import type { Task, TaskState } from '../../protocol/model.js';
+import { isTerminalState, type Task, type TaskState } from '../../protocol/model.js';
 import { isAfterCursor, planList } from '../list-plan.js';
 import { encodePageToken } from '../page-token.js';
 import { taskStatusKey } from '../status-time.js';
@@ -20,6 +23,7 @@ import {
   type TaskStore,
 } from '../task-store.js';
 import { FirstInOrder } from './first-in-order.js';
+import { MemoryApprovalStore } from './memory-approval-store.js';
 
 /** One per task, updated in place by commits. */
 interface Entry {
@@ -36,7 +40,21 @@ interface Entry {
   statusKey: string;
   /** `events[i].seq === i + 1`: the log has no gaps, so `afterSeq` is an index. */
   events: TaskEventRecord[];
+  /** Set once the entry left the map; `created` drops it at its next compaction. */
+  evicted: boolean;
 }
+
+/** Options of the in-memory store. */
+export interface MemoryTaskStoreOptions {
+  /**
+   * How many tasks to keep (default 10,000). Beyond it, the oldest terminal tasks are dropped;
+   * `Infinity` keeps everything (memory then grows with every task).
+   */
+  maxTasks?: number;
+}
+
+/** Tasks kept by default: plenty for development and tests, bounded for a long-running process. */
+export const DEFAULT_MAX_TASKS = 10_000;
 
 function visible(entry: Entry, scope: TaskScope): boolean {
   return entry.tenant === scope.tenant && (entry.owner === '' || entry.owner === scope.owner);
@@ -46,8 +64,23 @@ function visible(entry: Entry, scope: TaskScope): boolean {
 export class MemoryTaskStore implements TaskStore {
   private readonly tasks = new Map<string, Entry>();
   /** Entries in creation order, so `list` can walk newest-created first (see `page`). */
-  private readonly created: Entry[] = [];
+  private created: Entry[] = [];
+  /** Entries of `created` before this index were all looked at by an eviction sweep. */
+  private sweepFrom = 0;
+  private evictedInCreated = 0;
+  private readonly maxTasks: number;
+  /** No sweep before the map is this big (raised when a sweep found too few terminal tasks). */
+  private sweepAt: number;
   private closed = false;
+  /** Approvals of held messages, kept (and closed) alongside the tasks. */
+  readonly approvals = new MemoryApprovalStore();
+
+  constructor(options: MemoryTaskStoreOptions = {}) {
+    const max = options.maxTasks ?? DEFAULT_MAX_TASKS;
+    if (!(max >= 1)) throw new RangeError(`maxTasks must be at least 1, got ${max}`);
+    this.maxTasks = max;
+    this.sweepAt = max;
+  }
 
   commit(commit: TaskCommit): Promise<number> {
     try {
@@ -79,7 +112,7 @@ export class MemoryTaskStore implements TaskStore {
 
   close(): Promise<void> {
     this.closed = true;
-    return Promise.resolve();
+    return this.approvals.close();
   }
 
   private apply(commit: TaskCommit): number {
@@ -109,9 +142,11 @@ export class MemoryTaskStore implements TaskStore {
         stored: { tenant, owner, task, version },
         statusKey,
         events: log,
+        evicted: false,
       };
       this.tasks.set(task.id, created);
       this.created.push(created);
+      if (this.tasks.size > this.sweepAt) this.evict();
     } else {
       log = entry.events;
       // Tenant and owner are fixed when the task is created; a follow-up by another visible caller
@@ -125,6 +160,41 @@ export class MemoryTaskStore implements TaskStore {
     return version;
   }
 
+  /**
+   * Drops the oldest terminal tasks until a tenth of the room is free again, so sweeps are rare
+   * and their cost is spread over many creates. The sweep resumes where the last one stopped; the
+   * in-progress tasks it passes stay, and are looked at again by the sweep after a compaction or
+   * after one that reached the end. Many long-running tasks make the store outgrow `maxTasks`
+   * (they are never dropped); sweeps then wait for another tenth of growth each, to stay cheap.
+   */
+  private evict(): void {
+    const target = this.maxTasks - Math.floor(this.maxTasks / 10);
+    const { created, tasks } = this;
+    let i = this.sweepFrom;
+    for (; i < created.length && tasks.size > target; i++) {
+      const entry = created[i]!;
+      if (entry.evicted || !isTerminalState(entry.state)) continue;
+      entry.evicted = true;
+      tasks.delete(entry.id);
+      this.evictedInCreated++;
+    }
+    const room = Math.max(1, Math.floor(this.maxTasks / 10));
+    if (tasks.size > target) {
+      // Not enough terminal tasks: start over next time, once the store grew by another tenth.
+      this.sweepFrom = 0;
+      this.sweepAt = tasks.size + room;
+    } else {
+      this.sweepFrom = i;
+      this.sweepAt = this.maxTasks;
+    }
+    // Compact once most of the array is dead weight (amortised O(1) per create).
+    if (this.evictedInCreated * 2 > created.length) {
+      this.created = created.filter((entry) => !entry.evicted);
+      this.evictedInCreated = 0;
+      this.sweepFrom = 0;
+    }
+  }
+
   private page(query: TaskQuery): TaskPage {
     const plan = planList(query);
     const { tenant, owner, contextId, status, afterKey, cursor } = plan;
@@ -136,6 +206,7 @@ export class MemoryTaskStore implements TaskStore {
     const { created } = this;
     for (let i = created.length - 1; i >= 0; i--) {
       const entry = created[i]!;
+      if (entry.evicted) continue;
       if (entry.tenant !== tenant || (entry.owner !== '' && entry.owner !== owner)) continue;
       if (contextId !== undefined && entry.contextId !== contextId) continue;
       if (status !== undefined && entry.state !== status) continue;
@@ -166,6 +237,6 @@ function newestFirst(a: Entry, b: Entry): number {
 }
 
 /** Creates an empty in-memory TaskStore. */
-export function createMemoryTaskStore(): TaskStore {
-  return new MemoryTaskStore();
+export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): TaskStore {
+  return new MemoryTaskStore(options);
 }

@@ -16,6 +16,7 @@ import type {
   TaskStore,
 } from '../task-store.js';
 import { ListQuery } from './list-query.js';
+import { SqliteApprovalStore } from './sqlite-approval-store.js';
 import { openDatabase } from './schema.js';
 import { prepareStatements, type Statements } from './statements.js';
 import { WriteQueue } from './write-queue.js';
@@ -35,12 +36,16 @@ export class SqliteTaskStore implements TaskStore {
   private readonly writes: WriteQueue;
   private readonly lists: ListQuery;
   private closed = false;
+  /** Approvals in the same file and connection, closed with this store (sqlite-approval-store.ts). */
+  readonly approvals: SqliteApprovalStore;
 
   constructor(options: SqliteTaskStoreOptions) {
     this.db = openDatabase({ path: options.path, busyTimeoutMs: options.busyTimeoutMs ?? 5000 });
     this.sql = prepareStatements(this.db);
     this.writes = new WriteQueue(this.db, this.sql);
     this.lists = new ListQuery(this.db);
+    const writes = this.writes;
+    this.approvals = new SqliteApprovalStore({ db: this.db, beforeWrite: () => writes.flush() });
   }
 
   commit(commit: TaskCommit): Promise<number> {
