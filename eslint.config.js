@@ -19,6 +19,8 @@ export default tseslint.config(
         Buffer: 'readonly',
         URL: 'readonly',
         fetch: 'readonly',
+        AbortController: 'readonly',
+        URLSearchParams: 'readonly',
       },
     },
     rules: {

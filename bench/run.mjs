@@ -43,6 +43,8 @@ let retriesLeft = RETRIES;
 
 const SERVERS = [
   { name: 'bare', script: 'servers/bare.mjs' },
+  // The floor under any A2A server: parse, mint ids, serialise a fresh task; nothing else.
+  { name: 'ideal-a2a', script: 'servers/bare-a2a.mjs', runs: ['send c=32', 'send c=128'] },
   { name: 'a2a-js', script: 'servers/a2a-js.mjs' },
   { name: 'concord-memory', script: 'servers/concord.mjs', env: { BENCH_STORE: 'memory' } },
   { name: 'concord-sqlite', script: 'servers/concord.mjs', env: { BENCH_STORE: 'sqlite' } },
