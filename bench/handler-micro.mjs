@@ -4,15 +4,13 @@
 // for each store, best of several rounds. Use it to A/B a change to the request path; the HTTP
 // benchmark (`npm run bench`) stays the measure against the targets.
 //
-// Environment: MICRO_STORES (default "memory,sqlite"), MICRO_REQUESTS (per round, default
+// Environment: MICRO_DIST (a build folder, default ../dist), MICRO_STORES (default "memory,sqlite"), MICRO_REQUESTS (per round, default
 // 100000), MICRO_ROUNDS (default 3), MICRO_VERSION ("0.3" JSON-RPC, default, or "1.0").
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createA2AServer } from '../dist/server/index.js';
-import { createMemoryTaskStore } from '../dist/store/index.js';
-import { openSqliteTaskStore } from '../dist/store/sqlite/index.js';
+import { pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { rpcBody } from './lib/payload.mjs';
 
@@ -22,6 +20,13 @@ const REQUESTS = Number(env.MICRO_REQUESTS ?? 100_000);
 const ROUNDS = Number(env.MICRO_ROUNDS ?? 3);
 const VERSION = env.MICRO_VERSION ?? '0.3';
 const IN_FLIGHT = 32;
+// MICRO_DIST points at another build (say, main's, copied aside) to A/B two versions.
+const dist = env.MICRO_DIST
+  ? pathToFileURL(env.MICRO_DIST + '/').href
+  : new URL('../dist/', import.meta.url).href;
+const { createA2AServer } = await import(dist + 'server/index.js');
+const { createMemoryTaskStore } = await import(dist + 'store/index.js');
+const { openSqliteTaskStore } = await import(dist + 'store/sqlite/index.js');
 
 const card = {
   name: 'micro',
@@ -78,7 +83,7 @@ for (const kind of STORES) {
   const store =
     dir === undefined ? createMemoryTaskStore() : openSqliteTaskStore({ path: join(dir, 'tasks.db') });
   const server = createA2AServer({ agentCard: card, executor, store });
-  await round(server, Math.min(REQUESTS, 30_000));
+  await round(server, Number(env.MICRO_WARM ?? Math.min(REQUESTS, 30_000)));
   const results = [];
   for (let r = 0; r < ROUNDS; r++) {
     const cpu = process.cpuUsage();

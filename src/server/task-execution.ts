@@ -6,6 +6,7 @@
  * a VersionConflictError means another process wrote, and the execution rebases on what it wrote.
  */
 import { newId } from './ids.js';
+import { nowIso } from './status-clock.js';
 import {
   A2AError,
   isInterruptedState,
@@ -18,7 +19,7 @@ import {
 } from '../protocol/index.js';
 import { VersionConflictError, type StoredTask, type TaskScope, type TaskStore } from '../store/index.js';
 import type { EventHub } from './event-hub.js';
-import { appendMessage, applyEvent } from './task-projection.js';
+import { appendMessage, applyEvents } from './task-projection.js';
 import { assertTransition } from './task-state-machine.js';
 import type { TaskEventSink } from './task-updater.js';
 
@@ -63,7 +64,8 @@ export class TaskExecution implements TaskEventSink {
   private snapshot: Task | undefined;
   private version: number;
   private projected: TaskState;
-  private readonly artifactIds = new Set<string>();
+  /** Ids of the artifacts sent so far, made on the first artifact. */
+  private artifactIds: Set<string> | undefined;
   private queue: StreamResponse[] = [];
   private flushing = false;
   private pendingUserMessage: Message | undefined;
@@ -93,7 +95,10 @@ export class TaskExecution implements TaskEventSink {
       this.version = init.stored.version;
       this.projected = init.stored.task.status.state;
       this.pendingUserMessage = init.messageRecorded === true ? undefined : init.userMessage;
-      for (const artifact of init.stored.task.artifacts ?? []) this.artifactIds.add(artifact.artifactId);
+      const artifacts = init.stored.task.artifacts;
+      if (artifacts !== undefined && artifacts.length > 0) {
+        this.artifactIds = new Set(artifacts.map((artifact) => artifact.artifactId));
+      }
     } else {
       this.version = 0;
       this.projected = 'TASK_STATE_SUBMITTED';
@@ -155,12 +160,12 @@ export class TaskExecution implements TaskEventSink {
     } else if ('artifactUpdate' in event) {
       if (isTerminalState(this.projected)) assertTransition(this.taskId, this.projected, this.projected);
       const { artifact, append } = event.artifactUpdate;
-      if (append === true && !this.artifactIds.has(artifact.artifactId)) {
+      if (append === true && this.artifactIds?.has(artifact.artifactId) !== true) {
         throw new A2AError('InvalidAgentResponseError', `append to unknown artifact ${artifact.artifactId}`, {
           metadata: { taskId: this.taskId, artifactId: artifact.artifactId },
         });
       }
-      this.artifactIds.add(artifact.artifactId);
+      (this.artifactIds ??= new Set()).add(artifact.artifactId);
     }
     this.queue.push(event);
     this.emitted = true;
@@ -208,7 +213,7 @@ export class TaskExecution implements TaskEventSink {
   forceStatus(state: TaskState, text?: string): void {
     if (isTerminalState(this.projected)) return;
     this.projected = state;
-    const status: Task['status'] = { state, timestamp: new Date().toISOString() };
+    const status: Task['status'] = { state, timestamp: nowIso() };
     if (text !== undefined) {
       status.message = {
         messageId: newId(),
@@ -276,7 +281,7 @@ export class TaskExecution implements TaskEventSink {
         base = {
           id: this.taskId,
           contextId: this.contextId,
-          status: { state: 'TASK_STATE_SUBMITTED', timestamp: new Date().toISOString() },
+          status: { state: 'TASK_STATE_SUBMITTED', timestamp: nowIso() },
         };
         if (this.userMessage !== undefined) base.history = [this.userMessage];
         if (this.initialMetadata !== undefined) base.metadata = this.initialMetadata;
@@ -287,11 +292,11 @@ export class TaskExecution implements TaskEventSink {
           base = { ...base, history: appendMessage(base.history, this.pendingUserMessage) };
         }
       }
-      let task = base;
-      for (const event of events) task = applyEvent(task, event);
+      const task = applyEvents(base, events);
       const from = this.version;
+      const { tenant, owner } = this.scope;
       try {
-        this.version = await this.deps.store.commit({ ...this.scope, task, expectedVersion: from, events });
+        this.version = await this.deps.store.commit({ tenant, owner, task, expectedVersion: from, events });
       } catch (error) {
         if (!(error instanceof VersionConflictError)) throw error;
         if (!(await this.rebase(events))) return;
@@ -300,10 +305,13 @@ export class TaskExecution implements TaskEventSink {
       this.snapshot = task;
       this.commits++;
       this.pendingUserMessage = undefined;
-      this.deps.hub.publish(
-        this.taskId,
-        events.map((event, i) => ({ seq: from + 1 + i, event })),
-      );
+      const { hub } = this.deps;
+      if (hub.hasSubscribers(this.taskId)) {
+        hub.publish(
+          this.taskId,
+          events.map((event, i) => ({ seq: from + 1 + i, event })),
+        );
+      }
       this.checkWaiters();
       return;
     }

@@ -4,24 +4,53 @@
  */
 import type { Artifact, Message, StreamResponse, Task } from '../protocol/index.js';
 
-/** The snapshot after `event`. */
-export function applyEvent(task: Task, event: StreamResponse): Task {
-  if ('task' in event) return event.task;
-  if ('statusUpdate' in event) {
-    const status = event.statusUpdate.status;
-    const next: Task = { ...task, status };
-    // Agent status messages belong to the conversation, so they join the history.
-    if (status.message !== undefined) next.history = appendMessage(task.history, status.message);
-    return next;
-  }
-  if ('artifactUpdate' in event) {
-    const { artifact, append } = event.artifactUpdate;
-    const artifacts = task.artifacts ?? [];
-    const index = artifacts.findIndex((a) => a.artifactId === artifact.artifactId);
-    const next = artifacts.slice();
-    if (index === -1) next.push(artifact);
-    else next[index] = append === true ? mergeArtifact(artifacts[index] as Artifact, artifact) : artifact;
-    return { ...task, artifacts: next };
+/**
+ * The snapshot after `events`, in order. One commit's batch is applied to a single shallow copy
+ * (its history and artifacts arrays copied when first changed), not one copy per event: a quick
+ * task commits several events at once, and snapshots are the larger part of its garbage.
+ */
+export function applyEvents(base: Task, events: readonly StreamResponse[]): Task {
+  let task = base;
+  // Whether `task` and its arrays are this call's own copies, free to change in place.
+  let own = false;
+  let ownHistory = false;
+  let ownArtifacts = false;
+  for (const event of events) {
+    if ('task' in event) {
+      task = event.task;
+      own = ownHistory = ownArtifacts = false;
+      continue;
+    }
+    if ('statusUpdate' in event) {
+      if (!own) {
+        task = { ...task };
+        own = true;
+      }
+      const status = event.statusUpdate.status;
+      task.status = status;
+      // Agent status messages belong to the conversation, so they join the history.
+      if (status.message !== undefined) {
+        if (!ownHistory) {
+          task.history = task.history === undefined ? [] : task.history.slice();
+          ownHistory = true;
+        }
+        task.history!.push(status.message);
+      }
+    } else if ('artifactUpdate' in event) {
+      if (!own) {
+        task = { ...task };
+        own = true;
+      }
+      if (!ownArtifacts) {
+        task.artifacts = task.artifacts === undefined ? [] : task.artifacts.slice();
+        ownArtifacts = true;
+      }
+      const artifacts = task.artifacts!;
+      const { artifact, append } = event.artifactUpdate;
+      const index = artifacts.findIndex((a) => a.artifactId === artifact.artifactId);
+      if (index === -1) artifacts.push(artifact);
+      else artifacts[index] = append === true ? mergeArtifact(artifacts[index]!, artifact) : artifact;
+    }
   }
   return task;
 }

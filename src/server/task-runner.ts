@@ -8,12 +8,14 @@ import {
   isTerminalState,
   type Message,
   type Metadata,
+  type SendMessageConfiguration,
   type SendMessageRequest,
+  type Task,
 } from '../protocol/index.js';
 import type { StoredTask, TaskScope } from '../store/index.js';
 import type { AgentExecutor, AgentSender, RequestContext } from './agent-executor.js';
 import type { CallContext } from './call-context.js';
-import { TaskExecution, type ExecutionDeps } from './task-execution.js';
+import { TaskExecution, type ExecutionDeps, type ExecutionInit } from './task-execution.js';
 import { TaskUpdater } from './task-updater.js';
 import { invocationMetadata, type ContractGate, type ContractInvocation } from './contract-gate.js';
 import { OutputCheckingSink } from './output-checking-sink.js';
@@ -43,6 +45,42 @@ export interface StartOptions {
   messageRecorded?: boolean;
 }
 
+/**
+ * The executor's view of its request. A class rather than an object literal: the lazy `signal`
+ * getter then lives once on the prototype instead of being created for every message.
+ */
+class ExecutionContext implements RequestContext {
+  readonly message: Message;
+  readonly taskId: string;
+  readonly contextId: string;
+  readonly task: Task | undefined;
+  readonly isNewTask: boolean;
+  readonly configuration: SendMessageConfiguration | undefined;
+  readonly metadata: Metadata | undefined;
+  readonly call: CallContext;
+  readonly contract?: ContractInvocation;
+  readonly agents?: AgentSender;
+  readonly #execution: TaskExecution;
+
+  constructor(execution: TaskExecution, options: StartOptions, agents: AgentSender | undefined) {
+    this.#execution = execution;
+    this.message = options.message;
+    this.taskId = options.taskId;
+    this.contextId = options.contextId;
+    this.task = options.stored?.task;
+    this.isNewTask = options.stored === undefined;
+    this.configuration = options.request.configuration;
+    this.metadata = options.request.metadata;
+    this.call = options.call;
+    if (options.contract !== undefined) this.contract = options.contract;
+    if (agents !== undefined) this.agents = agents;
+  }
+
+  get signal(): AbortSignal {
+    return this.#execution.signal;
+  }
+}
+
 /** The registry of live executions. */
 export class TaskRunner {
   private readonly live = new Map<string, RunningTask>();
@@ -60,33 +98,18 @@ export class TaskRunner {
 
   /** Starts the executor for a message. */
   start(options: StartOptions): RunningTask {
-    const execution = new TaskExecution(this.deps, {
+    const { contract, contracts, stored } = options;
+    const init: ExecutionInit = {
       taskId: options.taskId,
       contextId: options.contextId,
       scope: options.scope,
       userMessage: options.message,
-      ...(options.stored === undefined ? {} : { stored: options.stored }),
-      ...(options.contract === undefined || options.stored !== undefined
-        ? {}
-        : { metadata: invocationMetadata(options.contract) }),
-      ...(options.messageRecorded === true ? { messageRecorded: true } : {}),
-    });
-    const context: RequestContext = {
-      get signal() {
-        return execution.signal;
-      },
-      message: options.message,
-      taskId: options.taskId,
-      contextId: options.contextId,
-      task: options.stored?.task,
-      isNewTask: options.stored === undefined,
-      configuration: options.request.configuration,
-      metadata: options.request.metadata,
-      call: options.call,
-      ...(options.contract === undefined ? {} : { contract: options.contract }),
-      ...(this.agents === undefined ? {} : { agents: this.agents }),
     };
-    const { contract, contracts } = options;
+    if (stored !== undefined) init.stored = stored;
+    else if (contract !== undefined) init.metadata = invocationMetadata(contract);
+    if (options.messageRecorded === true) init.messageRecorded = true;
+    const execution = new TaskExecution(this.deps, init);
+    const context = new ExecutionContext(execution, options, this.agents);
     const sink =
       contract !== undefined && contracts !== undefined && contract.outputSchema !== undefined
         ? new OutputCheckingSink(execution, contracts, contract)

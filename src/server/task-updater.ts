@@ -5,6 +5,7 @@
  * surface where they happen.
  */
 import { newId } from './ids.js';
+import { nowIso } from './status-clock.js';
 import type { Artifact, Message, Metadata, Part, StreamResponse, TaskState } from '../protocol/index.js';
 
 /** Where the updater sends events; implemented by the task execution. */
@@ -67,7 +68,7 @@ export class TaskUpdater {
   updateStatus(state: TaskState, message?: MessageInput, metadata?: Metadata): void {
     const status: { state: TaskState; message?: Message; timestamp: string } = {
       state,
-      timestamp: new Date().toISOString(),
+      timestamp: nowIso(),
     };
     if (message !== undefined) status.message = this.agentMessage(message);
     const statusUpdate: { taskId: string; contextId: string; status: typeof status; metadata?: Metadata } = {

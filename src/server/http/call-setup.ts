@@ -51,6 +51,28 @@ export function activateExtensions(
   return { activated, missing };
 }
 
+/**
+ * The call context of an HTTP request. `signal` is read lazily (only streams need it, and the
+ * adapters make it on first use); as a class, its getter is shared instead of made per call.
+ */
+class HttpCallContext implements CallContext {
+  user?: CallerIdentity;
+  readonly #request: HttpRequest;
+
+  constructor(
+    readonly version: ProtocolVersion,
+    public tenant: string,
+    readonly activatedExtensions: string[],
+    request: HttpRequest,
+  ) {
+    this.#request = request;
+  }
+
+  get signal(): AbortSignal {
+    return this.#request.signal;
+  }
+}
+
 /** Settings for call setup. */
 export interface CallSetupOptions {
   card: AgentCard;
@@ -74,15 +96,7 @@ export async function setupCall(
       },
     );
   }
-  const call: CallContext = {
-    version,
-    tenant,
-    activatedExtensions: activated,
-    // Read lazily: only streams need it, and making it costs on every call.
-    get signal() {
-      return request.signal;
-    },
-  };
+  const call = new HttpCallContext(version, tenant, activated, request);
   if (options.authenticate !== undefined) {
     const user = await options.authenticate(request);
     if (user !== undefined) call.user = user;
