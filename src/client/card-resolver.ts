@@ -22,6 +22,7 @@ import {
 import { A2ALocalError } from './client-errors.js';
 import { defaultCardCache, type CardCache, freshnessOf, type CachedCard } from './card-cache.js';
 import type { CallControl, HttpPipeline } from './client-http.js';
+import { createJwksFetcher } from './jwks-fetcher.js';
 import { withRetry, type RetryOptions } from './retry.js';
 import { parseJsonBody, restError, unexpectedStatus } from './wire-errors.js';
 
@@ -147,6 +148,14 @@ async function fetchOne(
   return { kind: 'card', entry: freshness.store ? entry : { ...entry, freshUntil: -1 }, source: 'network' };
 }
 
+function jwksFetcherFor(http: HttpPipeline, options: CardFetchOptions) {
+  return createJwksFetcher({
+    ...http.network,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
+}
+
 /** Resolves, verifies and decodes the card behind `input` through the client's HTTP pipeline. */
 export async function fetchAgentCard(
   http: HttpPipeline,
@@ -195,7 +204,12 @@ export async function fetchAgentCard(
   let verification: CardVerification | undefined;
   if (options.verify !== undefined) {
     try {
-      verification = await verifyAgentCard(json, options.verify);
+      // Remote key sets go through the same guard as the card unless the caller fetches them.
+      const verify: VerifyCardOptions =
+        options.verify.fetchJwks === undefined
+          ? { ...options.verify, fetchJwks: jwksFetcherFor(http, options) }
+          : options.verify;
+      verification = await verifyAgentCard(json, verify);
     } catch (error) {
       if (!(error instanceof CardSignatureError)) throw error;
       throw new A2ALocalError(
