@@ -57,7 +57,10 @@ function remoteJwks(url: URL, fetchJwks: JwksFetcher | undefined): JwksResolver 
   return fetchJwks === undefined ? createRemoteJWKSet(url) : fetchedJwks(url, fetchJwks);
 }
 
-function resolverOf(jwks: JwksSource | undefined, fetchJwks: JwksFetcher | undefined): JwksResolver | undefined {
+function resolverOf(
+  jwks: JwksSource | undefined,
+  fetchJwks: JwksFetcher | undefined,
+): JwksResolver | undefined {
   if (jwks === undefined || typeof jwks === 'function') return jwks;
   if (jwks instanceof URL) return remoteJwks(jwks, fetchJwks);
   try {

@@ -125,7 +125,9 @@ export function timeoutOf(flags: CallFlags): number | undefined {
   if (flags.timeout === undefined) return undefined;
   const seconds = Number(flags.timeout);
   if (!Number.isFinite(seconds) || seconds <= 0)
-    throw new UsageError(`--timeout: expected a number of seconds above 0, got ${JSON.stringify(flags.timeout)}`);
+    throw new UsageError(
+      `--timeout: expected a number of seconds above 0, got ${JSON.stringify(flags.timeout)}`,
+    );
   return Math.round(seconds * 1000);
 }
 

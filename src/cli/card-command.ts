@@ -18,7 +18,7 @@ import {
   A2ALocalError,
   checkTarget,
   createJwksFetcher,
-  resolveAgentCard,
+  fetchAgentCardJson,
   type NetworkPolicy,
 } from '../client/index.js';
 import { cardsFor, importSigningKeys, loadHost, type HostConfig } from '../host/index.js';
@@ -76,7 +76,10 @@ export async function cardCommand(args: string[], out: Out, err: Out): Promise<n
   for (const { label, json } of cards) {
     out(JSON.stringify(json, null, 2));
     // A generated card advertises where it will be served, which need not be up yet.
-    const problems = [...lintAgentCard(json, version), ...(fetched ? await unreachable(json, version, policy) : [])];
+    const problems = [
+      ...lintAgentCard(json, version),
+      ...(fetched ? await unreachable(json, version, policy) : []),
+    ];
     for (const problem of problems)
       err(`${label}: ${problem.severity}: ${problem.path || '/'}: ${problem.message}`);
     errors += problems.filter((p) => p.severity === 'error').length;
@@ -124,8 +127,9 @@ async function fetchCard(
   policy: NetworkPolicy,
 ): Promise<Record<string, unknown>> {
   try {
-    const resolved = await resolveAgentCard(url, { ...policy, protocolVersion: version, timeoutMs: 10_000 });
-    return resolved.json;
+    // The JSON as served, not decoded: a card the client would refuse is what the lint explains.
+    const fetched = await fetchAgentCardJson(url, { ...policy, protocolVersion: version, timeoutMs: 10_000 });
+    return fetched.json;
   } catch (error) {
     if (error instanceof A2ALocalError) throw new Error(describeFailure(error).line, { cause: error });
     throw error;
@@ -159,7 +163,11 @@ async function unreachable(
       await fetch(url, { method: 'GET', signal: AbortSignal.timeout(5_000), redirect: 'manual' });
     } catch (error) {
       if (error instanceof A2ALocalError && error.kind === 'SSRF_BLOCKED') {
-        problems.push({ path, severity: 'warning', message: `${url} was not probed: ${describeFailure(error).line}` });
+        problems.push({
+          path,
+          severity: 'warning',
+          message: `${url} was not probed: ${describeFailure(error).line}`,
+        });
         continue;
       }
       const why =

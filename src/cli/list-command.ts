@@ -34,7 +34,10 @@ function table(page: ListTasksResponse): string {
   const all = [['TASK', 'STATE', 'CONTEXT', 'UPDATED'], ...rows];
   const widths = [0, 1, 2].map((i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
   const lines = all.map((r) =>
-    r.map((cell, i) => (i < 3 ? cell.padEnd(widths[i] ?? 0) : cell)).join('  ').trimEnd(),
+    r
+      .map((cell, i) => (i < 3 ? cell.padEnd(widths[i] ?? 0) : cell))
+      .join('  ')
+      .trimEnd(),
   );
   let out = `${lines.join('\n')}\n${page.tasks.length} of ${page.totalSize} task(s)\n`;
   if (page.nextPageToken !== '') out += `next page: --page-token ${page.nextPageToken}\n`;

@@ -3,11 +3,21 @@
  * state as the words A2A 0.3 used (`input-required`), a part as its text, its data as indented
  * JSON, a file as its name, type and location. Machines get `--json` instead.
  */
-import { TASK_STATES, type Artifact, type Message, type Part, type Task, type TaskState } from '../protocol/index.js';
+import {
+  TASK_STATES,
+  type Artifact,
+  type Message,
+  type Part,
+  type Task,
+  type TaskState,
+} from '../protocol/index.js';
 
 /** `TASK_STATE_INPUT_REQUIRED` -> `input-required`. */
 export function stateWord(state: TaskState | string): string {
-  return state.replace(/^TASK_STATE_/, '').toLowerCase().replace(/_/g, '-');
+  return state
+    .replace(/^TASK_STATE_/, '')
+    .toLowerCase()
+    .replace(/_/g, '-');
 }
 
 /** Parses `working`, `input-required` or `TASK_STATE_WORKING` into a TaskState, or undefined. */

@@ -156,12 +156,19 @@ function jwksFetcherFor(http: HttpPipeline, options: CardFetchOptions) {
   });
 }
 
-/** Resolves, verifies and decodes the card behind `input` through the client's HTTP pipeline. */
-export async function fetchAgentCard(
+/** A card's JSON as served, before verification and decoding. */
+export interface FetchedCardJson {
+  json: Record<string, unknown>;
+  url: string;
+  source: ResolvedCard['source'];
+}
+
+/** Finds and fetches the card JSON behind `input` (cache, fallback, retries), without decoding it. */
+export async function fetchAgentCardJson(
   http: HttpPipeline,
   input: string | URL,
   options: CardFetchOptions = {},
-): Promise<ResolvedCard> {
+): Promise<FetchedCardJson> {
   const cache = options.cache === false ? undefined : (options.cache ?? defaultCardCache);
   const versionKey = options.protocolVersion ?? '1.0';
   const urls = cardUrlsFor(input);
@@ -200,7 +207,17 @@ export async function fetchAgentCard(
       },
     );
   }
-  const { json, url } = found.entry;
+  return { json: found.entry.json, url: found.entry.url, source: found.source };
+}
+
+/** Resolves, verifies and decodes the card behind `input` through the client's HTTP pipeline. */
+export async function fetchAgentCard(
+  http: HttpPipeline,
+  input: string | URL,
+  options: CardFetchOptions = {},
+): Promise<ResolvedCard> {
+  const found = await fetchAgentCardJson(http, input, options);
+  const { json, url } = found;
   let verification: CardVerification | undefined;
   if (options.verify !== undefined) {
     try {

@@ -31,8 +31,8 @@ export {
 } from './client-errors.js';
 
 // Finding and trusting cards.
-export { resolveAgentCard, type ResolveAgentCardOptions } from './resolve-agent-card.js';
-export type { CardFetchOptions, ResolvedCard } from './card-resolver.js';
+export { resolveAgentCard, fetchAgentCardJson, type ResolveAgentCardOptions } from './resolve-agent-card.js';
+export type { CardFetchOptions, FetchedCardJson, ResolvedCard } from './card-resolver.js';
 export { CardCache, defaultCardCache, type CachedCard, type CardCacheOptions } from './card-cache.js';
 export { createJwksFetcher, type JwksFetcherOptions } from './jwks-fetcher.js';
 
