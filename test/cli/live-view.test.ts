@@ -22,12 +22,13 @@ function fakeIo(tty: boolean): CliIo & { raw: string } {
 }
 
 /** What a terminal shows: `\r\x1b[2K` erases the current line. */
+const ERASE = '\r\x1b[2K';
 function screen(raw: string): string {
   let out = '';
-  for (const piece of raw.split(/(\r\x1b\[2K)/)) {
-    if (piece === '\r\x1b[2K') out = out.slice(0, out.lastIndexOf('\n') + 1);
-    else out += piece;
-  }
+  raw.split(ERASE).forEach((piece, index) => {
+    if (index > 0) out = out.slice(0, out.lastIndexOf('\n') + 1);
+    out += piece;
+  });
   return out;
 }
 
@@ -79,7 +80,7 @@ describe('LiveView', () => {
     const tty = await render(true);
     const pipe = await render(false);
     expect(tty.raw).toContain('… submitted · ');
-    expect(tty.raw).toContain('\r\x1b[2K');
+    expect(tty.raw).toContain(ERASE);
     const normalise = (s: string) => s.replace(/\d+\.\ds/g, 'T');
     expect(normalise(screen(tty.raw))).toBe(normalise(pipe.raw));
     // Never drawn while a chunk had left its line open ("Hel" ... "lo").
