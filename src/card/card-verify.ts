@@ -9,7 +9,12 @@ import { CanonicalJsonError } from './canonical-json.js';
 import { CardSignatureError, describeSignature, type CardSignatureFailure } from './card-signature-error.js';
 import { cardSigningPayload } from './card-signing.js';
 import { CARD_VERIFY_ALGORITHMS, forbiddenAlgorithmReason } from './signing-algorithms.js';
-import { CardKeyFinder, type JwksSource, type VerificationKey } from './verification-keys.js';
+import {
+  CardKeyFinder,
+  type JwksFetcher,
+  type JwksSource,
+  type VerificationKey,
+} from './verification-keys.js';
 
 /** Where `verifyAgentCard` takes keys from, and which algorithms it accepts. */
 export interface VerifyCardOptions {
@@ -19,6 +24,8 @@ export interface VerifyCardOptions {
   keys?: Record<string, VerificationKey>;
   /** `jku` URLs the caller trusts; a signature naming one of them has its key fetched from it. */
   trustedJkus?: readonly string[];
+  /** Fetches remote key sets (jwks URL, trusted jku); default jose's fetch. The client passes its guarded HTTP. */
+  fetchJwks?: JwksFetcher;
   /** Accepted algorithms (default: every asymmetric JWS algorithm); `none` and HS* are refused. */
   algorithms?: readonly string[];
 }
@@ -153,7 +160,7 @@ export async function verifyAgentCard(
   options: VerifyCardOptions,
 ): Promise<CardVerification> {
   const algorithms = acceptedAlgorithms(options.algorithms);
-  const finder = new CardKeyFinder(options.keys, options.jwks, options.trustedJkus);
+  const finder = new CardKeyFinder(options.keys, options.jwks, options.trustedJkus, options.fetchJwks);
   if (typeof cardJson !== 'object' || cardJson === null || Array.isArray(cardJson)) {
     throw new CardSignatureError('malformed', 'the card is not a JSON object');
   }

@@ -15,7 +15,7 @@ export { toSecurityRequirement, toSecurityRequirements } from './security-requir
 export { canonicalJson, CanonicalJsonError } from './canonical-json.js';
 export { cardSigningPayload, signAgentCard, withSignatures, type SigningKey } from './card-signing.js';
 export { verifyAgentCard, type CardVerification, type VerifyCardOptions } from './card-verify.js';
-export type { JwksResolver, JwksSource, VerificationKey } from './verification-keys.js';
+export type { JwksFetcher, JwksResolver, JwksSource, VerificationKey } from './verification-keys.js';
 export {
   CardSignatureError,
   type CardSignatureFailure,

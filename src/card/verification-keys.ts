@@ -3,6 +3,10 @@
  * trusted key store): the caller's key map by `kid`, then the caller's JWKS, then a signature's
  * `jku` when the caller trusts that exact URL. A card never chooses its own trust: an attacker who
  * can serve a forged card can also serve a JWKS for it.
+ *
+ * Remote key sets (a JWKS URL, a trusted jku) are fetched with the caller's `fetchJwks` when given:
+ * the client passes its SSRF-guarded, DNS-pinned HTTP there (decision 0039), since the card layer
+ * cannot import the client. Without one, jose's `createRemoteJWKSet` fetches them.
  */
 import {
   createLocalJWKSet,
@@ -28,9 +32,37 @@ export type JwksResolver = (
 /** A JWKS document, its URL, or a resolver such as jose's `createRemoteJWKSet(url)`. */
 export type JwksSource = JSONWebKeySet | URL | JwksResolver;
 
-function resolverOf(jwks: JwksSource | undefined): JwksResolver | undefined {
+/** Fetches the JSON document at a JWKS URL (the client's guarded HTTP, for instance). */
+export type JwksFetcher = (url: URL) => Promise<unknown>;
+
+/**
+ * A resolver over a remote key set fetched with `fetchJwks`: fetched once, on first use, then
+ * searched like a local set. A fetch or parse failure is reported per use, as jose's would be.
+ */
+function fetchedJwks(url: URL, fetchJwks: JwksFetcher): JwksResolver {
+  let local: Promise<JwksResolver> | undefined;
+  return async (header, token) => {
+    local ??= fetchJwks(url).then((document) => {
+      try {
+        return createLocalJWKSet(document as JSONWebKeySet);
+      } catch (error) {
+        throw new Error(`${url.href} is not a JWKS (${(error as Error).message})`, { cause: error });
+      }
+    });
+    return (await local)(header, token);
+  };
+}
+
+function remoteJwks(url: URL, fetchJwks: JwksFetcher | undefined): JwksResolver {
+  return fetchJwks === undefined ? createRemoteJWKSet(url) : fetchedJwks(url, fetchJwks);
+}
+
+function resolverOf(
+  jwks: JwksSource | undefined,
+  fetchJwks: JwksFetcher | undefined,
+): JwksResolver | undefined {
   if (jwks === undefined || typeof jwks === 'function') return jwks;
-  if (jwks instanceof URL) return createRemoteJWKSet(jwks);
+  if (jwks instanceof URL) return remoteJwks(jwks, fetchJwks);
   try {
     return createLocalJWKSet(jwks);
   } catch (error) {
@@ -50,8 +82,9 @@ export class CardKeyFinder {
     private readonly keys: Record<string, VerificationKey> | undefined,
     jwks: JwksSource | undefined,
     private readonly trustedJkus: readonly string[] | undefined,
+    private readonly fetchJwks?: JwksFetcher,
   ) {
-    this.resolver = resolverOf(jwks);
+    this.resolver = resolverOf(jwks, fetchJwks);
     trustedJkus?.forEach((jku, index) => {
       if (!URL.canParse(jku)) {
         throw new Error(`verifyAgentCard: options.trustedJkus[${index}] "${jku}" is not an absolute URL`);
@@ -75,7 +108,7 @@ export class CardKeyFinder {
     if (this.resolver !== undefined) sources.push(['options.jwks', this.resolver]);
     const jku = header.jku;
     if (jku !== undefined && this.trustedJkus?.includes(jku) === true) {
-      const remote = this.remote.get(jku) ?? createRemoteJWKSet(new URL(jku));
+      const remote = this.remote.get(jku) ?? remoteJwks(new URL(jku), this.fetchJwks);
       this.remote.set(jku, remote);
       sources.push([`jku ${jku}`, remote]);
     }

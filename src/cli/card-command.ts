@@ -2,6 +2,8 @@
  * `concord card <dir|file|url>`: prints the card an agent serves (generated from its definitions,
  * or fetched) and lints it against the spec, including whether the URLs its interfaces declare
  * answer. `concord card verify <url|file>`: checks the card's JWS signatures (A2A 1.0 §8.4).
+ * Cards, key sets and the interface probes go through the client's network guard (decisions
+ * 0038, 0039): a loopback URL you typed is allowed, other private targets need --allow-private.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -12,9 +14,18 @@ import {
   type CardProblem,
   type SigningKey,
 } from '../card/index.js';
+import {
+  A2ALocalError,
+  checkTarget,
+  createJwksFetcher,
+  fetchAgentCardJson,
+  type NetworkPolicy,
+} from '../client/index.js';
 import { cardsFor, importSigningKeys, loadHost, type HostConfig } from '../host/index.js';
 import { v0_3JsonRpcCodec, v1_0Codec, type ProtocolVersion } from '../protocol/index.js';
 import { defaultInterfaces } from '../server/index.js';
+import { networkPolicyFor } from './call-flags.js';
+import { describeFailure } from './exit-codes.js';
 
 /** Usage text of `card`. */
 export const CARD_USAGE = `Usage: concord card <agents-dir|config.json5|agent.md|card-url> [options]
@@ -25,7 +36,9 @@ Options:
   --agent <id>        which agent of the definitions (default: every one)
   --base-url <url>    base URL the generated cards advertise (default http://localhost:4000/)
   --jwks <url|file>   verify: the keys to check signatures against (default: the signature's
-                      jku, else <origin>/.well-known/jwks.json for a URL)`;
+                      jku, else <origin>/.well-known/jwks.json for a URL)
+  --allow-private     allow private and loopback targets beyond a loopback URL you typed
+                      (a fetched card is found at /.well-known/agent-card.json, else agent.json)`;
 
 type Out = (line: string) => void;
 
@@ -39,6 +52,7 @@ export async function cardCommand(args: string[], out: Out, err: Out): Promise<n
       agent: { type: 'string' },
       'base-url': { type: 'string', default: 'http://localhost:4000/' },
       jwks: { type: 'string' },
+      'allow-private': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -46,21 +60,26 @@ export async function cardCommand(args: string[], out: Out, err: Out): Promise<n
     out(CARD_USAGE);
     return 0;
   }
-  if (positionals[0] === 'verify') return verify(positionals[1], values.jwks, out, err);
+  const allowPrivate = values['allow-private'] === true;
+  if (positionals[0] === 'verify') return verify(positionals[1], values.jwks, allowPrivate, out, err);
   const target = positionals[0];
   if (target === undefined) throw new Error(`missing the agent or card URL\n\n${CARD_USAGE}`);
   const version = values['card-version'];
   if (version !== '1.0' && version !== '0.3')
     throw new Error(`--card-version: expected 1.0 or 0.3, got ${version}`);
   const fetched = isUrl(target);
+  const policy = fetched ? networkPolicyFor(new URL(target), allowPrivate) : {};
   const cards = fetched
-    ? [{ label: target, json: await fetchCard(target, version) }]
+    ? [{ label: target, json: await fetchCard(target, version, policy) }]
     : await generated(target, version, values['base-url'] ?? '', values.agent);
   let errors = 0;
   for (const { label, json } of cards) {
     out(JSON.stringify(json, null, 2));
     // A generated card advertises where it will be served, which need not be up yet.
-    const problems = [...lintAgentCard(json, version), ...(fetched ? await unreachable(json, version) : [])];
+    const problems = [
+      ...lintAgentCard(json, version),
+      ...(fetched ? await unreachable(json, version, policy) : []),
+    ];
     for (const problem of problems)
       err(`${label}: ${problem.severity}: ${problem.path || '/'}: ${problem.message}`);
     errors += problems.filter((p) => p.severity === 'error').length;
@@ -101,21 +120,28 @@ async function generated(
   return out;
 }
 
-async function fetchCard(url: string, version: ProtocolVersion): Promise<Record<string, unknown>> {
-  const target = /\.json($|\?)/.test(url) ? url : `${url.replace(/\/?$/, '/')}.well-known/agent-card.json`;
-  const response = await fetch(target, {
-    headers: { accept: 'application/json', 'a2a-version': version },
-    signal: AbortSignal.timeout(10_000),
-  });
-  if (!response.ok) throw new Error(`${target}: HTTP ${response.status}`);
-  const json: unknown = await response.json();
-  if (typeof json !== 'object' || json === null || Array.isArray(json))
-    throw new Error(`${target}: not a JSON object`);
-  return json as Record<string, unknown>;
+/** The card behind `url`, through the client's resolver: SSRF guard, legacy path fallback. */
+async function fetchCard(
+  url: string,
+  version: ProtocolVersion,
+  policy: NetworkPolicy,
+): Promise<Record<string, unknown>> {
+  try {
+    // The JSON as served, not decoded: a card the client would refuse is what the lint explains.
+    const fetched = await fetchAgentCardJson(url, { ...policy, protocolVersion: version, timeoutMs: 10_000 });
+    return fetched.json;
+  } catch (error) {
+    if (error instanceof A2ALocalError) throw new Error(describeFailure(error).line, { cause: error });
+    throw error;
+  }
 }
 
 /** Interface URLs that do not answer at all (any HTTP status counts as an answer). */
-async function unreachable(json: Record<string, unknown>, version: ProtocolVersion): Promise<CardProblem[]> {
+async function unreachable(
+  json: Record<string, unknown>,
+  version: ProtocolVersion,
+  policy: NetworkPolicy,
+): Promise<CardProblem[]> {
   const urls: { path: string; url: string }[] = [];
   if (version === '1.0' && Array.isArray(json.supportedInterfaces)) {
     json.supportedInterfaces.forEach((each: unknown, i) => {
@@ -131,8 +157,19 @@ async function unreachable(json: Record<string, unknown>, version: ProtocolVersi
     if (seen.has(url)) continue;
     seen.add(url);
     try {
-      await fetch(url, { method: 'GET', signal: AbortSignal.timeout(5_000) });
+      // The card chose these URLs: the guard decides first whether they may be probed at all.
+      // The probe sends nothing and reads nothing, so it can use fetch after the check.
+      await checkTarget(new URL(url), policy);
+      await fetch(url, { method: 'GET', signal: AbortSignal.timeout(5_000), redirect: 'manual' });
     } catch (error) {
+      if (error instanceof A2ALocalError && error.kind === 'SSRF_BLOCKED') {
+        problems.push({
+          path,
+          severity: 'warning',
+          message: `${url} was not probed: ${describeFailure(error).line}`,
+        });
+        continue;
+      }
       const why =
         error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : '';
       problems.push({ path, severity: 'error', message: `${url} is not reachable (${why})` });
@@ -141,19 +178,35 @@ async function unreachable(json: Record<string, unknown>, version: ProtocolVersi
   return problems;
 }
 
+/** The policy for what the user typed: a loopback card URL or --jwks URL lets loopback through. */
+function typedPolicy(typed: (string | undefined)[], allowPrivate: boolean): NetworkPolicy {
+  const hosts = new Set<string>();
+  for (const each of typed) {
+    if (each === undefined || !isUrl(each)) continue;
+    const policy = networkPolicyFor(new URL(each), allowPrivate);
+    if (policy.allowPrivateNetworks === true) return policy;
+    for (const host of policy.allowedHosts ?? []) hosts.add(host);
+  }
+  return hosts.size === 0 ? {} : { allowedHosts: [...hosts] };
+}
+
 async function verify(
   target: string | undefined,
   jwks: string | undefined,
+  allowPrivate: boolean,
   out: Out,
   err: Out,
 ): Promise<number> {
   if (target === undefined) throw new Error(`missing the card to verify\n\n${CARD_USAGE}`);
+  const policy = typedPolicy([target, jwks], allowPrivate);
   const json: unknown = isUrl(target)
-    ? await fetchCard(target, '1.0')
+    ? await fetchCard(target, '1.0', policy)
     : JSON.parse(readFileSync(target, 'utf8'));
   const keys = await keySource(target, jwks, json);
   try {
-    const verified = await verifyAgentCard(json, keys);
+    // Key sets (--jwks URL, a trusted jku) are fetched through the same guard as the card.
+    const fetchJwks = createJwksFetcher({ ...policy, timeoutMs: 10_000 });
+    const verified = await verifyAgentCard(json, { ...keys, fetchJwks });
     out(`${target}: signature ${verified.index} verifies (kid ${verified.kid}, ${verified.alg})`);
     return 0;
   } catch (error) {

@@ -1,9 +1,16 @@
 #!/usr/bin/env node
 /** The `concord` command: argument parsing and dispatch only (house rule: the CLI uses public entries). */
 import { approvalsCommand, APPROVALS_USAGE } from './approvals-command.js';
+import { cancelCommand } from './cancel-command.js';
 import { cardCommand, CARD_USAGE } from './card-command.js';
+import { processIo } from './cli-io.js';
 import { contractsCommand, CONTRACTS_USAGE } from './contracts-command.js';
+import { EXIT_CODES_USAGE } from './exit-codes.js';
+import { getCommand } from './get-command.js';
+import { listCommand } from './list-command.js';
+import { sendCommand } from './send-command.js';
 import { serveCommand, SERVE_USAGE } from './serve-command.js';
+import { subscribeCommand } from './subscribe-command.js';
 
 const USAGE = `Usage: concord <command> [options]
 
@@ -13,13 +20,22 @@ Commands:
   contracts ...   list an agent's typed message contracts, or the deprecated ones
   approvals ...   list, approve or reject messages held for a requiresApproval contract
 
+Calling agents (concord <command> --help for each):
+  send <url> [text]     send a message; --stream shows the task live
+  get <url> <taskId>    print a task
+  list <url>            list tasks (A2A 1.0)
+  cancel <url> <taskId> cancel a task
+  subscribe <url> <id>  follow a running task
+
 ${SERVE_USAGE}
 
 ${CARD_USAGE}
 
 ${CONTRACTS_USAGE}
 
-${APPROVALS_USAGE}`;
+${APPROVALS_USAGE}
+
+${EXIT_CODES_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -35,6 +51,16 @@ async function main(argv: string[]): Promise<number> {
       return approvalsCommand(rest, out, (line) => {
         process.stderr.write(`${line}\n`);
       });
+    case 'send':
+      return sendCommand(rest, processIo());
+    case 'get':
+      return getCommand(rest, processIo());
+    case 'list':
+      return listCommand(rest, processIo());
+    case 'cancel':
+      return cancelCommand(rest, processIo());
+    case 'subscribe':
+      return subscribeCommand(rest, processIo());
     case 'card':
       return cardCommand(rest, out, (line) => {
         process.stderr.write(`${line}\n`);
@@ -52,7 +78,8 @@ async function main(argv: string[]): Promise<number> {
 }
 
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  // Exit once stdout has taken everything (a pipe may still hold NDJSON lines).
+  (code) => process.stdout.write('', () => process.exit(code)),
   (error: unknown) => {
     process.stderr.write(`concord: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);

@@ -22,6 +22,7 @@ import {
 import { A2ALocalError } from './client-errors.js';
 import { defaultCardCache, type CardCache, freshnessOf, type CachedCard } from './card-cache.js';
 import type { CallControl, HttpPipeline } from './client-http.js';
+import { createJwksFetcher } from './jwks-fetcher.js';
 import { withRetry, type RetryOptions } from './retry.js';
 import { parseJsonBody, restError, unexpectedStatus } from './wire-errors.js';
 
@@ -147,12 +148,27 @@ async function fetchOne(
   return { kind: 'card', entry: freshness.store ? entry : { ...entry, freshUntil: -1 }, source: 'network' };
 }
 
-/** Resolves, verifies and decodes the card behind `input` through the client's HTTP pipeline. */
-export async function fetchAgentCard(
+function jwksFetcherFor(http: HttpPipeline, options: CardFetchOptions) {
+  return createJwksFetcher({
+    ...http.network,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
+}
+
+/** A card's JSON as served, before verification and decoding. */
+export interface FetchedCardJson {
+  json: Record<string, unknown>;
+  url: string;
+  source: ResolvedCard['source'];
+}
+
+/** Finds and fetches the card JSON behind `input` (cache, fallback, retries), without decoding it. */
+export async function fetchAgentCardJson(
   http: HttpPipeline,
   input: string | URL,
   options: CardFetchOptions = {},
-): Promise<ResolvedCard> {
+): Promise<FetchedCardJson> {
   const cache = options.cache === false ? undefined : (options.cache ?? defaultCardCache);
   const versionKey = options.protocolVersion ?? '1.0';
   const urls = cardUrlsFor(input);
@@ -191,11 +207,26 @@ export async function fetchAgentCard(
       },
     );
   }
-  const { json, url } = found.entry;
+  return { json: found.entry.json, url: found.entry.url, source: found.source };
+}
+
+/** Resolves, verifies and decodes the card behind `input` through the client's HTTP pipeline. */
+export async function fetchAgentCard(
+  http: HttpPipeline,
+  input: string | URL,
+  options: CardFetchOptions = {},
+): Promise<ResolvedCard> {
+  const found = await fetchAgentCardJson(http, input, options);
+  const { json, url } = found;
   let verification: CardVerification | undefined;
   if (options.verify !== undefined) {
     try {
-      verification = await verifyAgentCard(json, options.verify);
+      // Remote key sets go through the same guard as the card unless the caller fetches them.
+      const verify: VerifyCardOptions =
+        options.verify.fetchJwks === undefined
+          ? { ...options.verify, fetchJwks: jwksFetcherFor(http, options) }
+          : options.verify;
+      verification = await verifyAgentCard(json, verify);
     } catch (error) {
       if (!(error instanceof CardSignatureError)) throw error;
       throw new A2ALocalError(

@@ -1,8 +1,12 @@
 /**
- * Public entry of the client layer (issue 5): `A2AClient` (card resolution, transport selection,
- * the operations with resumable streams and retries), the card resolver on its own, credentials,
- * interceptors and the two error families. Imports only the protocol and card layers.
+ * Public entry of the client layer (`concord/client`, issue 5): `A2AClient` (card resolution,
+ * transport selection, the operations by the spec's names with resumable streams and retries),
+ * the card resolver on its own, credentials, interceptors, the network guard and the two error
+ * families. This list is the deliberate public surface (house style rule 11); test/client/
+ * public-surface.test.ts pins it. Imports only the protocol, contracts and card layers.
  */
+
+// The client and its options.
 export { A2AClient } from './a2a-client.js';
 export type {
   A2AClientCommonOptions,
@@ -12,6 +16,12 @@ export type {
   StreamOptions,
   SubscribeOptions,
 } from './client-options.js';
+export { selectInterface, type TransportPreference } from './interface-selection.js';
+export type { ClientBinding, TransportInfo } from './transport.js';
+export type { RetryOptions } from './retry.js';
+export { isFinalEvent, type ResumeOptions } from './resumable-stream.js';
+
+// Errors: what the agent said (A2AClientError) and what went wrong here (A2ALocalError).
 export {
   A2AClientError,
   A2ALocalError,
@@ -19,6 +29,14 @@ export {
   type A2ALocalErrorOptions,
   type WireErrorFacts,
 } from './client-errors.js';
+
+// Finding and trusting cards.
+export { resolveAgentCard, fetchAgentCardJson, type ResolveAgentCardOptions } from './resolve-agent-card.js';
+export type { CardFetchOptions, FetchedCardJson, ResolvedCard } from './card-resolver.js';
+export { CardCache, defaultCardCache, type CachedCard, type CardCacheOptions } from './card-cache.js';
+export { createJwksFetcher, type JwksFetcherOptions } from './jwks-fetcher.js';
+
+// The network guard every outbound request passes (digest §7.5).
 export {
   blockedAddressReason,
   checkTarget,
@@ -26,19 +44,8 @@ export {
   type NetworkPolicy,
   type ResolvedAddress,
 } from './address-guard.js';
-export {
-  CardCache,
-  defaultCardCache,
-  freshnessOf,
-  type CachedCard,
-  type CardCacheOptions,
-} from './card-cache.js';
-export { resolveAgentCard, type ResolveAgentCardOptions } from './resolve-agent-card.js';
-export { cardUrlsFor, cardDialectOf, type CardFetchOptions, type ResolvedCard } from './card-resolver.js';
-export { selectInterface, majorMinor, type TransportPreference } from './interface-selection.js';
-export type { ClientBinding, StreamedEvent, TransportInfo } from './transport.js';
-export { JSON_RPC_METHOD_NAMES } from './json-rpc-binding.js';
-export type { OperationName, OperationTypes } from './wire-binding.js';
+
+// Credentials chosen from the card's security requirements.
 export {
   bearer,
   apiKey,
@@ -50,6 +57,8 @@ export {
   type SelectedCredential,
 } from './auth.js';
 export { oauth2ClientCredentials, type OAuth2ClientCredentialsOptions } from './oauth2-client-credentials.js';
+
+// Interceptors.
 export {
   headersInterceptor,
   extensionsInterceptor,
@@ -58,5 +67,3 @@ export {
   type ClientInterceptor,
   type OutgoingCall,
 } from './interceptors.js';
-export { isRetryable, type RetryOptions } from './retry.js';
-export { isFinalEvent, type ResumeOptions } from './resumable-stream.js';

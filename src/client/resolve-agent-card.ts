@@ -1,10 +1,16 @@
 /**
- * `resolveAgentCard`: the card resolver on its own, for callers that only want the card (the CLI's
- * `card fetch`, directories) with the same cache, SSRF guard, retries and verification as
- * `A2AClient.connect`.
+ * `resolveAgentCard`: the card resolver on its own, for callers that only want the card
+ * (directories, `concord card`) with the same cache, SSRF guard, retries and verification as
+ * `A2AClient.connect`; `fetchAgentCardJson` stops before decoding, for linters.
  */
 import type { NetworkPolicy } from './address-guard.js';
-import { fetchAgentCard, type CardFetchOptions, type ResolvedCard } from './card-resolver.js';
+import {
+  fetchAgentCard,
+  fetchAgentCardJson as fetchCardJson,
+  type CardFetchOptions,
+  type FetchedCardJson,
+  type ResolvedCard,
+} from './card-resolver.js';
 import { HttpPipeline } from './client-http.js';
 import type { ClientInterceptor } from './interceptors.js';
 
@@ -13,11 +19,7 @@ export interface ResolveAgentCardOptions extends CardFetchOptions, NetworkPolicy
   interceptors?: readonly ClientInterceptor[];
 }
 
-/** Fetches, verifies (when `verify` is given) and decodes the card behind `url`. */
-export function resolveAgentCard(
-  url: string | URL,
-  options: ResolveAgentCardOptions = {},
-): Promise<ResolvedCard> {
+function pipelineFor(options: ResolveAgentCardOptions): HttpPipeline {
   const network: NetworkPolicy = {
     ...(options.allowPrivateNetworks === undefined
       ? {}
@@ -25,11 +27,30 @@ export function resolveAgentCard(
     ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
     ...(options.resolve === undefined ? {} : { resolve: options.resolve }),
   };
-  const http = new HttpPipeline({
+  return new HttpPipeline({
     network,
     interceptors: options.interceptors ?? [],
     credentials: () => [],
     timeoutMs: options.timeoutMs ?? 30_000,
   });
-  return fetchAgentCard(http, url, options);
+}
+
+/** Fetches, verifies (when `verify` is given) and decodes the card behind `url`. */
+export function resolveAgentCard(
+  url: string | URL,
+  options: ResolveAgentCardOptions = {},
+): Promise<ResolvedCard> {
+  return fetchAgentCard(pipelineFor(options), url, options);
+}
+
+/**
+ * Fetches the card JSON behind `url` exactly as served, with the same location rules, cache, SSRF
+ * guard and retries, but neither verifies nor decodes it: for linters (`concord card`) that must
+ * report what is wrong with a card the client would refuse. `verify` is ignored.
+ */
+export function fetchAgentCardJson(
+  url: string | URL,
+  options: ResolveAgentCardOptions = {},
+): Promise<FetchedCardJson> {
+  return fetchCardJson(pipelineFor(options), url, options);
 }
