@@ -3,14 +3,18 @@
  * executor produces under a contract with an output schema is checked before it is recorded, so a
  * reply that misses the schema never leaves the server as if it were valid. Under the `fail`
  * policy the offending update is refused and the task fails with the violations; under `warn` it
- * goes through flagged with them (`concord/contract/outputViolations` metadata).
+ * goes through flagged with them (`concord/contract/outputViolations` metadata). The policy is the
+ * contract's own, else the agent's (decision 0030). A direct reply also carries the contract's
+ * name and deprecation warnings, with or without an output schema to check.
  */
 import type { Message, StreamResponse } from '../protocol/index.js';
 import {
   checkReplyParts,
   CONTRACT_METADATA_KEY,
   flagArtifact,
+  invocationMetadata,
   outputError,
+  outputPolicyFor,
   type ContractGate,
   type ContractInvocation,
 } from './contract-gate.js';
@@ -23,7 +27,14 @@ export class OutputCheckingSink implements TaskEventSink {
     private readonly execution: TaskExecution,
     private readonly gate: ContractGate,
     private readonly contract: ContractInvocation,
-  ) {}
+  ) {
+    this.checks = contract.outputSchema !== undefined;
+    this.warnOnly = outputPolicyFor(gate, contract.name) === 'warn';
+  }
+
+  /** False when the contract declares no output schema: replies are only tagged. */
+  private readonly checks: boolean;
+  private readonly warnOnly: boolean;
 
   get taskId(): string {
     return this.execution.taskId;
@@ -35,7 +46,7 @@ export class OutputCheckingSink implements TaskEventSink {
 
   emit(event: StreamResponse): void {
     // Appended chunks are partial values; the whole artifact is checked when it is sent whole.
-    if (!('artifactUpdate' in event) || event.artifactUpdate.append === true) {
+    if (!this.checks || !('artifactUpdate' in event) || event.artifactUpdate.append === true) {
       this.execution.emit(event);
       return;
     }
@@ -43,7 +54,7 @@ export class OutputCheckingSink implements TaskEventSink {
     const violations = checkReplyParts(this.gate, this.contract.name, artifact.parts);
     if (violations.length === 0) {
       this.execution.emit(event);
-    } else if (this.gate.outputPolicy === 'warn') {
+    } else if (this.warnOnly) {
       this.execution.emit({
         artifactUpdate: { ...event.artifactUpdate, artifact: flagArtifact(artifact, violations) },
       });
@@ -53,19 +64,19 @@ export class OutputCheckingSink implements TaskEventSink {
   }
 
   reply(message: Message): void {
-    const violations = checkReplyParts(this.gate, this.contract.name, message.parts);
+    const violations = this.checks ? checkReplyParts(this.gate, this.contract.name, message.parts) : [];
     const tagged: Message = {
       ...message,
       metadata: {
         ...message.metadata,
+        // The same entry a task carries (name, version, correlation id, warnings), plus violations.
         [CONTRACT_METADATA_KEY]: {
-          name: this.contract.name,
-          ...(this.contract.warnings.length > 0 ? { warnings: this.contract.warnings } : {}),
+          ...(invocationMetadata(this.contract)[CONTRACT_METADATA_KEY] as Record<string, unknown>),
           ...(violations.length > 0 ? { outputViolations: violations } : {}),
         },
       },
     };
-    if (violations.length > 0 && this.gate.outputPolicy !== 'warn') this.refuse(violations);
+    if (violations.length > 0 && !this.warnOnly) this.refuse(violations);
     this.execution.reply(tagged);
   }
 

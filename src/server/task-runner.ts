@@ -88,7 +88,7 @@ export class TaskRunner {
     };
     const { contract, contracts } = options;
     const sink =
-      contract !== undefined && contracts !== undefined && contract.outputSchema !== undefined
+      contract !== undefined && contracts !== undefined
         ? new OutputCheckingSink(execution, contracts, contract)
         : execution;
     const running: RunningTask = { execution, context, updater: new TaskUpdater(sink) };
