@@ -1,7 +1,8 @@
 /**
  * Public entry of the client layer (issue 5): `A2AClient` (card resolution, transport selection,
  * the operations with resumable streams and retries), the card resolver on its own, credentials,
- * interceptors and the two error families. Imports only the protocol and card layers.
+ * interceptors and the two error families; contract-aware send (`contracts()`, `sendContract`) with
+ * its local contract errors. Imports only the protocol, contracts and card layers.
  */
 export { A2AClient } from './a2a-client.js';
 export type {
@@ -60,3 +61,14 @@ export {
 } from './interceptors.js';
 export { isRetryable, type RetryOptions } from './retry.js';
 export { isFinalEvent, type ResumeOptions } from './resumable-stream.js';
+export { AgentContracts, agentContractsOfCard, type ContractsSource } from './agent-contracts.js';
+export {
+  type ContractResult,
+  type ContractValidation,
+  type PayloadOf,
+  type ReplyOf,
+  type SendContractOptions,
+  type TypedContractSender,
+} from './contract-client.js';
+export { ContractRefusedError, ContractReplyError, type ReplyViolations } from './contract-errors.js';
+export { contractsUrlOf } from './contracts-document.js';
