@@ -10,7 +10,13 @@ export {
   type A2AServerOptions,
   type AgentCardInput,
 } from './a2a-server.js';
-export type { AgentExecutor, AgentMessageInput, AgentSender, RequestContext } from './agent-executor.js';
+export type {
+  AgentDescription,
+  AgentExecutor,
+  AgentMessageInput,
+  AgentSender,
+  RequestContext,
+} from './agent-executor.js';
 export type { CallContext, CallerIdentity } from './call-context.js';
 export { TaskUpdater, type ArtifactOptions, type MessageInput } from './task-updater.js';
 export {
