@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createContractMessage } from '../contracts/index.js';
-import { A2AError, type Message, type SendMessageResponse } from '../protocol/index.js';
+import { A2AError, type Message } from '../protocol/index.js';
 import type { AgentMessageInput, AgentSender, CallContext, RequestHandler } from '../server/index.js';
 import type { RemoteAgents } from './remote-agents.js';
 

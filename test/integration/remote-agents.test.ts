@@ -180,7 +180,9 @@ describe('a model agent sending to a remote agent with send_to_agent', () => {
     const tool = (
       stub.requests[0]!.body!.tools as { function: { description: string; parameters: unknown } }[]
     )[0]!;
-    expect(tool.function.parameters).toMatchObject({ properties: { agent: { enum: ['caller', researcherUrl] } } });
+    expect(tool.function.parameters).toMatchObject({
+      properties: { agent: { enum: ['caller', researcherUrl] } },
+    });
     expect(tool.function.description).toContain(
       `- ${researcherUrl}: Answers research queries; structured messages only`,
     );
