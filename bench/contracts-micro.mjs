@@ -16,6 +16,7 @@
 // (requests per side per round, default 4000), CONTRACTS_BENCH_ROUNDS (default 6).
 
 import { performance } from 'node:perf_hooks';
+import { URLSearchParams } from 'node:url';
 import { compileContracts, createContractMessage, gateMessage } from '../dist/contracts/index.js';
 import { createA2AServer } from '../dist/server/index.js';
 import { createMemoryTaskStore } from '../dist/store/index.js';
@@ -158,6 +159,8 @@ function benchServer(gated) {
   });
 }
 
+// A request whose client never goes away (AbortController is a Node global).
+/* global AbortController */
 const never = new AbortController().signal;
 const query = new URLSearchParams();
 const header = (name) => REQUEST_HEADERS[name];
