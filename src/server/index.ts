@@ -38,6 +38,7 @@ export type {
 } from './http/http-types.js';
 export { isStreamResponse } from './http/http-types.js';
 export { cacheableJson, etagOf } from './http/cacheable-json.js';
+export { authenticateChallenge } from './http/call-setup.js';
 export {
   CONTRACT_METADATA_KEY,
   type ContractGate,
