@@ -159,8 +159,7 @@ function benchServer(gated) {
   });
 }
 
-// A request whose client never goes away (AbortController is a Node global).
-/* global AbortController */
+// A request whose client never goes away.
 const never = new AbortController().signal;
 const query = new URLSearchParams();
 const header = (name) => REQUEST_HEADERS[name];
