@@ -1,7 +1,9 @@
 // Concord serving the benchmark's echo agent through its node:http fast-path adapter.
 //
 // BENCH_STORE picks the task store: 'memory' (default) or 'sqlite' (a fresh database file in a
-// temporary directory, removed on exit), so the table shows what durability costs. Imports the
+// temporary directory, removed on exit), so the table shows what durability costs.
+// BENCH_CONTRACTS=off serves the same agent without its contract (the control of the contract
+// runs: no gate, so a contract envelope is an ordinary data part delivered as is). Imports the
 // built package (dist/): `npm run bench` builds first.
 
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,6 +17,7 @@ import { compileContracts } from '../../dist/contracts/index.js';
 import { BENCH_CONTRACT } from '../lib/payload.mjs';
 
 const useSqlite = process.env.BENCH_STORE === 'sqlite';
+const gated = process.env.BENCH_CONTRACTS !== 'off';
 const dataDir = useSqlite ? mkdtempSync(join(tmpdir(), 'concord-bench-')) : null;
 const store = useSqlite
   ? openSqliteTaskStore({ path: join(dataDir, 'tasks.sqlite') })
@@ -32,15 +35,23 @@ const server = createA2AServer({
     skills: [{ id: 'echo', name: 'echo', description: 'echo', tags: ['echo'] }],
   },
   // An agent with a contract, as a typed agent would be: plain text passes the gate's quick scan,
-  // contract envelopes are validated against the seed's research.request schema.
-  contracts: compileContracts('bench', {
-    contracts: { [BENCH_CONTRACT.name]: { input: BENCH_CONTRACT.input } },
-  }),
+  // contract envelopes are validated against the seed's research.request schema. Ungated, the
+  // executor finds the query in the data part itself, so both answer the same.
+  ...(gated
+    ? {
+        contracts: compileContracts('bench', {
+          contracts: { [BENCH_CONTRACT.name]: { input: BENCH_CONTRACT.input } },
+        }),
+      }
+    : {}),
   // The same trivial agent as the other servers: one artifact "echo: <text>", then complete.
   executor: {
     async execute(ctx, updater) {
       const text =
-        ctx.contract?.payload.query ?? ctx.message.parts.find((p) => p.text !== undefined)?.text ?? '';
+        ctx.contract?.payload.query ??
+        ctx.message.parts.find((p) => p.data?._a2a === true)?.data.payload.query ??
+        ctx.message.parts.find((p) => p.text !== undefined)?.text ??
+        '';
       updater.addArtifact([{ text: 'echo: ' + text }]);
       updater.complete();
     },

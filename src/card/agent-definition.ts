@@ -26,12 +26,26 @@ export interface ContractDefinition {
   deprecated?: boolean;
   deprecatedMessage?: string;
   supersededBy?: string;
+  /** What a reply that misses `output` does (default: the section's); not published. */
+  outputPolicy?: 'fail' | 'warn';
+}
+
+/** An agent on another host, named in `a2a.remoteAgents`. */
+export interface RemoteAgentDefinition {
+  /** Its base URL (http or https). */
+  url: string;
+  /** What it is for; default: its card's description. */
+  description?: string;
 }
 
 /** The `a2a` section (seeds/a2a-contracts.md "Declaring contracts"). */
 export interface A2ASection {
   /** Plain-text messages accepted (default true). */
   allowFreeform: boolean;
+  /** What a reply that misses its contract's output schema does (absent: `fail`). */
+  outputPolicy?: 'fail' | 'warn';
+  /** Agents on other hosts this agent may send to; model agents get them as tool targets. */
+  remoteAgents?: RemoteAgentDefinition[];
   /** Contract name -> contract, in declaration order. */
   contracts: Record<string, ContractDefinition>;
 }

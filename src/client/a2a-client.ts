@@ -20,6 +20,8 @@ import type {
   TaskPushNotificationConfig,
   TaskPushNotificationConfigRef,
 } from '../protocol/index.js';
+import type { ContractRef, TypedContract } from '../contracts/index.js';
+import { agentContractsOfCard, type AgentContracts } from './agent-contracts.js';
 import { selectCredentials, type Credential, type SelectedCredential } from './auth.js';
 import { fetchAgentCard, type ResolvedCard } from './card-resolver.js';
 import { A2ALocalError } from './client-errors.js';
@@ -32,6 +34,16 @@ import type {
   StreamOptions,
   SubscribeOptions,
 } from './client-options.js';
+import {
+  sendContractMessage,
+  typedContractSender,
+  type ContractResult,
+  type PayloadOf,
+  type ReplyOf,
+  type SendContractOptions,
+  type TypedContractSender,
+} from './contract-client.js';
+import { contractsUrlOf, fetchContractsDocument } from './contracts-document.js';
 import { extensionsInterceptor, type ClientInterceptor } from './interceptors.js';
 import { selectInterface } from './interface-selection.js';
 import { resumableStream } from './resumable-stream.js';
@@ -74,6 +86,7 @@ export class A2AClient {
 
   private readonly options: A2AClientCommonOptions;
   private readonly wire: Transport;
+  private readonly http: HttpPipeline;
   private readonly closing = new AbortController();
   private selected: { card: AgentCard; credentials: readonly SelectedCredential[] } | undefined;
 
@@ -83,6 +96,7 @@ export class A2AClient {
     this.card = options.card;
     this.transport = options.transport ?? selectInterface(options.card, options.prefer);
     const http = pipeline ?? pipelineFor(options, () => this.credentials());
+    this.http = http;
     this.wire = new Transport(this.transport, http);
   }
 
@@ -260,6 +274,40 @@ export class A2AClient {
     );
     this.card = card;
     return card;
+  }
+
+  /**
+   * The contracts the agent publishes (decision 0018): read from the card's contracts extension
+   * (default), or with `source: 'url'` fetched from its `/contracts` document.
+   */
+  async contracts(options?: CallOptions & { source?: 'card' | 'url' }): Promise<AgentContracts> {
+    if (options?.source !== 'url') return agentContractsOfCard(this.card);
+    const url = contractsUrlOf(this.resolvedCard, this.transport.url);
+    return fetchContractsDocument(this.http, url, this.card.name, this.control(options));
+  }
+
+  /**
+   * Sends `payload` under a contract (decision 0032): validated against the agent's published
+   * input schema first (a refusal is a `ContractRefusedError` and nothing is sent), then the reply
+   * is checked against the output schema. A `TypedContract` types the payload and the reply.
+   */
+  async sendContract<C extends string | ContractRef>(
+    contract: C,
+    payload: NoInfer<PayloadOf<C>>,
+    options?: SendContractOptions,
+  ): Promise<ContractResult<ReplyOf<C>>> {
+    const port = {
+      contracts: (call: CallOptions) => this.contracts(call),
+      sendMessage: (request: SendMessageRequest, call: CallOptions) => this.sendMessage(request, call),
+    };
+    return (await sendContractMessage(port, contract, payload, options)) as ContractResult<ReplyOf<C>>;
+  }
+
+  /** `sendContract` by name, typed from these contracts: `withContracts(a, b).sendContract('a', ...)`. */
+  withContracts<const Cs extends readonly TypedContract[]>(...contracts: Cs): TypedContractSender<Cs> {
+    return typedContractSender(contracts, (contract, payload, options) =>
+      this.sendContract(contract, payload as never, options),
+    );
   }
 
   /** Ends every open stream and refuses further calls. */

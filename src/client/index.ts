@@ -2,7 +2,8 @@
  * Public entry of the client layer (`concord/client`, issue 5): `A2AClient` (card resolution,
  * transport selection, the operations by the spec's names with resumable streams and retries),
  * the card resolver on its own, credentials, interceptors, the network guard and the two error
- * families. This list is the deliberate public surface (house style rule 11); test/client/
+ * families; contract-aware send (`contracts()`, `sendContract`) with its local contract errors.
+ * This list is the deliberate public surface (house style rule 11); test/client/
  * public-surface.test.ts pins it. Imports only the protocol, contracts and card layers.
  */
 
@@ -67,3 +68,16 @@ export {
   type ClientInterceptor,
   type OutgoingCall,
 } from './interceptors.js';
+
+// Contract-aware sends (issue 4): the agent's contracts, typed sends, local refusals.
+export { AgentContracts, agentContractsOfCard, type ContractsSource } from './agent-contracts.js';
+export {
+  type ContractResult,
+  type ContractValidation,
+  type PayloadOf,
+  type ReplyOf,
+  type SendContractOptions,
+  type TypedContractSender,
+} from './contract-client.js';
+export { ContractRefusedError, ContractReplyError, type ReplyViolations } from './contract-errors.js';
+export { contractsUrlOf } from './contracts-document.js';

@@ -18,7 +18,9 @@ export type CallPurpose =
   | 'getTaskPushNotificationConfig'
   | 'listTaskPushNotificationConfigs'
   | 'deleteTaskPushNotificationConfig'
-  | 'getExtendedAgentCard';
+  | 'getExtendedAgentCard'
+  /** The agent's published contracts document (`/contracts`, decision 0018). */
+  | 'getContracts';
 
 /** An outgoing request; `before` interceptors may change `url` and `headers`. */
 export interface OutgoingCall {

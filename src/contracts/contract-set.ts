@@ -12,6 +12,7 @@ import type {
   ContractSpec,
   ContractViolation,
   NamedContractSpec,
+  OutputPolicy,
 } from './contract-types.js';
 import { DEFAULT_DEPRECATION_MESSAGE } from './contract-types.js';
 import { readDeclarations } from './declaration-checks.js';
@@ -33,6 +34,8 @@ interface CompiledContract {
   readonly input: SchemaValidator | undefined;
   readonly output: SchemaValidator | undefined;
   readonly warnings: readonly string[];
+  /** The contract's own policy, else the section's. */
+  readonly outputPolicy: OutputPolicy;
 }
 
 /** An agent's compiled contracts; create with `compileContracts`. */
@@ -41,13 +44,21 @@ export class ContractSet {
   readonly agentId: string;
   /** Whether plain (non-contract) messages are delivered. */
   readonly allowFreeform: boolean;
+  /** The section's default output policy (a contract may override it; see `outputPolicyOf`). */
+  readonly outputPolicy: OutputPolicy;
   private readonly contracts: ReadonlyMap<string, CompiledContract>;
   private readonly nameList: readonly string[];
 
   /** Use `compileContracts`; this constructor trusts its input. */
-  constructor(agentId: string, allowFreeform: boolean, contracts: ReadonlyMap<string, CompiledContract>) {
+  constructor(
+    agentId: string,
+    allowFreeform: boolean,
+    contracts: ReadonlyMap<string, CompiledContract>,
+    outputPolicy: OutputPolicy = 'fail',
+  ) {
     this.agentId = agentId;
     this.allowFreeform = allowFreeform;
+    this.outputPolicy = outputPolicy;
     this.contracts = contracts;
     this.nameList = Object.freeze([...contracts.keys()]);
   }
@@ -109,6 +120,11 @@ export class ContractSet {
     return this.validateOutput(name, value);
   }
 
+  /** Server gate seam: the output policy of `name` (its own, else the section's). */
+  outputPolicyOf(name: string): OutputPolicy {
+    return this.contracts.get(name)?.outputPolicy ?? this.outputPolicy;
+  }
+
   private require(name: string): CompiledContract {
     const contract = this.contracts.get(name);
     if (!contract) {
@@ -146,10 +162,11 @@ export function compileContracts(agentId: string, section: ContractSection = {})
     const output = schemaOf('output');
     if (compiled.has(name)) continue;
     const warnings = Object.freeze(deprecationWarnings(spec));
-    compiled.set(name, { declared: { name, ...spec }, input, output, warnings });
+    const outputPolicy = spec.outputPolicy ?? section.outputPolicy ?? 'fail';
+    compiled.set(name, { declared: { name, ...spec }, input, output, warnings, outputPolicy });
   }
   if (problems.length > 0) throw new ContractLoadError(agentId, problems);
-  return new ContractSet(agentId, section.allowFreeform !== false, compiled);
+  return new ContractSet(agentId, section.allowFreeform !== false, compiled, section.outputPolicy ?? 'fail');
 }
 
 /** Validates a reply against `name`'s output schema (issue 4 item 5); [] when it conforms. */

@@ -26,7 +26,16 @@ export interface ContractSpec {
   deprecatedMessage?: string;
   /** Name of the replacing contract of the same agent. */
   supersededBy?: string;
+  /** What a reply that misses `output` does; overrides the section's `outputPolicy` (decision 0030). */
+  outputPolicy?: OutputPolicy;
 }
+
+/**
+ * What happens to a reply that misses its contract's output schema (issue 4 "Output contracts"):
+ * `fail` (default) fails the task with the violations; `warn` lets the reply through, flagged with
+ * them in its metadata (`concord/contract/outputViolations`).
+ */
+export type OutputPolicy = 'fail' | 'warn';
 
 /** A contract with its name: the list form of a declaration, and what `defineContract` returns. */
 export interface NamedContractSpec extends ContractSpec {
@@ -41,6 +50,8 @@ export interface NamedContractSpec extends ContractSpec {
 export interface ContractSection {
   /** Plain (non-contract) messages accepted; default true (seed "Plain text messages"). */
   allowFreeform?: boolean;
+  /** Default output policy of the agent's contracts (default `fail`); a contract may override it. */
+  outputPolicy?: OutputPolicy;
   contracts?: Readonly<Record<string, ContractSpec>> | readonly NamedContractSpec[];
 }
 

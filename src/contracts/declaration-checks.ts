@@ -17,6 +17,12 @@ export interface DeclaredContract {
 
 const STRING_FIELDS = ['description', 'version', 'deprecatedMessage', 'supersededBy'] as const;
 const BOOLEAN_FIELDS = ['requiresApproval', 'deprecated'] as const;
+const OUTPUT_POLICIES: readonly unknown[] = ['fail', 'warn'];
+
+function policyProblem(value: unknown): string | undefined {
+  if (value === undefined || OUTPUT_POLICIES.includes(value)) return undefined;
+  return `must be "fail" or "warn", got ${JSON.stringify(value) ?? kindOf(value)}`;
+}
 
 function kindOf(value: unknown): string {
   if (value === null) return 'null';
@@ -39,6 +45,10 @@ export function readDeclarations(
       field: '/allowFreeform',
       message: `must be a boolean, got ${kindOf(section.allowFreeform)}`,
     });
+  }
+  const sectionPolicy = policyProblem(section.outputPolicy);
+  if (sectionPolicy !== undefined) {
+    problems.push({ contract: '', field: '/outputPolicy', message: sectionPolicy });
   }
   if (raw === undefined) return [];
   const declared: DeclaredContract[] = [];
@@ -121,6 +131,9 @@ function checkFields({ name, spec, field }: DeclaredContract, problems: Contract
       });
     }
   }
+  const policy = policyProblem(record.outputPolicy);
+  if (policy !== undefined)
+    problems.push({ contract: name, field: `${field}/outputPolicy`, message: policy });
 }
 
 /** `supersededBy` must name another contract of the agent, and successions must not loop. */

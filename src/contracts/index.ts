@@ -13,6 +13,7 @@ export {
   type ContractSpec,
   type ContractViolation,
   type NamedContractSpec,
+  type OutputPolicy,
   type StructuredMessage,
 } from './contract-types.js';
 export { ContractLoadError, type ContractLoadProblem } from './contract-load-error.js';
@@ -52,3 +53,11 @@ export {
   type SchemaType,
   type TypedContract,
 } from './typed-contract.js';
+export {
+  CONTRACTS_EXTENSION_URI,
+  contractsOfCard,
+  publishContracts,
+  readPublishedContracts,
+  type PublishedContracts,
+} from './published-contracts.js';
+export { replyValues, type ReplyValue } from './reply-values.js';

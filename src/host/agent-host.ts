@@ -24,11 +24,12 @@ import {
 } from '../server/index.js';
 import type { TaskStore } from '../store/index.js';
 import type { HostConfig } from './host-config.js';
-import { createAgentSender, type RemoteSend } from './agent-sender.js';
+import { createAgentSender } from './agent-sender.js';
 import { handleApprovals } from './approvals-api.js';
 import { handleContracts } from './contracts-api.js';
 import { directoryCard, listing, type ListedAgent } from './host-directory.js';
 import { mountAgent, type MountedAgent } from './mounted-agent.js';
+import type { RemoteAgents } from './remote-agents.js';
 import { publicJwks } from './signing-keys.js';
 import type { HostAuthenticator } from './security/index.js';
 
@@ -45,7 +46,7 @@ export interface AgentHostOptions {
   maxBodyBytes?: number;
   onError?: (error: unknown, where: string) => void;
   /** How agents send to URLs (the A2A client); without it they may send to host agents only. */
-  remoteSend?: RemoteSend;
+  remoteAgents?: RemoteAgents;
 }
 
 const AGENTS_PREFIX = '/agents/';
@@ -84,7 +85,7 @@ export class AgentHost implements HttpApp {
         sender: createAgentSender({
           from: definition.id,
           local,
-          ...(options.remoteSend === undefined ? {} : { remote: options.remoteSend }),
+          ...(options.remoteAgents === undefined ? {} : { remote: options.remoteAgents }),
         }),
       });
       agents.set(definition.id, mounted);

@@ -4,19 +4,13 @@
  * target's own request handler, so its contract gate, approvals and skill checks run exactly as
  * for a remote caller; the sender acts as the principal `agent:<its id>` (decision 0020). A URL is
  * sent over A2A with the client, after checking the payload against the contracts the remote
- * card publishes (see `remoteSend`).
+ * card publishes (remote-agents.ts, decision 0031).
  */
 import { randomUUID } from 'node:crypto';
 import { createContractMessage } from '../contracts/index.js';
-import { A2AError, type Message, type SendMessageResponse } from '../protocol/index.js';
+import { A2AError, type Message } from '../protocol/index.js';
 import type { AgentMessageInput, AgentSender, CallContext, RequestHandler } from '../server/index.js';
-
-/** Where a remote send goes: set by the host once the client is available to it. */
-export type RemoteSend = (
-  url: string,
-  message: Message,
-  options: { signal?: AbortSignal },
-) => Promise<SendMessageResponse>;
+import type { RemoteAgents } from './remote-agents.js';
 
 /** Options of `createAgentSender`. */
 export interface AgentSenderOptions {
@@ -24,8 +18,8 @@ export interface AgentSenderOptions {
   from: string;
   /** Finds a host agent's request handler by id. */
   local: (id: string) => RequestHandler | undefined;
-  /** Sends to a URL; without it, URL targets are refused. */
-  remote?: RemoteSend;
+  /** Sends to (and describes) URLs; without it, URL targets are refused. */
+  remote?: RemoteAgents;
 }
 
 /** The message an input stands for. */
@@ -53,19 +47,24 @@ function isMessage(input: Exclude<AgentMessageInput, string>): input is Message 
   return 'parts' in input && Array.isArray(input.parts);
 }
 
+const isUrl = (target: string): boolean => /^https?:\/\//i.test(target);
+
 /** The sender an agent's executors get as `context.agents`. */
 export function createAgentSender(options: AgentSenderOptions): AgentSender {
+  const remote = (target: string): RemoteAgents => {
+    if (options.remote === undefined) {
+      throw new A2AError(
+        'UnsupportedOperationError',
+        `Agent "${options.from}" may not send to URLs (${target})`,
+      );
+    }
+    return options.remote;
+  };
   return {
     async send(target, input, sendOptions = {}) {
       const message = toMessage(input, sendOptions);
-      if (/^https?:\/\//i.test(target)) {
-        if (options.remote === undefined) {
-          throw new A2AError(
-            'UnsupportedOperationError',
-            `Agent "${options.from}" may not send to URLs (${target})`,
-          );
-        }
-        return options.remote(
+      if (isUrl(target)) {
+        return remote(target).send(
           target,
           message,
           sendOptions.signal === undefined ? {} : { signal: sendOptions.signal },
@@ -85,6 +84,21 @@ export function createAgentSender(options: AgentSenderOptions): AgentSender {
         ...(sendOptions.signal === undefined ? {} : { signal: sendOptions.signal }),
       };
       return handler.sendMessage({ message }, call);
+    },
+    async describe(target, describeOptions = {}) {
+      if (!isUrl(target)) {
+        throw new A2AError(
+          'InvalidParamsError',
+          `describe takes the URL of a remote agent, got "${target}"`,
+          {
+            violations: [{ field: 'target', description: 'not an http or https URL' }],
+          },
+        );
+      }
+      return remote(target).describe(
+        target,
+        describeOptions.signal === undefined ? {} : { signal: describeOptions.signal },
+      );
     },
   };
 }

@@ -10,7 +10,12 @@
  * its own tools on loopback; the public listener then answers 404.
  */
 import { A2AError, toA2AError, toRestErrorBody } from '../protocol/index.js';
-import type { A2AServer, HttpRequest, HttpResponse } from '../server/index.js';
+import {
+  authenticateChallenge,
+  type A2AServer,
+  type HttpRequest,
+  type HttpResponse,
+} from '../server/index.js';
 import type { HostConfig } from './host-config.js';
 import type { HostAuthenticator } from './security/index.js';
 
@@ -69,11 +74,10 @@ export async function handleApprovals(
     return json(200, outcome);
   } catch (error) {
     const a2a = toA2AError(error);
-    return {
-      status: a2a.entry.httpStatus,
-      headers: { ...JSON_HEADERS },
-      body: JSON.stringify(toRestErrorBody(a2a)),
-    };
+    const headers: Record<string, string> = { ...JSON_HEADERS };
+    // RFC 9110 §11.6.1: a 401 says how to authenticate, as the agent's own endpoints do.
+    if (a2a.entry.httpStatus === 401) headers['www-authenticate'] = authenticateChallenge(server.agentCard);
+    return { status: a2a.entry.httpStatus, headers, body: JSON.stringify(toRestErrorBody(a2a)) };
   }
 }
 

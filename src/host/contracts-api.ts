@@ -8,23 +8,20 @@
  *   `GET /agents/<id>/contracts/<name>` (one), cacheable with ETag.
  */
 import type { AgentDefinition } from '../card/index.js';
+import { CONTRACTS_EXTENSION_URI, publishContracts, type NamedContractSpec } from '../contracts/index.js';
 import { A2AError, toRestErrorBody, type AgentExtension } from '../protocol/index.js';
 import { cacheableJson, type HttpRequest, type HttpResponse } from '../server/index.js';
 
-/** The card extension that carries an agent's contracts. */
-export const CONTRACTS_EXTENSION_URI = 'urn:concord:a2a-contracts:v1';
+/** The card extension that carries an agent's contracts (defined by the contracts layer). */
+export { CONTRACTS_EXTENSION_URI };
 
-/** The published form of an agent's contracts. */
+/** The published form of an agent's contracts (only the published fields; decision 0018). */
 export function publishedContracts(definition: AgentDefinition): {
   agentId: string;
   allowFreeform: boolean;
-  contracts: Record<string, unknown>[];
+  contracts: NamedContractSpec[];
 } {
-  return {
-    agentId: definition.id,
-    allowFreeform: definition.a2a.allowFreeform,
-    contracts: Object.entries(definition.a2a.contracts).map(([name, spec]) => ({ name, ...spec })),
-  };
+  return { agentId: definition.id, ...publishContracts(definition.a2a) };
 }
 
 /** The card extension of an agent with contracts (undefined without any). */
@@ -37,7 +34,10 @@ export function contractsExtension(definition: AgentDefinition): AgentExtension 
       'Typed message contracts: send {"_a2a": true, "contract", "payload", "correlationId"} as a data part; ' +
       'payloads are validated against each contract input schema before delivery.',
     required: false,
-    params: { allowFreeform: published.allowFreeform, contracts: published.contracts },
+    params: {
+      allowFreeform: published.allowFreeform,
+      contracts: published.contracts as unknown as Record<string, unknown>[],
+    },
   };
 }
 

@@ -74,6 +74,19 @@ export interface ModelEndpointConfig {
   apiKey?: string;
 }
 
+/**
+ * How the host's agents reach agents on other hosts (agent-to-agent send to a URL, decision
+ * 0031). The client's SSRF guard applies: private, loopback and link-local targets are refused
+ * unless allowed here.
+ */
+export interface OutboundConfig {
+  allowPrivateNetworks?: boolean;
+  /** Host names or IP literals exempt from the private-address check (e.g. `127.0.0.1`). */
+  allowedHosts?: string[];
+  /** Per-request timeout in ms (default 30 000). */
+  timeoutMs?: number;
+}
+
 /** The whole host configuration. */
 export interface HostConfig {
   /** The config file, or the directory served when there is none. */
@@ -82,5 +95,7 @@ export interface HostConfig {
   security?: SecurityConfig;
   signing: SigningKeyConfig[];
   model: ModelEndpointConfig;
+  /** Remote sends; absent means the client's defaults (public addresses only). */
+  outbound?: OutboundConfig;
   agents: AgentDefinition[];
 }

@@ -13,6 +13,7 @@ import { AgentHost } from './agent-host.js';
 import { loadHost } from './definitions/index.js';
 import type { HostConfig } from './host-config.js';
 import { watchDefinitions, type DefinitionWatch } from './definition-watch.js';
+import { createRemoteAgents } from './remote-agents.js';
 import { createAuthenticator } from './security/index.js';
 import { importSigningKeys } from './signing-keys.js';
 
@@ -69,6 +70,8 @@ export async function createHost(
       storeFor,
       auth: config.security === undefined ? undefined : createAuthenticator(config.security),
       signingKeys: await importSigningKeys(config.signing),
+      // Agents send to URLs through Concord's client, SSRF-guarded as `outbound` says (decision 0031).
+      remoteAgents: createRemoteAgents(config.outbound),
       env: options.env ?? process.env,
       ...(options.onError === undefined ? {} : { onError: options.onError }),
     });

@@ -9,6 +9,7 @@ import type {
   SendMessageResponse,
   Task,
 } from '../protocol/index.js';
+import type { NamedContractSpec } from '../contracts/index.js';
 import type { CallContext } from './call-context.js';
 import type { ContractInvocation } from './contract-gate.js';
 import type { TaskUpdater } from './task-updater.js';
@@ -50,6 +51,20 @@ export interface AgentSender {
     input: AgentMessageInput,
     options?: { contextId?: string; taskId?: string; signal?: AbortSignal },
   ): Promise<SendMessageResponse>;
+  /**
+   * What a remote agent (a URL) publishes about itself: its card's name and description and its
+   * contracts, so a model can be told how to address it. Absent when the sender cannot reach URLs.
+   */
+  describe?(target: string, options?: { signal?: AbortSignal }): Promise<AgentDescription>;
+}
+
+/** An agent as it describes itself to senders (its card and published contracts, decision 0018). */
+export interface AgentDescription {
+  name: string;
+  description: string;
+  allowFreeform: boolean;
+  /** Its contracts in declaration order, with their schemas. */
+  contracts: NamedContractSpec[];
 }
 
 /** Agent logic. `execute` may return before the task ends if it keeps using the updater. */

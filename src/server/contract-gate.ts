@@ -5,7 +5,7 @@
  * the validator and the seed's exact rules live in `concord/contracts`, whose contract sets
  * implement it.
  */
-import type { ContractInvocation } from '../contracts/index.js';
+import { replyValues, type ContractInvocation, type OutputPolicy } from '../contracts/index.js';
 import { A2AError, type Artifact, type Message, type Metadata, type Part } from '../protocol/index.js';
 
 /** A message admitted under a contract: what the agent is told about the invocation. */
@@ -29,7 +29,14 @@ export interface ContractGate {
   /** Checks a reply value against the named contract's output schema. */
   checkOutput(contract: string, value: unknown): OutputViolation[];
   /** `fail` (default): a reply that misses the schema fails the task; `warn`: it is flagged only. */
-  readonly outputPolicy?: 'fail' | 'warn';
+  readonly outputPolicy?: OutputPolicy;
+  /** The policy of one contract, when contracts differ (decision 0030); wins over `outputPolicy`. */
+  outputPolicyOf?(contract: string): OutputPolicy;
+}
+
+/** The output policy in force for `contract`. */
+export function outputPolicyFor(gate: ContractGate, contract: string): OutputPolicy {
+  return gate.outputPolicyOf?.(contract) ?? gate.outputPolicy ?? 'fail';
 }
 
 /** Metadata key under which results carry the contract, its version and its warnings. */
@@ -42,28 +49,6 @@ export function invocationMetadata(invocation: ContractInvocation): Metadata {
   if (invocation.correlationId !== undefined) entry.correlationId = invocation.correlationId;
   if (invocation.warnings.length > 0) entry.warnings = invocation.warnings;
   return { [CONTRACT_METADATA_KEY]: entry };
-}
-
-/**
- * The reply values of an artifact or message under a contract: its data parts (a structured reply
- * is data, seeds/a2a-contracts.md "Expected output schema (respond with JSON matching this
- * schema)"), and text parts that hold JSON when there are no data parts.
- */
-export function replyValues(parts: readonly Part[]): { index: number; value: unknown }[] {
-  const data = parts.flatMap((part, index) => ('data' in part ? [{ index, value: part.data }] : []));
-  if (data.length > 0) return data;
-  const out: { index: number; value: unknown }[] = [];
-  parts.forEach((part, index) => {
-    if (!('text' in part) || typeof part.text !== 'string') return;
-    const text = part.text.trim();
-    if (!text.startsWith('{') && !text.startsWith('[')) return;
-    try {
-      out.push({ index, value: JSON.parse(text) as unknown });
-    } catch {
-      // Prose that happens to start with a brace is not a structured reply.
-    }
-  });
-  return out;
 }
 
 /** Checks reply parts; returns every violation, paths prefixed with the part index. */

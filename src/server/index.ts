@@ -10,7 +10,13 @@ export {
   type A2AServerOptions,
   type AgentCardInput,
 } from './a2a-server.js';
-export type { AgentExecutor, AgentMessageInput, AgentSender, RequestContext } from './agent-executor.js';
+export type {
+  AgentDescription,
+  AgentExecutor,
+  AgentMessageInput,
+  AgentSender,
+  RequestContext,
+} from './agent-executor.js';
 export type { CallContext, CallerIdentity } from './call-context.js';
 export { TaskUpdater, type ArtifactOptions, type MessageInput } from './task-updater.js';
 export {
@@ -32,6 +38,7 @@ export type {
 } from './http/http-types.js';
 export { isStreamResponse } from './http/http-types.js';
 export { cacheableJson, etagOf } from './http/cacheable-json.js';
+export { authenticateChallenge } from './http/call-setup.js';
 export {
   CONTRACT_METADATA_KEY,
   type ContractGate,

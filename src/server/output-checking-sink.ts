@@ -3,14 +3,20 @@
  * executor produces under a contract with an output schema is checked before it is recorded, so a
  * reply that misses the schema never leaves the server as if it were valid. Under the `fail`
  * policy the offending update is refused and the task fails with the violations; under `warn` it
- * goes through flagged with them (`concord/contract/outputViolations` metadata).
+ * goes through flagged with them (`concord/contract/outputViolations` metadata). A streamed
+ * artifact is checked as a whole at its last chunk (its earlier chunks are already out, so under
+ * `fail` the task then fails; under `warn` the last chunk carries the flag). The policy is the
+ * contract's own, else the agent's (decision 0030). A direct reply also carries the contract's
+ * name and deprecation warnings, with or without an output schema to check.
  */
-import type { Message, StreamResponse } from '../protocol/index.js';
+import type { Message, Part, StreamResponse, TaskArtifactUpdateEvent } from '../protocol/index.js';
 import {
   checkReplyParts,
   CONTRACT_METADATA_KEY,
   flagArtifact,
+  invocationMetadata,
   outputError,
+  outputPolicyFor,
   type ContractGate,
   type ContractInvocation,
 } from './contract-gate.js';
@@ -23,7 +29,16 @@ export class OutputCheckingSink implements TaskEventSink {
     private readonly execution: TaskExecution,
     private readonly gate: ContractGate,
     private readonly contract: ContractInvocation,
-  ) {}
+  ) {
+    this.checks = contract.outputSchema !== undefined;
+    this.warnOnly = outputPolicyFor(gate, contract.name) === 'warn';
+  }
+
+  /** False when the contract declares no output schema: replies are only tagged. */
+  private readonly checks: boolean;
+  /** Streamed artifacts not yet complete, by id: their parts so far. */
+  private readonly streamed = new Map<string, Part[]>();
+  private readonly warnOnly: boolean;
 
   get taskId(): string {
     return this.execution.taskId;
@@ -34,16 +49,34 @@ export class OutputCheckingSink implements TaskEventSink {
   }
 
   emit(event: StreamResponse): void {
-    // Appended chunks are partial values; the whole artifact is checked when it is sent whole.
-    if (!('artifactUpdate' in event) || event.artifactUpdate.append === true) {
+    if (!this.checks || !('artifactUpdate' in event)) {
       this.execution.emit(event);
       return;
     }
+    const update = event.artifactUpdate;
+    const { artifact } = update;
+    // A streamed artifact (a model's reply, A2A 1.0 §4.2.2 append / lastChunk) is a partial value
+    // until its last chunk: its chunks go out as they come, and the whole is checked at the end.
+    if (update.append === true || update.lastChunk === false) {
+      const whole = this.accumulate(artifact.artifactId, artifact.parts, update.append === true);
+      if (update.lastChunk !== true) {
+        this.execution.emit(event);
+        return;
+      }
+      this.streamed.delete(artifact.artifactId);
+      this.check(event, whole);
+      return;
+    }
+    this.check(event, artifact.parts);
+  }
+
+  /** Emits `event` if `parts` (its artifact's whole content) satisfy the output schema. */
+  private check(event: { artifactUpdate: TaskArtifactUpdateEvent }, parts: readonly Part[]): void {
     const { artifact } = event.artifactUpdate;
-    const violations = checkReplyParts(this.gate, this.contract.name, artifact.parts);
+    const violations = checkReplyParts(this.gate, this.contract.name, parts);
     if (violations.length === 0) {
       this.execution.emit(event);
-    } else if (this.gate.outputPolicy === 'warn') {
+    } else if (this.warnOnly) {
       this.execution.emit({
         artifactUpdate: { ...event.artifactUpdate, artifact: flagArtifact(artifact, violations) },
       });
@@ -52,20 +85,33 @@ export class OutputCheckingSink implements TaskEventSink {
     }
   }
 
+  /** The parts of a streamed artifact so far; text chunks are joined to the text before them. */
+  private accumulate(artifactId: string, parts: readonly Part[], append: boolean): Part[] {
+    const whole = append ? (this.streamed.get(artifactId) ?? []) : [];
+    for (const part of parts) {
+      const last = whole[whole.length - 1];
+      if (part.text !== undefined && last?.text !== undefined) {
+        whole[whole.length - 1] = { ...last, text: last.text + part.text };
+      } else whole.push({ ...part });
+    }
+    this.streamed.set(artifactId, whole);
+    return whole;
+  }
+
   reply(message: Message): void {
-    const violations = checkReplyParts(this.gate, this.contract.name, message.parts);
+    const violations = this.checks ? checkReplyParts(this.gate, this.contract.name, message.parts) : [];
     const tagged: Message = {
       ...message,
       metadata: {
         ...message.metadata,
+        // The same entry a task carries (name, version, correlation id, warnings), plus violations.
         [CONTRACT_METADATA_KEY]: {
-          name: this.contract.name,
-          ...(this.contract.warnings.length > 0 ? { warnings: this.contract.warnings } : {}),
+          ...(invocationMetadata(this.contract)[CONTRACT_METADATA_KEY] as Record<string, unknown>),
           ...(violations.length > 0 ? { outputViolations: violations } : {}),
         },
       },
     };
-    if (violations.length > 0 && this.gate.outputPolicy !== 'warn') this.refuse(violations);
+    if (violations.length > 0 && !this.warnOnly) this.refuse(violations);
     this.execution.reply(tagged);
   }
 

@@ -111,7 +111,7 @@ export class TaskRunner {
     const execution = new TaskExecution(this.deps, init);
     const context = new ExecutionContext(execution, options, this.agents);
     const sink =
-      contract !== undefined && contracts !== undefined && contract.outputSchema !== undefined
+      contract !== undefined && contracts !== undefined
         ? new OutputCheckingSink(execution, contracts, contract)
         : execution;
     const running: RunningTask = { execution, context, updater: new TaskUpdater(sink) };

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type RunningHost } from '../../src/host/index.js';
+import { CONTRACT_MEDIA_TYPE, createContractMessage } from '../../src/contracts/index.js';
 import type { Message } from '../../src/protocol/index.js';
 import { allDrivers, taskOf, type Driver } from '../helpers/drivers.js';
 
@@ -105,6 +106,105 @@ describe('structured messages (seed table 1)', () => {
       expect(task.status.state, driver.name).toBe('TASK_STATE_COMPLETED');
       expect(JSON.stringify(task.artifacts), driver.name).toContain('reviewed:');
       expect(task.metadata?.['concord/contract'], driver.name).toBeUndefined();
+    }
+  });
+});
+
+describe("seed table 1 with the text carrier (the seed's own form)", () => {
+  it('payload fails validation: rejected, each failure pointing at the text part', async () => {
+    for (const driver of researcher) {
+      const outcome = await driver.send(asText('research.request', { depth: 'bottomless' }));
+      expect(outcome.ok, driver.name).toBe(false);
+      if (outcome.ok) continue;
+      expect(outcome.error.code, driver.name).toBe(-32602);
+      expect(outcome.error.httpStatus, driver.name).toBe(driver.binding === 'JSONRPC' ? 200 : 400);
+      expect(outcome.error.message, driver.name).toBe(
+        'Contract "research.request" input validation failed: /query: is required; /depth: must be one of ["shallow", "deep"], got "bottomless"',
+      );
+      expect(outcome.error.violations, driver.name).toEqual([
+        { field: '/message/parts/0/text', description: 'required: is required (at payload /query)' },
+        {
+          field: '/message/parts/0/text',
+          description: 'enum: must be one of ["shallow", "deep"], got "bottomless" (at payload /depth)',
+        },
+      ]);
+    }
+  });
+
+  it('contract not found, agent has other contracts: rejected with the available contracts', async () => {
+    for (const driver of researcher) {
+      const outcome = await driver.send(asText('research.summarise', { query: 'x' }));
+      expect(outcome.ok, driver.name).toBe(false);
+      if (outcome.ok) continue;
+      expect(outcome.error.code, driver.name).toBe(-32602);
+      expect(outcome.error.message, driver.name).toMatch(
+        /^Agent "researcher" does not expose contract "research.summarise". Available: research.request, /,
+      );
+      expect(outcome.error.violations[0]?.field, driver.name).toBe('/message/parts/0/text');
+    }
+  });
+
+  it('contract not found, agent has no contracts: delivered best-effort', async () => {
+    for (const driver of reviewer) {
+      const task = taskOf(await driver.send(asText('anything.at.all', { not: 'validated' })));
+      expect(task.status.state, driver.name).toBe('TASK_STATE_COMPLETED');
+      expect(JSON.stringify(task.artifacts), driver.name).toContain('reviewed:');
+      expect(task.metadata?.['concord/contract'], driver.name).toBeUndefined();
+    }
+  });
+
+  it('a deprecated contract in a text part delivers with its warnings', async () => {
+    for (const driver of researcher) {
+      const task = taskOf(await driver.send(asText('research.query', { topic: 'agents' }, 'c-t')));
+      expect(task.status.state, driver.name).toBe('TASK_STATE_COMPLETED');
+      expect(task.metadata?.['concord/contract'], driver.name).toMatchObject({
+        name: 'research.query',
+        correlationId: 'c-t',
+        warnings: [
+          'research.query is retired at the end of the quarter.',
+          'Use "research.query-v2" instead.',
+        ],
+      });
+    }
+  });
+});
+
+describe('the contract media type on data parts', () => {
+  const byMediaType = (payload: unknown): Message => ({
+    messageId: `m-${Math.random()}`,
+    role: 'ROLE_USER',
+    // No `_a2a` marker: the media type says what the part is (decision 0016).
+    parts: [{ data: { contract: 'research.request', payload }, mediaType: CONTRACT_MEDIA_TYPE }],
+  });
+
+  it('marks the envelope on 1.0, where data parts carry a media type', async () => {
+    for (const driver of researcher.filter((d) => d.version === '1.0')) {
+      const task = taskOf(await driver.send(byMediaType({ query: 'by media type' })));
+      expect(task.status.state, driver.name).toBe('TASK_STATE_COMPLETED');
+      expect(task.metadata?.['concord/contract'], driver.name).toEqual({ name: 'research.request' });
+      const refused = await driver.send(byMediaType({ query: 1 }));
+      expect(refused.ok, driver.name).toBe(false);
+      if (!refused.ok) {
+        expect(
+          refused.error.violations.map((v) => v.field),
+          driver.name,
+        ).toEqual(['/message/parts/0/data/payload/query']);
+      }
+    }
+  });
+
+  it('needs the `_a2a` marker on 0.3, whose data parts carry no media type', async () => {
+    for (const driver of researcher.filter((d) => d.version === '0.3')) {
+      // Without the marker the part is plain data, refused by an agent that takes contracts only.
+      const unmarked = await driver.send(byMediaType({ query: 'x' }));
+      expect(unmarked.ok, driver.name).toBe(false);
+      if (!unmarked.ok)
+        expect(unmarked.error.message, driver.name).toContain('requires structured A2A messages');
+      // createContractMessage keeps the marker, so its messages work on both versions.
+      const task = taskOf(
+        await driver.send(createContractMessage({ name: 'research.request' }, { query: 'x' })),
+      );
+      expect(task.status.state, driver.name).toBe('TASK_STATE_COMPLETED');
     }
   });
 });

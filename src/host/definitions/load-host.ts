@@ -14,7 +14,7 @@ import { classifyTarget, listMarkdownFiles } from './find-definitions.js';
 import { hasFrontmatter, parseMarkdown } from './frontmatter.js';
 import { createJson5Locator } from './json5-locator.js';
 import { normalizeAgent, type RawAgent } from './normalize-agent.js';
-import { normalizeHostSettings, type RawHostConfig } from './normalize-host.js';
+import { normalizeHostSettings, type HostSettings, type RawHostConfig } from './normalize-host.js';
 import { checkRequirementSchemes } from './requirement-schemes.js';
 import { validateAgentFrontmatter, validateHostConfigDocument } from './schema-validation.js';
 
@@ -65,7 +65,7 @@ export async function loadHost(target: string, options: LoadHostOptions = {}): P
   }
 
   const loaded: Loaded[] = [];
-  let settings: Pick<HostConfig, 'organization' | 'security' | 'signing' | 'model'> = {
+  let settings: HostSettings = {
     signing: [],
     model: {},
   };

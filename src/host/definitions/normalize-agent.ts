@@ -12,6 +12,7 @@ import type {
   AgentDefinition,
   CardOverrides,
   ContractDefinition,
+  RemoteAgentDefinition,
   SecurityRequirementInput,
   SkillDefinition,
 } from '../../card/index.js';
@@ -37,7 +38,12 @@ export interface RawAgent {
   mcpServers?: Record<string, unknown>;
   skills?: RawSkill[];
   agentcard?: { skills?: RawSkill[] };
-  a2a?: { allowFreeform?: boolean; contracts?: Record<string, ContractDefinition> };
+  a2a?: {
+    allowFreeform?: boolean;
+    outputPolicy?: 'fail' | 'warn';
+    remoteAgents?: RemoteAgentDefinition[];
+    contracts?: Record<string, ContractDefinition>;
+  };
   handler?: string;
   security?: SecurityRequirementInput[];
   card?: CardOverrides;
@@ -178,5 +184,12 @@ function normalizeA2A(
       );
     }
   }
-  return { allowFreeform: raw.a2a?.allowFreeform ?? true, contracts };
+  const policy = raw.a2a?.outputPolicy;
+  const remote = raw.a2a?.remoteAgents;
+  return {
+    allowFreeform: raw.a2a?.allowFreeform ?? true,
+    ...(policy === undefined ? {} : { outputPolicy: policy }),
+    ...(remote === undefined ? {} : { remoteAgents: remote.map((r) => ({ ...r })) }),
+    contracts,
+  };
 }

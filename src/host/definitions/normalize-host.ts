@@ -40,11 +40,12 @@ export interface RawHostConfig {
   };
   signing?: { keys: Array<Omit<SigningKeyConfig, 'privateKeyPem'> & { privateKeyFile: string }> };
   model?: { baseUrl?: string; apiKey?: SecretInput };
+  outbound?: NonNullable<HostConfig['outbound']>;
   agents?: { dir?: string; list?: RawAgent[] };
 }
 
 /** The host-level part of a `HostConfig`. */
-export type HostSettings = Pick<HostConfig, 'organization' | 'security' | 'signing' | 'model'>;
+export type HostSettings = Pick<HostConfig, 'organization' | 'security' | 'signing' | 'model' | 'outbound'>;
 
 /** Normalises the host-level sections of `raw` (written in `file`); problems go to `sink`. */
 export async function normalizeHostSettings(
@@ -60,6 +61,7 @@ export async function normalizeHostSettings(
   if (raw.signing && !sink.hasUnder('/signing'))
     settings.signing = await readSigningKeys(raw.signing.keys, file, sink);
   if (raw.model && !sink.hasUnder('/model')) settings.model = normalizeModel(raw.model, sink, env);
+  if (raw.outbound && !sink.hasUnder('/outbound')) settings.outbound = { ...raw.outbound };
   return settings;
 }
 

@@ -5,7 +5,7 @@
  * for any sender; a refusal is handed back to the model as the tool result, in the gate's words,
  * so the model can fix its payload (docs/decisions/0021-agent-tool.md).
  */
-import type { AgentDefinition } from '../../card/index.js';
+import type { AgentDefinition, ContractDefinition } from '../../card/index.js';
 import { A2AError } from '../../protocol/index.js';
 import type { AgentMessageInput, AgentSender } from '../../server/index.js';
 import { agentToolError, agentToolResult } from './agent-tool-result.js';
@@ -31,6 +31,11 @@ export interface AgentToolTarget {
   contracts: AgentToolContract[];
   /** Whether the target takes plain text; when unset the model is not told either way. */
   allowFreeform?: boolean;
+  /**
+   * An agent on another host (`id` is its URL): its card's description and contracts are read
+   * when the tool is offered, through `context.agents.describe` (decision 0031).
+   */
+  remote?: boolean;
 }
 
 /** The `agentTool` option of `createModelExecutor`. */
@@ -48,33 +53,46 @@ export interface ResolvedAgentTool {
   targets: ReadonlyMap<string, AgentToolTarget>;
   maxRounds: number;
   maxResultChars: number;
+  /** Remote targets' descriptions, by URL, with when they were read (agent-tool-remote.ts). */
+  described: Map<string, { at: number; target: AgentToolTarget }>;
+}
+
+/** A contract as the model is told about it: description, deprecation, input schema. */
+export function toolContract(name: string, contract: ContractDefinition): AgentToolContract {
+  const notes = [contract.description ?? ''];
+  if (contract.deprecated === true) {
+    const instead = contract.supersededBy === undefined ? '' : `, use "${contract.supersededBy}"`;
+    notes.push(`(deprecated${instead})`);
+  }
+  const description = notes.filter((note) => note !== '').join(' ');
+  return {
+    name,
+    ...(description === '' ? {} : { description }),
+    ...(contract.input === undefined ? {} : { input: contract.input }),
+  };
 }
 
 /**
  * The targets a host agent may reach: every other agent of the host, exposed or not (decision
- * 0020: unexposed agents exist to be called by other agents), with its contracts.
+ * 0020: unexposed agents exist to be called by other agents), with its contracts, then the remote
+ * agents its `a2a.remoteAgents` names (decision 0031), described from their cards when offered.
  */
 export function agentToolTargets(definitions: readonly AgentDefinition[], from: string): AgentToolTarget[] {
-  return definitions
+  const local = definitions
     .filter((definition) => definition.id !== from)
     .map((definition) => ({
       id: definition.id,
       description: definition.description,
       allowFreeform: definition.a2a.allowFreeform,
-      contracts: Object.entries(definition.a2a.contracts).map(([name, contract]) => {
-        const notes = [contract.description ?? ''];
-        if (contract.deprecated === true) {
-          const instead = contract.supersededBy === undefined ? '' : `, use "${contract.supersededBy}"`;
-          notes.push(`(deprecated${instead})`);
-        }
-        const description = notes.filter((note) => note !== '').join(' ');
-        return {
-          name,
-          ...(description === '' ? {} : { description }),
-          ...(contract.input === undefined ? {} : { input: contract.input }),
-        };
-      }),
+      contracts: Object.entries(definition.a2a.contracts).map(([name, c]) => toolContract(name, c)),
     }));
+  const remote = (definitions.find((d) => d.id === from)?.a2a.remoteAgents ?? []).map((agent) => ({
+    id: agent.url,
+    description: agent.description ?? '',
+    contracts: [],
+    remote: true,
+  }));
+  return [...local, ...remote];
 }
 
 function describeTarget(target: AgentToolTarget): string {
@@ -89,7 +107,7 @@ function describeTarget(target: AgentToolTarget): string {
 }
 
 /** The OpenAI function tool describing the targets. */
-function agentToolSpec(targets: AgentToolTarget[]): ChatTool {
+export function agentToolSpec(targets: AgentToolTarget[]): ChatTool {
   const description = [
     "Send a message to another agent and get its answer (the agent's task state and output, or " +
       '{"error": ...} when it refused the message). Set `agent`, then either `contract` with ' +
@@ -139,7 +157,13 @@ export function resolveAgentTool(options: AgentToolOptions, agent: string): Reso
     );
   }
   if (targets.size === 0) return undefined;
-  return { spec: agentToolSpec([...targets.values()]), targets, maxRounds, maxResultChars };
+  return {
+    spec: agentToolSpec([...targets.values()]),
+    targets,
+    maxRounds,
+    maxResultChars,
+    described: new Map(),
+  };
 }
 
 /** What running one call needs from the executor. */

@@ -6,6 +6,7 @@
 import type { AgentDefinition } from '../../card/index.js';
 import type { AgentExecutor, RequestContext, TaskUpdater } from '../../server/index.js';
 import { AGENT_TOOL_NAME, resolveAgentTool, runAgentToolCall, type AgentToolOptions } from './agent-tool.js';
+import { currentAgentToolSpec } from './agent-tool-remote.js';
 import { buildChatMessages, PROGRESS_METADATA_KEY } from './chat-messages.js';
 import { ModelRequestError, streamChatCompletion } from './chat-completion-stream.js';
 import { coalesceText } from './coalesce-text.js';
@@ -105,11 +106,14 @@ export function createModelExecutor(
     const signal = AbortSignal.any([context.signal, local.signal]);
     const response = new ResponseArtifact(updater);
     try {
+      // Remote targets are described from their cards when the tool is offered (decision 0031).
+      const spec =
+        offered === undefined ? undefined : await currentAgentToolSpec(offered.tool, offered.agents, signal);
       for (let round = 0; ; round++) {
         const toolCalls = offered === undefined ? undefined : new ToolCallAccumulator();
         const deltas = streamChatCompletion(
           endpoint,
-          { model, messages, ...sampling, ...(offered === undefined ? {} : { tools: [offered.tool.spec] }) },
+          { model, messages, ...sampling, ...(spec === undefined ? {} : { tools: [spec] }) },
           { fetch: fetchImpl, signal, ...(toolCalls === undefined ? {} : { toolCalls }) },
         );
         let said = '';
