@@ -5,7 +5,7 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -104,6 +104,8 @@ describe('concord serve with a good host, and concord card', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'concord-cli-host-'));
     cpSync(join(ROOT, 'test/integration/fixtures/host'), dir, { recursive: true });
+    // The fixture's MCP server imports the SDK; a copy in tmp finds it through this link.
+    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     writeFileSync(join(dir, 'signing-key.pem'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
     host = await serve([dir, '--port', '0', '--store', 'memory', '--watch']);

@@ -2,7 +2,7 @@
 // a model agent on a local OpenAI-compatible server, the seed's ProcessOrder file as written —
 // served with generated, secured and signed cards.
 import { generateKeyPairSync } from 'node:crypto';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
@@ -55,6 +55,8 @@ function send(url: string, text: string, headers: Record<string, string> = {}, m
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'concord-host-'));
   cpSync(FIXTURE, dir, { recursive: true });
+  // The fixture's MCP server imports the SDK; a copy in tmp finds it through this link.
+  symlinkSync(join(import.meta.dirname, '../../node_modules'), join(dir, 'node_modules'));
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   writeFileSync(join(dir, 'signing-key.pem'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
   stub = await startOpenAiStub({ tokens: ['Order ', 'accepted.'] });

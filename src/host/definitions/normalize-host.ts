@@ -20,6 +20,7 @@ import type {
 } from '../host-config.js';
 import { childPointer, type ProblemSink } from './definition-error.js';
 import type { RawAgent } from './normalize-agent.js';
+import { normalizeMcpServers, type RawMcpServer } from './normalize-mcp.js';
 import { resolveSecret, type SecretInput } from './secrets.js';
 
 /** Default scope for reaching unexposed agents (HostConfig `internalScope`). */
@@ -40,11 +41,12 @@ export interface RawHostConfig {
   };
   signing?: { keys: Array<Omit<SigningKeyConfig, 'privateKeyPem'> & { privateKeyFile: string }> };
   model?: { baseUrl?: string; apiKey?: SecretInput };
+  mcpServers?: Record<string, RawMcpServer>;
   agents?: { dir?: string; list?: RawAgent[] };
 }
 
 /** The host-level part of a `HostConfig`. */
-export type HostSettings = Pick<HostConfig, 'organization' | 'security' | 'signing' | 'model'>;
+export type HostSettings = Pick<HostConfig, 'organization' | 'security' | 'signing' | 'model' | 'mcpServers'>;
 
 /** Normalises the host-level sections of `raw` (written in `file`); problems go to `sink`. */
 export async function normalizeHostSettings(
@@ -53,13 +55,14 @@ export async function normalizeHostSettings(
   sink: ProblemSink,
   env: NodeJS.ProcessEnv,
 ): Promise<HostSettings> {
-  const settings: HostSettings = { signing: [], model: {} };
+  const settings: HostSettings = { signing: [], model: {}, mcpServers: {} };
   if (raw.organization && !sink.hasUnder('/organization')) settings.organization = { ...raw.organization };
   if (raw.security && !sink.hasUnder('/security'))
     settings.security = normalizeSecurity(raw.security, file, sink, env);
   if (raw.signing && !sink.hasUnder('/signing'))
     settings.signing = await readSigningKeys(raw.signing.keys, file, sink);
   if (raw.model && !sink.hasUnder('/model')) settings.model = normalizeModel(raw.model, sink, env);
+  if (raw.mcpServers) settings.mcpServers = normalizeMcpServers(raw.mcpServers, file, sink, env);
   return settings;
 }
 
