@@ -107,7 +107,7 @@ describe('a model agent with MCP servers', () => {
     // Offered: exactly the two tools the definition names, with the server's own schemas.
     const [first, second] = openAi.requests;
     expect(toolNames(first!)).toEqual(['create_order', 'validate_inventory']);
-    expect(first!.body!.tools[0].function).toMatchObject({
+    expect((first!.body as Json).tools[0].function).toMatchObject({
       description: 'Creates an order',
       parameters: { type: 'object', required: ['sku', 'quantity'] },
     });
