@@ -125,6 +125,24 @@ describe('a model agent with MCP servers', () => {
     expect(await gone(pid)).toBe(true);
   });
 
+  it('starts a server that went away again at the next call', async () => {
+    const dir = directory({});
+    cpSync(SEED_AGENT, join(dir, 'process-order.md'));
+    const config = JSON.parse(orderDbConfig(dir)) as Json;
+    config.mcpServers['order-db'].env.ORDER_DB_EXIT_AFTER = '1';
+    writeFileSync(join(dir, 'concord.config.json5'), JSON.stringify(config));
+    const order = { toolCalls: [{ name: 'create_order', arguments: { sku: 'GADGET-7', quantity: 1 } }] };
+    const openAi = await stub([order, { tokens: ['one'] }, order, { tokens: ['two'] }]);
+    const running = await host(dir, openAi);
+    const first = Number(readFileSync(join(dir, 'server.pid'), 'utf8'));
+    expect((await send(running.url, 'first')).status.state).toBe('TASK_STATE_COMPLETED');
+    expect(await gone(first)).toBe(true);
+    expect((await send(running.url, 'second')).status.state).toBe('TASK_STATE_COMPLETED');
+    // A new process answered (its order numbers start again), not an error.
+    expect(toolMessages(openAi.requests[3]!)[0].content).toBe('{"id":"ORD-1","sku":"GADGET-7","quantity":1}');
+    expect(Number(readFileSync(join(dir, 'server.pid'), 'utf8'))).not.toBe(first);
+  });
+
   it('hands refusals back to the model: a tool it may not use never reaches the server', async () => {
     const dir = directory({});
     cpSync(SEED_AGENT, join(dir, 'process-order.md'));
