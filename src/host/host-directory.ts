@@ -4,7 +4,7 @@
  * skills are the listed agents and whose interfaces are theirs (each agent's preferred JSON-RPC
  * 1.0 interface), so a generic A2A client still finds every agent from the root; each agent's own
  * card, at `/agents/<id>/.well-known/agent-card.json`, is the one to use for talking to it. Like
- * those, it declares the organisation's security and is signed (decision 0025).
+ * those, it declares the organisation's security and is signed (decision 0024).
  */
 import { signAgentCard, type AgentDefinition } from '../card/index.js';
 import {
