@@ -42,7 +42,7 @@ export function listing(agents: ListedAgent[]): { agents: Record<string, unknown
 /**
  * The root card of a multi-agent host, as served to `version`: the organisation as provider, its
  * security schemes and host-wide requirements (what an agent asks for unless its own card says
- * otherwise; decision 0025), and signed with the host's keys like every agent card.
+ * otherwise; decision 0024), and signed with the host's keys like every agent card.
  */
 export async function directoryCardJson(
   parts: HostParts,
