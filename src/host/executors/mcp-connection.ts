@@ -4,12 +4,27 @@
  * (so a server that cannot start stops the host from starting), lists the tools, and calls them
  * for the model. A server that goes away later is started again at the next call.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '../host-config.js';
+
+/**
+ * The SDK's client side, imported on first use: loading it takes about a third of a second, which
+ * hosts without MCP servers (and every other CLI command) should not pay.
+ */
+async function sdk() {
+  const [client, stdio, http] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/stdio.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+  ]);
+  return {
+    Client: client.Client,
+    StdioClientTransport: stdio.StdioClientTransport,
+    StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
+  };
+}
 
 /** How Concord introduces itself to MCP servers (MCP `initialize` clientInfo). */
 const CLIENT_INFO = { name: 'concord', version: '0.1.0' };
@@ -87,8 +102,9 @@ export class McpConnection {
   }
 
   private async open(): Promise<Client> {
-    const transport = this.transport();
-    const client = new Client(CLIENT_INFO);
+    const loaded = await sdk();
+    const transport = this.transport(loaded);
+    const client = new loaded.Client(CLIENT_INFO);
     // Dropped when the transport closes (the process exited, the HTTP session ended): the next
     // call connects again instead of failing for the rest of the host's life.
     client.onclose = () => {
@@ -106,14 +122,14 @@ export class McpConnection {
     return client;
   }
 
-  private transport(): Transport {
+  private transport(loaded: Awaited<ReturnType<typeof sdk>>): Transport {
     const { server } = this;
     if (server.transport === 'http') {
-      return new StreamableHTTPClientTransport(new URL(server.url), {
+      return new loaded.StreamableHTTPClientTransport(new URL(server.url), {
         requestInit: { headers: server.headers },
       });
     }
-    const transport = new StdioClientTransport({
+    const transport = new loaded.StdioClientTransport({
       command: server.command,
       args: server.args,
       env: server.env,

@@ -7,7 +7,6 @@
  * DefinitionError naming the file, line and field that asked for it.
  */
 import { dirname } from 'node:path';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentDefinition, McpServerUse } from '../../card/index.js';
 import { DefinitionError, type DefinitionProblem } from '../definitions/definition-error.js';
@@ -152,8 +151,9 @@ export async function connectMcpTools(
         if (signal.aborted) throw error;
         // The server's refusal (unknown tool, invalid arguments) in its words; anything else says where.
         const why = error instanceof Error ? error.message : String(error);
-        const said =
-          error instanceof McpError ? why : `MCP server "${target.connection.name}" failed: ${why}`;
+        // By name, not instanceof: the SDK is loaded lazily (mcp-connection.ts).
+        const refused = error instanceof Error && error.name === 'McpError';
+        const said = refused ? why : `MCP server "${target.connection.name}" failed: ${why}`;
         return agentToolError(said);
       }
     },
