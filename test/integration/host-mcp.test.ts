@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { SignJWT } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DefinitionError, loadHost, startHost, type RunningHost } from '../../src/host/index.js';
 import { startOpenAiStub, type OpenAiStub, type StubReply } from '../helpers/openai-stub.js';
@@ -141,6 +142,45 @@ describe('a model agent with MCP servers', () => {
     // A new process answered (its order numbers start again), not an error.
     expect(toolMessages(openAi.requests[3]!)[0].content).toBe('{"id":"ORD-1","sku":"GADGET-7","quantity":1}');
     expect(Number(readFileSync(join(dir, 'server.pid'), 'utf8'))).not.toBe(first);
+  });
+
+  it('serves examples/agents as written: ProcessOrder checks stock and orders on the example order-db', async () => {
+    const secret = 'an-example-secret-of-at-least-32-bytes';
+    const openAi = await stub([
+      { toolCalls: [{ name: 'validate_inventory', arguments: { sku: 'GADGET-7', quantity: 3 } }] },
+      { toolCalls: [{ name: 'create_order', arguments: { sku: 'GADGET-7', quantity: 3 } }] },
+      { tokens: ['Ordered.'] },
+    ]);
+    const running = await host(join(ROOT, 'examples/agents'), openAi, { CONCORD_JWT_SECRET: secret });
+    const jwt = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('partner')
+      .setExpirationTime('5m')
+      .sign(new TextEncoder().encode(secret));
+    const response = await fetch(`${running.url}agents/ProcessOrder/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0', authorization: `Bearer ${jwt}` },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'SendMessage',
+        params: { message: { messageId: 'ex-1', role: 'ROLE_USER', parts: [{ text: '3 gadgets' }] } },
+      }),
+    });
+    const task = ((await response.json()) as Json).result.task;
+    expect(task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(toolNames(openAi.requests[0]!)).toEqual(['send_to_agent', 'create_order', 'validate_inventory']);
+    expect(JSON.parse(toolMessages(openAi.requests[1]!)[0].content as string)).toEqual({
+      sku: 'GADGET-7',
+      requested: 3,
+      available: 4,
+      inStock: true,
+    });
+    expect(JSON.parse(toolMessages(openAi.requests[2]!)[1].content as string)).toEqual({
+      id: 'ORD-1',
+      sku: 'GADGET-7',
+      quantity: 3,
+    });
   });
 
   it('hands refusals back to the model: a tool it may not use never reaches the server', async () => {
