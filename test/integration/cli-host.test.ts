@@ -197,15 +197,15 @@ describe('concord serve with a good host, and concord card', () => {
     }
     const http = server.createServer((req, res) => {
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify(cards[req.headers['a2a-version'] === '0.3' ? '0.3' : '1.0']));
+      res.end(JSON.stringify(cards[req.url === '/card-0.3.json' ? '0.3' : '1.0']));
     });
     await new Promise<void>((up) => http.listen(0, '127.0.0.1', up));
-    const at = `http://127.0.0.1:${(http.address() as { port: number }).port}/card.json`;
+    const origin = `http://127.0.0.1:${(http.address() as { port: number }).port}`;
     try {
-      const v1 = await run(['card', at]);
+      const v1 = await run(['card', `${origin}/card.json`]);
       expect(v1.code).toBe(1);
       expect(v1.stderr).toContain(`error: /supportedInterfaces/0/url: ${dead} is not reachable (`);
-      const v03 = await run(['card', at, '--card-version', '0.3']);
+      const v03 = await run(['card', `${origin}/card-0.3.json`, '--card-version', '0.3']);
       expect(v03.code).toBe(1);
       expect(v03.stderr).toContain(`error: /url: ${dead} is not reachable (`);
       // Each URL is tried once; the rest of the card is fine.
