@@ -73,6 +73,30 @@ export interface SkillDefinition {
   extended?: boolean;
 }
 
+/** A tool an agent may use, as its definition names it (for errors found when the host starts). */
+export interface McpToolUse {
+  name: string;
+  /** JSON Pointer of the name in the definition's file, and its line. */
+  field: string;
+  line?: number;
+}
+
+/**
+ * One `mcpServers` entry (Shaman: server name -> tool names, or `{command, args, tools}`): an MCP
+ * server a model agent may use, and which of its tools.
+ */
+export interface McpServerUse {
+  /** A key of the host config's `mcpServers`, or, with `launch`, the name the agent gives its own server. */
+  server: string;
+  /** The tools the agent may use; undefined (an inline server without `tools`) means all it offers. */
+  tools?: McpToolUse[];
+  /** A stdio server the definition starts itself, run in the definition file's directory. */
+  launch?: { command: string; args: string[] };
+  /** JSON Pointer of the entry in the definition's file, and its line. */
+  field: string;
+  line?: number;
+}
+
 /** Fields of the generated card the definition may set directly (the `card:` block). */
 export interface CardOverrides {
   provider?: { organization: string; url: string };
@@ -99,8 +123,8 @@ export interface AgentDefinition {
   temperature?: number;
   maxTokens?: number;
   tags: string[];
-  /** MCP servers the agent may use: server name -> tool names, or a launch spec (kept as written). */
-  mcpServers?: Record<string, unknown>;
+  /** MCP servers a model agent may use, with the tools it may call on each (decision 0023). */
+  mcpServers?: McpServerUse[];
   skills: SkillDefinition[];
   a2a: A2ASection;
   /** Absolute path of the module exporting the executor, for a code agent. */

@@ -136,7 +136,10 @@ async function fetchCard(
   }
 }
 
-/** Interface URLs that do not answer at all (any HTTP status counts as an answer). */
+/**
+ * Interface URLs that do not answer at all (any HTTP status counts as an answer): 1.0
+ * `supportedInterfaces`, or 0.3 `url` and `additionalInterfaces`. A URL listed twice is tried once.
+ */
 async function unreachable(
   json: Record<string, unknown>,
   version: ProtocolVersion,
@@ -148,8 +151,15 @@ async function unreachable(
       const url = (each as { url?: unknown }).url;
       if (typeof url === 'string') urls.push({ path: `/supportedInterfaces/${i}/url`, url });
     });
-  } else if (typeof json.url === 'string') {
-    urls.push({ path: '/url', url: json.url });
+  } else if (version === '0.3') {
+    // 0.3: the main `url` and every `additionalInterfaces` entry (A2A 0.3 AgentCard).
+    if (typeof json.url === 'string') urls.push({ path: '/url', url: json.url });
+    if (Array.isArray(json.additionalInterfaces)) {
+      json.additionalInterfaces.forEach((each: unknown, i) => {
+        const url = (each as { url?: unknown }).url;
+        if (typeof url === 'string') urls.push({ path: `/additionalInterfaces/${i}/url`, url });
+      });
+    }
   }
   const problems: CardProblem[] = [];
   const seen = new Set<string>();

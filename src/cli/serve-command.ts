@@ -11,7 +11,7 @@ import { createA2AServer } from '../server/index.js';
 import { listen } from '../server/adapters/node.js';
 import { createMemoryTaskStore, type TaskStore } from '../store/index.js';
 import { openSqliteTaskStore } from '../store/sqlite/index.js';
-import { startHost } from '../host/index.js';
+import { startHost, type ReloadOutcome } from '../host/index.js';
 import { isAgentModule, loadAgent } from './load-agent.js';
 
 /** Usage text of `serve`. */
@@ -23,7 +23,7 @@ Options:
   --data-dir <dir>      where the SQLite task stores live (default ./.concord)
   --store <kind>        sqlite (default, durable) or memory
   --internal-port <n>   also serve every agent, exposed or not, on 127.0.0.1:<n> (host only)
-  --watch               dev mode: rebuild cards when a definition changes (host only)
+  --watch               dev mode: reload when a definition, the config or a handler changes (host only)
   --help                show this help`;
 
 /** Runs `serve`; resolves when the server has stopped. */
@@ -136,10 +136,8 @@ async function serveHost(
     watch: flags.watch === true,
     onError: (error, place) =>
       console.error(`[concord] ${place}:`, error instanceof Error ? error.message : error),
-    onReload: (outcome) =>
-      outcome.ok
-        ? out(`  reloaded: ${outcome.changed.length > 0 ? outcome.changed.join(', ') : 'no agent changed'}`)
-        : console.error(`[concord] definitions not reloaded: ${outcome.error.message}`),
+    onReload: (outcome) => reported(outcome, out),
+    onMcpLog: (server, line) => console.error(`[mcp ${server}] ${line}`),
   });
   const { url, config } = running;
   out(`Concord is hosting ${config.agents.length} agent(s) at ${url}`);
@@ -159,4 +157,18 @@ async function serveHost(
   await running.close();
   out('Concord stopped');
   return 0;
+}
+
+/** One line per reload: what changed, or why the host still serves what it served before. */
+function reported(outcome: ReloadOutcome, out: (line: string) => void): void {
+  if (!outcome.ok) {
+    console.error(`[concord] not reloaded, still serving the previous definitions: ${outcome.error.message}`);
+    return;
+  }
+  const what = [
+    ...(outcome.host.length > 0 ? [`host config (${outcome.host.join(', ')})`] : []),
+    ...outcome.changed,
+  ];
+  out(`  reloaded: ${what.length > 0 ? what.join(', ') : 'nothing changed'}`);
+  for (const note of outcome.pending) console.error(`[concord] ${note}`);
 }

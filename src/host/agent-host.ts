@@ -11,27 +11,23 @@
  * Two views of the same host: the public one shows `exposed: true` agents, and reaches unexposed
  * ones only for callers authenticated with the internal scope (anyone else gets 404, so their
  * existence is not revealed, A2A 1.0 §13.1); the internal one (the host's own clients, bound to
- * loopback by default) shows every agent.
+ * loopback by default) shows every agent. Both read one shared state, which `reload` replaces
+ * as a whole in dev mode (decision 0022).
  */
-import type { SigningKey } from '../card/index.js';
-import { A2AError, toRestErrorBody } from '../protocol/index.js';
-import {
-  cacheableJson,
-  type A2AServer,
-  type HttpApp,
-  type HttpRequest,
-  type HttpResponse,
-} from '../server/index.js';
+import { A2AError, negotiateVersion, toRestErrorBody, type ProtocolVersion } from '../protocol/index.js';
+import { cacheableJson, type HttpApp, type HttpRequest, type HttpResponse } from '../server/index.js';
+import type { A2AServer } from '../server/index.js';
 import type { TaskStore } from '../store/index.js';
 import type { HostConfig } from './host-config.js';
 import { createAgentSender } from './agent-sender.js';
 import { handleApprovals } from './approvals-api.js';
 import { handleContracts } from './contracts-api.js';
-import { directoryCard, listing, type ListedAgent } from './host-directory.js';
-import { mountAgent, type MountedAgent } from './mounted-agent.js';
+import { DefinitionError, type DefinitionProblem } from './definitions/index.js';
+import { directoryCardJson, listing, type ListedAgent } from './host-directory.js';
 import type { RemoteAgents } from './remote-agents.js';
+import { buildHostParts, type HostParts } from './host-parts.js';
+import { mountAgent, type MountedAgent, type PreparedUpdate } from './mounted-agent.js';
 import { publicJwks } from './signing-keys.js';
-import type { HostAuthenticator } from './security/index.js';
 
 /** Which listener a request came in on. */
 export type HostView = 'public' | 'internal';
@@ -40,108 +36,213 @@ export type HostView = 'public' | 'internal';
 export interface AgentHostOptions {
   /** The task store of each agent (called once per agent id). */
   storeFor: (agentId: string) => TaskStore;
-  auth: HostAuthenticator | undefined;
-  signingKeys: SigningKey[];
   env?: NodeJS.ProcessEnv;
   maxBodyBytes?: number;
   onError?: (error: unknown, where: string) => void;
   /** How agents send to URLs (the A2A client); without it they may send to host agents only. */
   remoteAgents?: RemoteAgents;
+  /** Receives each line stdio MCP servers write to stderr (the library itself never logs). */
+  onMcpLog?: (server: string, line: string) => void;
+}
+
+/** What a reload changed. */
+export interface ReloadReport {
+  /** Agents whose definition, executor, cards or security changed. */
+  changed: string[];
+  /** Top-level sections of the host config that changed (`security`, `signing`, ...). */
+  host: string[];
+  /** Changes that need a restart (agents added or removed), in words. */
+  pending: string[];
+}
+
+/** Everything both views read; replaced on reload. */
+interface HostState {
+  parts: HostParts;
+  readonly agents: Map<string, MountedAgent>;
+  readonly options: AgentHostOptions;
+  jwks: Promise<string> | undefined;
+  readonly views: AgentHost[];
 }
 
 const AGENTS_PREFIX = '/agents/';
 const JSON_HEADERS = { 'content-type': 'application/json' };
+const HOST_SECTIONS = ['organization', 'security', 'signing', 'model', 'mcpServers'] as const;
 
 /** A mounted set of agents; see the file comment. */
 export class AgentHost implements HttpApp {
   readonly maxBodyBytes: number;
   private baseUrl = 'http://localhost/';
   private rootAgent: A2AServer | undefined;
-  private jwks: Promise<string> | undefined;
+  /** The directory card as served to each version, until the state or base URL changes. */
+  private directory = new Map<ProtocolVersion, Promise<string>>();
 
   private constructor(
-    private config: HostConfig,
-    private readonly agents: Map<string, MountedAgent>,
-    private readonly options: AgentHostOptions,
+    private readonly state: HostState,
     private readonly view: HostView,
   ) {
-    this.maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+    this.maxBodyBytes = state.options.maxBodyBytes ?? 1024 * 1024;
+    state.views.push(this);
   }
 
-  /** Mounts every agent of `config`; throws before anything listens if one cannot be built. */
+  /**
+   * Mounts every agent of `config`; throws before anything listens if one cannot be built, with
+   * every agent's problems in one DefinitionError when they are definition problems.
+   */
   static async create(config: HostConfig, options: AgentHostOptions): Promise<AgentHost> {
+    const parts = await buildHostParts(config, options.env ?? process.env, options.onMcpLog);
     const agents = new Map<string, MountedAgent>();
     const onError = options.onError ?? (() => undefined);
     // Senders look agents up when they send, so an agent may send to one mounted after it.
     const local = (id: string) => agents.get(id)?.server.handler;
-    for (const definition of config.agents) {
-      const mounted = await mountAgent(definition, {
-        config,
-        store: options.storeFor(definition.id),
-        auth: options.auth,
-        signingKeys: options.signingKeys,
-        env: options.env ?? process.env,
-        onError,
-        sender: createAgentSender({
-          from: definition.id,
-          local,
-          ...(options.remoteAgents === undefined ? {} : { remote: options.remoteAgents }),
-        }),
-      });
-      agents.set(definition.id, mounted);
+    const problems: DefinitionProblem[] = [];
+    try {
+      for (const definition of config.agents) {
+        try {
+          const mounted = await mountAgent(definition, {
+            parts,
+            store: options.storeFor(definition.id),
+            onError,
+            sender: createAgentSender({
+              from: definition.id,
+              local,
+              ...(options.remoteAgents === undefined ? {} : { remote: options.remoteAgents }),
+            }),
+          });
+          agents.set(definition.id, mounted);
+        } catch (error) {
+          // Every agent is tried, so one start reports every server and tool that is wrong.
+          if (!(error instanceof DefinitionError)) throw error;
+          problems.push(...error.problems);
+        }
+      }
+      if (problems.length > 0) throw new DefinitionError(problems);
+    } catch (error) {
+      for (const agent of agents.values()) await agent.close();
+      throw error;
     }
-    return new AgentHost(config, agents, options, 'public');
+    return new AgentHost({ parts, agents, options, jwks: undefined, views: [] }, 'public');
   }
 
   /** The same host as its internal listener sees it (every agent, no internal-scope check). */
   internalView(): AgentHost {
-    return new AgentHost(this.config, this.agents, this.options, 'internal');
+    return new AgentHost(this.state, 'internal');
   }
 
   /** The mounted agents by id. */
   get mounted(): ReadonlyMap<string, MountedAgent> {
-    return this.agents;
+    return this.state.agents;
+  }
+
+  /** The config in service (the last one loaded without problems). */
+  get config(): HostConfig {
+    return this.state.parts.config;
+  }
+
+  /**
+   * Puts a new config in service (dev mode): builds every agent against it first, and only when
+   * all of them build does anything change — cards, authenticators, signers and executors
+   * together. Throws, changing nothing, when one does not build. Agents added or removed need a
+   * restart (their routes and stores are fixed at start); the rest is applied and they are reported.
+   */
+  async reload(config: HostConfig): Promise<ReloadReport> {
+    const { state } = this;
+    const parts = await buildHostParts(config, state.parts.env, state.options.onMcpLog);
+    const prepared: { id: string; update: PreparedUpdate }[] = [];
+    const problems: DefinitionProblem[] = [];
+    try {
+      for (const definition of config.agents) {
+        const mounted = state.agents.get(definition.id);
+        if (mounted === undefined) continue;
+        try {
+          prepared.push({ id: definition.id, update: await mounted.prepare(definition, parts) });
+        } catch (error) {
+          if (!(error instanceof DefinitionError)) throw error;
+          problems.push(...error.problems);
+        }
+      }
+      if (problems.length > 0) throw new DefinitionError(problems);
+    } catch (error) {
+      for (const { update } of prepared) await update.discard();
+      throw error;
+    }
+    const before = state.parts.config;
+    const host = HOST_SECTIONS.filter((key) => JSON.stringify(before[key]) !== JSON.stringify(config[key]));
+    for (const { update } of prepared) update.apply();
+    state.parts = parts;
+    state.jwks = undefined;
+    for (const view of state.views) view.refresh();
+    const ids = new Set(config.agents.map((a) => a.id));
+    const added = [...ids].filter((id) => !state.agents.has(id));
+    const removed = [...state.agents.keys()].filter((id) => !ids.has(id));
+    const pending = [
+      ...added.map((id) => `agent "${id}" was added: restart the host to serve it`),
+      ...removed.map((id) => `agent "${id}" was removed: restart the host to stop serving it`),
+    ];
+    return { changed: prepared.filter((p) => p.update.changed).map((p) => p.id), host, pending };
   }
 
   setBaseUrl(baseUrl: string): void {
     this.baseUrl = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
     // Cards advertise the public listener; the internal view only learns its own address.
     if (this.view === 'public') {
-      for (const [id, agent] of this.agents) {
+      for (const [id, agent] of this.state.agents) {
         agent.server.setBaseUrl(`${this.baseUrl}agents/${encodeURIComponent(id)}/`);
       }
     }
-    const lone = this.shown();
-    this.rootAgent = lone.length === 1 ? lone[0]!.alias(this.baseUrl) : undefined;
+    this.refresh();
   }
 
   async handle(request: HttpRequest): Promise<HttpResponse> {
     const { path } = request;
+    const { state } = this;
     if (path.startsWith(AGENTS_PREFIX)) return this.toAgent(request);
     if (path === '/agents' || path === '/agents/') return this.json(200, listing(this.listed()));
-    if (path === '/.well-known/jwks.json' && this.options.signingKeys.length > 0) {
-      this.jwks ??= publicJwks(this.options.signingKeys).then((jwks) => JSON.stringify(jwks));
-      return cacheableJson(request, await this.jwks, { maxAgeSeconds: 300 });
+    if (path === '/.well-known/jwks.json' && state.parts.signingKeys.length > 0) {
+      state.jwks ??= publicJwks(state.parts.signingKeys).then((jwks) => JSON.stringify(jwks));
+      return cacheableJson(request, await state.jwks, { maxAgeSeconds: 300 });
     }
     if (this.rootAgent !== undefined) return this.rootAgent.handle(request);
     if (path === '/.well-known/agent-card.json' || path === '/.well-known/agent.json') {
-      const card = directoryCard(this.config, this.listed(), request.header('a2a-version'));
-      return cacheableJson(request, JSON.stringify(card), { maxAgeSeconds: 300, vary: 'A2A-Version' });
+      return this.directoryCard(request);
     }
     return notFound(`Nothing is served at ${path}; the agents are listed at /agents`);
   }
 
-  /** Closes every agent's store. */
+  /** Closes every agent's store and MCP connections. */
   async close(): Promise<void> {
     if (this.view === 'internal') return;
-    for (const agent of this.agents.values()) await agent.server.close();
+    for (const agent of this.state.agents.values()) await agent.close();
+  }
+
+  /** Recomputes what depends on the shown agents and the state: the root agent, the directory card. */
+  private refresh(): void {
+    const lone = this.shown();
+    this.rootAgent = lone.length === 1 ? lone[0]!.alias(this.baseUrl) : undefined;
+    this.directory = new Map();
+  }
+
+  private async directoryCard(request: HttpRequest): Promise<HttpResponse> {
+    let version: ProtocolVersion;
+    try {
+      version = negotiateVersion(request.header('a2a-version') ?? request.query.get('A2A-Version'));
+    } catch {
+      version = '1.0';
+    }
+    let body = this.directory.get(version);
+    if (body === undefined) {
+      body = directoryCardJson(this.state.parts, this.listed(), version);
+      // A failed signing is not kept: the next request tries again.
+      body.catch(() => this.directory.delete(version));
+      this.directory.set(version, body);
+    }
+    return cacheableJson(request, await body, { maxAgeSeconds: 300, vary: 'A2A-Version' });
   }
 
   private async toAgent(request: HttpRequest): Promise<HttpResponse> {
     const rest = request.path.slice(AGENTS_PREFIX.length);
     const slash = rest.indexOf('/');
     const id = decodeURIComponent(slash === -1 ? rest : rest.slice(0, slash));
-    const agent = this.agents.get(id);
+    const agent = this.state.agents.get(id);
     if (agent === undefined || !(await this.mayReach(agent, request))) {
       return notFound(`No agent "${id}" here; the agents are listed at /agents`);
     }
@@ -152,8 +253,8 @@ export class AgentHost implements HttpApp {
     }
     if (sub === '/approvals' || sub.startsWith('/approvals/')) {
       return handleApprovals(inner, sub, agent.server, {
-        config: this.config,
-        auth: this.options.auth,
+        config: this.state.parts.config,
+        auth: this.state.parts.auth,
         internal: this.view === 'internal',
       });
     }
@@ -163,8 +264,8 @@ export class AgentHost implements HttpApp {
   /** Unexposed agents: internal listener, or a caller holding the internal scope. */
   private async mayReach(agent: MountedAgent, request: HttpRequest): Promise<boolean> {
     if (this.view === 'internal' || agent.definition.exposed) return true;
-    const { auth } = this.options;
-    const security = this.config.security;
+    const { auth, config } = this.state.parts;
+    const security = config.security;
     if (auth === undefined || security === undefined) return false;
     const scope = security.internalScope;
     const alternatives = Object.keys(security.schemes).map((name) => ({ [name]: [scope] }));
@@ -176,7 +277,7 @@ export class AgentHost implements HttpApp {
   }
 
   private shown(): MountedAgent[] {
-    return [...this.agents.values()].filter((a) => this.view === 'internal' || a.definition.exposed);
+    return [...this.state.agents.values()].filter((a) => this.view === 'internal' || a.definition.exposed);
   }
 
   private listed(): ListedAgent[] {

@@ -1,7 +1,7 @@
 /**
  * The host configuration (`concord.config.json5`), after loading and validation: organisation,
- * security schemes with their verification settings, card signing keys, the model endpoint and the
- * agents. Secrets may be given inline or, better, as `{ env: "NAME" }` references resolved at load.
+ * security schemes with their verification settings, card signing keys, the model endpoint, the
+ * MCP servers and the agents. Secrets may be given inline or, better, as `{ env: "NAME" }` references resolved at load.
  */
 import type { AgentDefinition, SecurityRequirementInput } from '../card/index.js';
 
@@ -87,6 +87,38 @@ export interface OutboundConfig {
   timeoutMs?: number;
 }
 
+/** Where a host-level setting was written, for errors found when the host starts. */
+export interface ConfigLocation {
+  file: string;
+  /** JSON Pointer within the file. */
+  field: string;
+  line?: number;
+}
+
+/** An MCP server started as a child process, spoken to over stdin/stdout (MCP stdio transport). */
+export interface McpStdioServerConfig {
+  transport: 'stdio';
+  command: string;
+  args: string[];
+  /** Added to the few variables every server gets (PATH, HOME...); the host's own are not passed on. */
+  env: Record<string, string>;
+  /** Absolute working directory (default: the directory of the file that defines the server). */
+  cwd: string;
+  source: ConfigLocation;
+}
+
+/** An MCP server reached over the streamable HTTP transport. */
+export interface McpHttpServerConfig {
+  transport: 'http';
+  url: string;
+  /** Sent with every request (e.g. `authorization`); values may come from the environment. */
+  headers: Record<string, string>;
+  source: ConfigLocation;
+}
+
+/** An MCP server model agents may use (host config `mcpServers`, decision 0023). */
+export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
+
 /** The whole host configuration. */
 export interface HostConfig {
   /** The config file, or the directory served when there is none. */
@@ -97,5 +129,7 @@ export interface HostConfig {
   model: ModelEndpointConfig;
   /** Remote sends; absent means the client's defaults (public addresses only). */
   outbound?: OutboundConfig;
+  /** MCP servers by name; agents pick from them in their `mcpServers`. */
+  mcpServers: Record<string, McpServerConfig>;
   agents: AgentDefinition[];
 }

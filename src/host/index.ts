@@ -2,7 +2,8 @@
  * Public entry of the agent host: load agent definitions (markdown with YAML frontmatter, JSON5
  * host config), mount every agent with its generated, secured and signed card, and serve them.
  */
-export { AgentHost, type AgentHostOptions, type HostView } from './agent-host.js';
+export { AgentHost, type AgentHostOptions, type HostView, type ReloadReport } from './agent-host.js';
+export type { ReloadOutcome } from './definition-watch.js';
 export { createHost, startHost, type RunningHost, type StartHostOptions } from './serve-host.js';
 export { loadHost, DefinitionError, type DefinitionProblem } from './definitions/index.js';
 export { importSigningKeys, publicJwks } from './signing-keys.js';

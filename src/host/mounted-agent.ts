@@ -2,170 +2,141 @@
  * One agent of the host, ready to serve: its executor (code handler or model), its generated
  * cards (public and, when it has extended skills and the host authenticates, extended), its
  * security (the organisation's schemes, the agent's or the organisation's requirements, per-skill
- * checks), its signed card and its task store. The host routes `/agents/<id>/...` to `server`.
+ * checks), its contracts, its signed card and its task store. The host routes `/agents/<id>/...`
+ * to `server`.
+ *
+ * The server keeps the objects it is given for its life, so it is given forwarders that read the
+ * agent's current build: in dev mode a reload replaces the build in one step, and the card, the
+ * authenticator, the contract gate, the signer and the executor always come from the same
+ * definition and host config (decision 0022).
  */
-import { buildAgentCard, signAgentCard, type AgentDefinition, type SigningKey } from '../card/index.js';
-import type { AgentCard, ProtocolVersion } from '../protocol/index.js';
+import type { AgentDefinition } from '../card/index.js';
+import type { ContractSet } from '../contracts/index.js';
+import type { ProtocolVersion } from '../protocol/index.js';
 import {
   createA2AServer,
   type A2AServer,
-  type AgentExecutor,
   type AgentSender,
   type Authenticator,
-  type CardSigner,
+  type ContractGate,
 } from '../server/index.js';
 import type { TaskStore } from '../store/index.js';
-import { compileContracts, contractContextText, type ContractSet } from '../contracts/index.js';
-import { contractsExtension } from './contracts-api.js';
-import {
-  agentToolTargets,
-  createModelExecutor,
-  loadHandlerExecutor,
-  resolveModelEndpoint,
-} from './executors/index.js';
-import type { HostConfig } from './host-config.js';
-import { bindRequirements, toCardSecurity, type HostAuthenticator } from './security/index.js';
+import { buildAgent, type AgentBuild } from './agent-build.js';
+import type { HostParts } from './host-parts.js';
+import { ExecutorSlot } from './executor-slot.js';
 import { skillAdmission } from './skill-admission.js';
+
+export { cardsFor, cardSigner, contractsOf, createExecutor } from './agent-build.js';
 
 /** What mounting needs besides the definition. */
 export interface MountContext {
-  config: HostConfig;
+  parts: HostParts;
   store: TaskStore;
-  /** The host's authenticator, when the config declares security. */
-  auth: HostAuthenticator | undefined;
-  signingKeys: SigningKey[];
-  env: NodeJS.ProcessEnv;
   onError: (error: unknown, where: string) => void;
   /** Given to the agent's executors as `context.agents`. */
   sender?: AgentSender;
+}
+
+/** A reload of one agent, built but not applied yet. */
+export interface PreparedUpdate {
+  /** Whether the agent changes at all (definition, executor, cards or security). */
+  readonly changed: boolean;
+  /** Puts the new build in service; never throws. */
+  apply(): void;
+  /** Releases what the build opened (MCP connections) when the reload is abandoned. */
+  discard(): Promise<void>;
 }
 
 /** A mounted agent. */
 export interface MountedAgent {
   readonly definition: AgentDefinition;
   readonly server: A2AServer;
-  /** The agent also served at another base URL (same tasks); kept up to date by `update`. */
+  /** The agent also served at another base URL (same tasks); one alias per URL, kept up to date. */
   alias(baseUrl: string): A2AServer;
-  /** Replaces the executor's behaviour and the cards after the definition changed. */
-  update(definition: AgentDefinition): Promise<void>;
+  /** Builds the agent for a changed definition or host config, without serving it yet. */
+  prepare(definition: AgentDefinition, parts: HostParts): Promise<PreparedUpdate>;
+  /** Closes the store and the executor's connections. */
+  close(): Promise<void>;
 }
 
-/** Builds the executor a definition asks for; model agents fail here when no endpoint is set. */
-export async function createExecutor(
-  definition: AgentDefinition,
-  config: HostConfig,
-  env: NodeJS.ProcessEnv,
-): Promise<AgentExecutor> {
-  if (definition.handler !== undefined) return loadHandlerExecutor(definition);
-  if (definition.model !== undefined) {
-    // Model agents learn the contract they are invoked under from their system prompt (seed
-    // "Contract context injection"); code agents read `context.contract`.
-    return createModelExecutor(definition, resolveModelEndpoint(config.model, env), {
-      systemContext: (context) =>
-        context.contract === undefined ? undefined : contractContextText(context.contract),
-      // Every other agent of the host, with its contracts, behind the send_to_agent tool.
-      agentTool: { targets: agentToolTargets(config.agents, definition.id) },
-    });
-  }
-  throw new Error(`${definition.source.file}: agent "${definition.id}" has neither a model nor a handler`);
-}
-
-/** The card inputs of a definition: public, and extended when there is something more to show. */
-export function cardsFor(
-  definition: AgentDefinition,
-  config: HostConfig,
-  authenticates: boolean,
-): { card: AgentCard; extended?: AgentCard } {
-  const security = config.security === undefined ? undefined : toCardSecurity(config.security);
-  const requirements =
-    definition.security !== undefined && security !== undefined
-      ? toCardSecurity({ ...config.security!, requirements: definition.security }).securityRequirements
-      : security?.securityRequirements;
-  const hasExtended = authenticates && definition.skills.some((skill) => skill.extended === true);
-  const extension = contractsExtension(definition);
-  const options = {
-    // Interfaces are filled in by the server from its base URL (A2AServer.setBaseUrl).
-    baseUrl: 'http://localhost/',
-    ...(config.organization === undefined ? {} : { organization: config.organization }),
-    ...(security === undefined ? {} : { securitySchemes: security.securitySchemes }),
-    ...(requirements === undefined ? {} : { securityRequirements: requirements }),
-    capabilities: {
-      streaming: true,
-      extendedAgentCard: hasExtended,
-      ...(extension === undefined ? {} : { extensions: [extension] }),
-    },
-  };
-  const card = withoutInterfaces(buildAgentCard(definition, options));
-  if (!hasExtended) return { card };
-  return { card, extended: withoutInterfaces(buildAgentCard(definition, { ...options, extended: true })) };
-}
-
-function withoutInterfaces(card: AgentCard): AgentCard {
-  return { ...card, supportedInterfaces: [] };
-}
-
-/**
- * The agent's compiled contracts, or undefined when the gate has nothing to do (no contracts and
- * free-form text allowed: every message is delivered as is, seed "Validation behavior").
- */
-export function contractsOf(definition: AgentDefinition): ContractSet | undefined {
-  const { a2a } = definition;
-  if (Object.keys(a2a.contracts).length === 0 && a2a.allowFreeform) return undefined;
-  return compileContracts(definition.id, a2a);
-}
-
-/** The card signer for the host's keys, or undefined when it has none. */
-export function cardSigner(keys: SigningKey[]): CardSigner | undefined {
-  if (keys.length === 0) return undefined;
-  return (json: Record<string, unknown>, _version: ProtocolVersion) => signAgentCard(json, keys);
-}
-
-/** Mounts one agent; throws (before anything listens) when its executor cannot be built. */
+/** Mounts one agent; throws (before anything listens) when it cannot be built. */
 export async function mountAgent(definition: AgentDefinition, context: MountContext): Promise<MountedAgent> {
-  const { config, auth } = context;
-  let current = definition;
-  let executor = await createExecutor(definition, config, context.env);
-  // The server keeps one executor object for its life; this one forwards to the current build, so a
-  // changed definition (dev mode) takes effect for the next message without dropping tasks.
-  const forwarding: AgentExecutor = {
-    execute: (ctx, updater) => executor.execute(ctx, updater),
-    // Without a hook of its own the agent gets Concord's default cancel (abort, then canceled).
-    cancel: (ctx, updater) => executor.cancel?.(ctx, updater),
-  };
-  const cards = cardsFor(definition, config, auth !== undefined);
-  const requirements = definition.security ?? config.security?.requirements ?? [];
-  const authenticate: Authenticator | undefined =
-    auth === undefined ? undefined : bindRequirements(auth, requirements);
-  const signCard = cardSigner(context.signingKeys);
-  const contracts = contractsOf(definition);
+  let current: AgentBuild = await buildAgent(definition, context.parts, undefined);
+  const slot = new ExecutorSlot(current.executor, context.onError);
+  const authenticate: Authenticator = (request) => current.authenticate?.(request);
   const server = createA2AServer({
-    ...(contracts === undefined ? {} : { contracts }),
-    agentCard: cards.card,
-    ...(cards.extended === undefined ? {} : { extendedAgentCard: cards.extended }),
-    executor: forwarding,
+    agentCard: current.cards.card,
+    ...(current.cards.extended === undefined ? {} : { extendedAgentCard: current.cards.extended }),
+    executor: slot.executor,
     store: context.store,
-    ...(authenticate === undefined ? {} : { authenticate }),
-    ...(signCard === undefined ? {} : { signCard }),
-    admitMessage: (request, call) => skillAdmission(current, request, call),
+    authenticate,
+    contracts: forwardingGate(() => current.contracts),
+    signCard: (json: Record<string, unknown>, version: ProtocolVersion) =>
+      current.signCard === undefined ? Promise.resolve([]) : current.signCard(json, version),
+    admitMessage: (request, call) => skillAdmission(current.definition, request, call),
     ...(context.sender === undefined ? {} : { agents: context.sender }),
     onError: context.onError,
   });
-  const aliases: A2AServer[] = [];
+  const aliases = new Map<string, A2AServer>();
   return {
     get definition() {
-      return current;
+      return current.definition;
     },
     server,
     alias(baseUrl) {
-      const alias = server.alias(baseUrl);
-      aliases.push(alias);
+      let alias = aliases.get(baseUrl);
+      if (alias === undefined) {
+        alias = server.alias(baseUrl);
+        aliases.set(baseUrl, alias);
+      }
       return alias;
     },
-    async update(next) {
-      executor = await createExecutor(next, config, context.env);
-      current = next;
-      const rebuilt = cardsFor(next, config, auth !== undefined);
-      for (const each of [server, ...aliases]) each.updateCard(rebuilt.card, rebuilt.extended);
+    async prepare(next, parts) {
+      const build = await buildAgent(next, parts, current);
+      const executorChanged = build.executor !== current.executor;
+      const cardsChanged = build.cardsKey !== current.cardsKey;
+      const changed =
+        executorChanged ||
+        cardsChanged ||
+        build.securityKey !== current.securityKey ||
+        JSON.stringify(next) !== JSON.stringify(current.definition);
+      return {
+        changed,
+        apply() {
+          current = build;
+          if (executorChanged) slot.replace(build.executor);
+          // Only a changed card is re-rendered: an unchanged one keeps its body and ETag.
+          if (cardsChanged) {
+            for (const each of [server, ...aliases.values()]) {
+              each.updateCard(build.cards.card, build.cards.extended);
+            }
+          }
+        },
+        async discard() {
+          if (executorChanged) await build.executor.dispose();
+        },
+      };
+    },
+    async close() {
+      await server.close();
+      await slot.close();
+    },
+  };
+}
+
+/**
+ * The contract gate of the current build. A task admitted under a contract that a reload has since
+ * removed has its reply left unchecked: there is no schema left to check it against.
+ */
+function forwardingGate(current: () => ContractSet | undefined): ContractGate {
+  return {
+    admit: (message) => current()?.admit(message),
+    checkOutput: (name, value) => {
+      const contracts = current();
+      return contracts !== undefined && contracts.has(name) ? contracts.checkOutput(name, value) : [];
+    },
+    get outputPolicy() {
+      return (current() as ContractGate | undefined)?.outputPolicy;
     },
   };
 }

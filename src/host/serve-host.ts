@@ -1,8 +1,9 @@
 /**
  * Starting a host from its definitions: load and validate everything (a bad definition never
- * half-starts the host), open one task store per agent, build the authenticator and the signing
- * keys, mount the agents, then listen: the public listener, and optionally the internal one
- * (loopback by default). In dev mode the definitions are watched and cards rebuilt on change.
+ * half-starts the host), open one task store per agent, mount the agents (with the authenticator,
+ * the signing keys and the MCP servers of the config), then listen: the public listener, and
+ * optionally the internal one (loopback by default). In dev mode the definitions, the config and
+ * the handler modules are watched and the host reloaded on change (decision 0022).
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -12,10 +13,8 @@ import { openSqliteTaskStore } from '../store/sqlite/index.js';
 import { AgentHost } from './agent-host.js';
 import { loadHost } from './definitions/index.js';
 import type { HostConfig } from './host-config.js';
-import { watchDefinitions, type DefinitionWatch } from './definition-watch.js';
+import { watchDefinitions, type DefinitionWatch, type ReloadOutcome } from './definition-watch.js';
 import { createRemoteAgents } from './remote-agents.js';
-import { createAuthenticator } from './security/index.js';
-import { importSigningKeys } from './signing-keys.js';
 
 /** Options of `startHost`. */
 export interface StartHostOptions {
@@ -28,18 +27,23 @@ export interface StartHostOptions {
   /** `sqlite` (default): one file per agent under `dataDir`; `memory`: nothing survives. */
   store?: 'sqlite' | 'memory';
   dataDir?: string;
-  /** Dev mode: rebuild cards and executors when a definition file changes. */
+  /** Dev mode: reload the definitions and the host config when a file they come from changes. */
   watch?: boolean;
   env?: NodeJS.ProcessEnv;
   onError?: (error: unknown, where: string) => void;
   /** Reports reloads in dev mode (and definitions that no longer load). */
-  onReload?: (outcome: { ok: true; changed: string[] } | { ok: false; error: Error }) => void;
+  onReload?: (outcome: ReloadOutcome) => void;
+  /** Receives each line stdio MCP servers write to stderr. */
+  onMcpLog?: (server: string, line: string) => void;
+  /** Quiet time after the last file event before reloading, in dev mode (default 150 ms). */
+  watchDebounceMs?: number;
 }
 
 /** A running host. */
 export interface RunningHost {
   host: AgentHost;
-  config: HostConfig;
+  /** The config in service (in dev mode, the last one that loaded). */
+  readonly config: HostConfig;
   /** The public base URL, ending in `/`. */
   url: string;
   /** The internal listener's base URL, when one was asked for. */
@@ -51,7 +55,7 @@ export interface RunningHost {
 /** Builds the host for a loaded config (no listening). */
 export async function createHost(
   config: HostConfig,
-  options: Pick<StartHostOptions, 'store' | 'dataDir' | 'env' | 'onError'> = {},
+  options: Pick<StartHostOptions, 'store' | 'dataDir' | 'env' | 'onError' | 'onMcpLog'> = {},
 ): Promise<AgentHost> {
   const kind = options.store ?? 'sqlite';
   const dataDir = resolve(options.dataDir ?? '.concord');
@@ -68,12 +72,11 @@ export async function createHost(
   try {
     return await AgentHost.create(config, {
       storeFor,
-      auth: config.security === undefined ? undefined : createAuthenticator(config.security),
-      signingKeys: await importSigningKeys(config.signing),
       // Agents send to URLs through Concord's client, SSRF-guarded as `outbound` says (decision 0031).
       remoteAgents: createRemoteAgents(config.outbound),
       env: options.env ?? process.env,
       ...(options.onError === undefined ? {} : { onError: options.onError }),
+      ...(options.onMcpLog === undefined ? {} : { onMcpLog: options.onMcpLog }),
     });
   } catch (error) {
     for (const store of opened) await store.close();
@@ -102,11 +105,14 @@ export async function startHost(target: string, options: StartHostOptions = {}):
     watch = watchDefinitions(target, host, {
       env,
       ...(options.onReload === undefined ? {} : { onReload: options.onReload }),
+      ...(options.watchDebounceMs === undefined ? {} : { debounceMs: options.watchDebounceMs }),
     });
   }
   return {
     host,
-    config,
+    get config() {
+      return host.config;
+    },
     url: running.url,
     ...(internal === undefined ? {} : { internalUrl: internal.url }),
     async close() {

@@ -38,7 +38,11 @@ export function processOrderDefinition(): AgentDefinition {
     model: fm.model as string,
     temperature: fm.temperature as number,
     tags: fm.tags as string[],
-    mcpServers: fm.mcpServers as Record<string, unknown>,
+    mcpServers: Object.entries(fm.mcpServers as Record<string, string[]>).map(([server, tools]) => ({
+      server,
+      field: `/mcpServers/${server}`,
+      tools: tools.map((name, index) => ({ name, field: `/mcpServers/${server}/${index}` })),
+    })),
     skills: [],
     a2a: { allowFreeform: true, contracts: {} },
     card: {},

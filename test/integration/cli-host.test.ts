@@ -5,7 +5,7 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -104,6 +104,8 @@ describe('concord serve with a good host, and concord card', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'concord-cli-host-'));
     cpSync(join(ROOT, 'test/integration/fixtures/host'), dir, { recursive: true });
+    // The fixture's MCP server imports the SDK; a copy in tmp finds it through this link.
+    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     writeFileSync(join(dir, 'signing-key.pem'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
     host = await serve([dir, '--port', '0', '--store', 'memory', '--watch']);
@@ -166,6 +168,53 @@ describe('concord serve with a good host, and concord card', () => {
     expect(card.skills[0]!.tags).toEqual(['order', 'processing', 'inventory']);
   });
 
+  it('prints, lints and verifies the directory card at the root of the host', async () => {
+    const linted = await run(['card', host.url]);
+    expect(linted.stderr).toContain(`${host.url}: card is valid A2A 1.0`);
+    expect(linted.code).toBe(0);
+    expect((JSON.parse(linted.stdout) as { name: string }).name).toBe('ACME Corporation');
+    const verified = await run(['card', 'verify', host.url]);
+    expect(verified.stdout).toMatch(/signature 0 verifies \(kid cards-2026, ES256\)/);
+    expect(verified.code).toBe(0);
+  });
+
+  it('reports interface URLs that do not answer, for 1.0 and 0.3 cards', async () => {
+    // A port nothing listens on: bound, then closed.
+    const server = await import('node:http');
+    const closed = server.createServer();
+    await new Promise<void>((up) => closed.listen(0, '127.0.0.1', up));
+    const dead = `http://127.0.0.1:${(closed.address() as { port: number }).port}/`;
+    await new Promise<void>((down) => closed.close(() => down()));
+    const cards: Record<string, unknown> = {};
+    for (const version of ['1.0', '0.3']) {
+      const json = (await (
+        await fetch(`${host.url}agents/greeter/.well-known/agent-card.json`, {
+          headers: { 'a2a-version': version },
+        })
+      ).json()) as Record<string, unknown>;
+      delete json.signatures;
+      cards[version] = JSON.parse(JSON.stringify(json).split(`${host.url}agents/greeter/`).join(dead));
+    }
+    const http = server.createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(cards[req.url === '/card-0.3.json' ? '0.3' : '1.0']));
+    });
+    await new Promise<void>((up) => http.listen(0, '127.0.0.1', up));
+    const origin = `http://127.0.0.1:${(http.address() as { port: number }).port}`;
+    try {
+      const v1 = await run(['card', `${origin}/card.json`]);
+      expect(v1.code).toBe(1);
+      expect(v1.stderr).toContain(`error: /supportedInterfaces/0/url: ${dead} is not reachable (`);
+      const v03 = await run(['card', `${origin}/card-0.3.json`, '--card-version', '0.3']);
+      expect(v03.code).toBe(1);
+      expect(v03.stderr).toContain(`error: /url: ${dead} is not reachable (`);
+      // Each URL is tried once; the rest of the card is fine.
+      expect(v03.stderr.split('\n').filter((l) => l.includes('error:'))).toHaveLength(1);
+    } finally {
+      http.close();
+    }
+  });
+
   it('lints a broken card with the path of each problem', async () => {
     const broken = join(dir, 'broken-card.json');
     writeFileSync(broken, JSON.stringify({ name: 'x', skills: [] }));
@@ -205,6 +254,53 @@ describe('concord serve with a good host, and concord card', () => {
     expect(after?.headers.get('etag')).not.toBe(etag);
     expect(((await after!.json()) as { description: string }).description).toBe('Greets everyone, warmly.');
     expect(host.output()).toContain('reloaded: greeter');
+  });
+});
+
+describe('a host signing with EdDSA', () => {
+  it('serves cards that concord card verify accepts against its JWKS', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'concord-eddsa-'));
+    try {
+      const { privateKey } = generateKeyPairSync('ed25519');
+      writeFileSync(join(dir, 'ed.pem'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
+      writeFileSync(
+        join(dir, 'concord.config.json5'),
+        "{ signing: { keys: [{ kid: 'ed-1', alg: 'EdDSA', privateKeyFile: './ed.pem' }] } }\n",
+      );
+      cpSync(join(ROOT, 'test/integration/fixtures/host/echo-handler.mjs'), join(dir, 'echo-handler.mjs'));
+      writeFileSync(
+        join(dir, 'a.md'),
+        '---\nname: a\nexposed: true\ndescription: A.\nhandler: ./echo-handler.mjs\n---\n',
+      );
+      writeFileSync(
+        join(dir, 'b.md'),
+        '---\nname: b\nexposed: true\ndescription: B.\nhandler: ./echo-handler.mjs\n---\n',
+      );
+      const served = await serve([dir, '--port', '0', '--store', 'memory']);
+      try {
+        const jwks = (await (await fetch(`${served.url}.well-known/jwks.json`)).json()) as { keys: object[] };
+        expect(jwks.keys).toEqual([
+          expect.objectContaining({ kty: 'OKP', crv: 'Ed25519', kid: 'ed-1', alg: 'EdDSA' }),
+        ]);
+        for (const target of [`${served.url}agents/a/`, served.url]) {
+          const verified = await run(['card', 'verify', target]);
+          expect(verified.stderr).toBe('');
+          expect(verified.stdout).toContain(`${target}: signature 0 verifies (kid ed-1, EdDSA)`);
+          expect(verified.code).toBe(0);
+        }
+        // The same card altered by one byte fails.
+        const body = await (await fetch(`${served.url}agents/b/.well-known/agent-card.json`)).text();
+        const file = join(dir, 'card.json');
+        writeFileSync(file, body.replace('"B."', '"C."'));
+        const altered = await run(['card', 'verify', file, '--jwks', `${served.url}.well-known/jwks.json`]);
+        expect(altered.code).toBe(1);
+        expect(altered.stderr).toContain('does not match the card');
+      } finally {
+        await stop(served.child);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -2,7 +2,7 @@
 // a model agent on a local OpenAI-compatible server, the seed's ProcessOrder file as written —
 // served with generated, secured and signed cards.
 import { generateKeyPairSync } from 'node:crypto';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // Wire JSON read in assertions; its shape is what is under test.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
+import { lintAgentCard, verifyAgentCard } from '../../src/card/index.js';
 import { startHost, type RunningHost } from '../../src/host/index.js';
 import { startOpenAiStub } from '../helpers/openai-stub.js';
 
@@ -55,6 +56,8 @@ function send(url: string, text: string, headers: Record<string, string> = {}, m
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'concord-host-'));
   cpSync(FIXTURE, dir, { recursive: true });
+  // The fixture's MCP server imports the SDK; a copy in tmp finds it through this link.
+  symlinkSync(join(import.meta.dirname, '../../node_modules'), join(dir, 'node_modules'));
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   writeFileSync(join(dir, 'signing-key.pem'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
   stub = await startOpenAiStub({ tokens: ['Order ', 'accepted.'] });
@@ -233,6 +236,57 @@ describe('agent host', () => {
     );
   });
 
+  it('serves a directory card at the root: the exposed agents, the org security, signed', async () => {
+    const jwks = { jwks: new URL(`${host.url}.well-known/jwks.json`) };
+    const v1 = (await (
+      await fetch(`${host.url}.well-known/agent-card.json`, { headers: { 'a2a-version': '1.0' } })
+    ).json()) as Json;
+    expect(v1.name).toBe('ACME Corporation');
+    expect(v1.provider).toEqual({ organization: 'ACME Corporation', url: 'https://www.acme.test' });
+    expect(v1.skills.map((s: Json) => s.id).sort()).toEqual(['ProcessOrder', 'greeter', 'research-bot']);
+    expect(v1.supportedInterfaces.map((i: Json) => i.url).sort()).toEqual(
+      ['ProcessOrder', 'greeter', 'research-bot'].map((id) => `${host.url}agents/${id}/`),
+    );
+    // The same schemes and host-wide requirements as every agent card that does not set its own.
+    expect(Object.keys(v1.securitySchemes).sort()).toEqual(['apiKey', 'bearer']);
+    expect(v1.securityRequirements).toEqual([{ schemes: { bearer: {} } }, { schemes: { apiKey: {} } }]);
+    expect(v1.capabilities).toEqual({ streaming: true, pushNotifications: false, extendedAgentCard: false });
+    expect(lintAgentCard(v1, '1.0').filter((p) => p.severity === 'error')).toEqual([]);
+    expect((await verifyAgentCard(v1, jwks)).kid).toBe('cards-2026');
+    // 0.3 clients get the 0.3 form, signed as they receive it.
+    const v03 = (await (await fetch(`${host.url}.well-known/agent-card.json`)).json()) as Json;
+    expect(v03.protocolVersion).toMatch(/^0\.3/);
+    expect(v03.security).toEqual([{ bearer: [] }, { apiKey: [] }]);
+    expect(lintAgentCard(v03, '0.3').filter((p) => p.severity === 'error')).toEqual([]);
+    expect((await verifyAgentCard(v03, jwks)).kid).toBe('cards-2026');
+    // The internal listener's directory lists every agent.
+    const internal = (await (
+      await fetch(`${host.internalUrl}.well-known/agent-card.json`, { headers: { 'a2a-version': '1.0' } })
+    ).json()) as Json;
+    expect(internal.skills.map((s: Json) => s.id)).toContain('internal-audit');
+  });
+
+  it('serves the extended card to an authenticated 0.3 client, in the 0.3 shape', async () => {
+    const call = async (headers: Record<string, string>): Promise<{ status: number } & Json> => {
+      const response = await fetch(`${host.url}agents/greeter/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'a2a-version': '0.3', ...headers },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'agent/getAuthenticatedExtendedCard' }),
+      });
+      return { status: response.status, ...((await response.json()) as Json) };
+    };
+    const denied = await call({});
+    expect(denied.status).toBe(401);
+    expect(denied.error.code).toBe(-32010);
+    const ok = await call({ authorization: `Bearer ${await token()}` });
+    expect(ok.status).toBe(200);
+    expect(ok.error).toBeUndefined();
+    expect(ok.result.protocolVersion).toMatch(/^0\.3/);
+    expect(ok.result.url).toBe(`${host.url}agents/greeter/`);
+    expect(ok.result.skills.map((s: Json) => s.id)).toEqual(['greet', 'vip-greet', 'staff-directory']);
+    expect(lintAgentCard(ok.result, '0.3').filter((p) => p.severity === 'error')).toEqual([]);
+  });
+
   it('serves the signing keys as a JWKS next to the signed cards', async () => {
     const jwks = (await (await fetch(`${host.url}.well-known/jwks.json`)).json()) as {
       keys: { kid: string }[];
@@ -303,5 +357,85 @@ describe('a host with one agent', () => {
     } finally {
       rmSync(modelDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('API keys in the query and in a cookie, through the host', () => {
+  let keyed: RunningHost;
+  let keyedDir: string;
+  const QUERY_KEY = 'query-key-0123456789';
+  const COOKIE_KEY = 'cookie-key-0123456789';
+
+  beforeAll(async () => {
+    keyedDir = mkdtempSync(join(tmpdir(), 'concord-keys-'));
+    cpSync(join(FIXTURE, 'echo-handler.mjs'), join(keyedDir, 'echo-handler.mjs'));
+    writeFileSync(
+      join(keyedDir, 'concord.config.json5'),
+      `{
+  security: {
+    schemes: {
+      queryKey: { type: 'apiKey', in: 'query', name: 'api_key', keys: [{ key: { env: 'QUERY_KEY' }, principal: 'q' }] },
+      cookieKey: { type: 'apiKey', in: 'cookie', name: 'session', keys: [{ key: { env: 'COOKIE_KEY' }, principal: 'c' }] },
+    },
+    requirements: [{ queryKey: [] }, { cookieKey: [] }],
+  },
+}
+`,
+    );
+    writeFileSync(
+      join(keyedDir, 'keyed.md'),
+      '---\nname: keyed\nexposed: true\ndescription: Needs a key.\nhandler: ./echo-handler.mjs\n---\n',
+    );
+    keyed = await startHost(keyedDir, {
+      port: 0,
+      store: 'memory',
+      env: { QUERY_KEY: QUERY_KEY, COOKIE_KEY: COOKIE_KEY },
+    });
+  });
+
+  afterAll(async () => {
+    await keyed?.close();
+    rmSync(keyedDir, { recursive: true, force: true });
+  });
+
+  it('declares both schemes on the card, which itself needs no key', async () => {
+    const card = (await (
+      await fetch(`${keyed.url}agents/keyed/.well-known/agent-card.json`, {
+        headers: { 'a2a-version': '1.0' },
+      })
+    ).json()) as Json;
+    expect(card.securitySchemes).toEqual({
+      queryKey: { apiKeySecurityScheme: { location: 'query', name: 'api_key' } },
+      cookieKey: { apiKeySecurityScheme: { location: 'cookie', name: 'session' } },
+    });
+  });
+
+  it('refuses a call without a key, naming where each key goes', async () => {
+    const none = await send(`${keyed.url}agents/keyed/`, 'hi');
+    expect(none.status).toBe(401);
+    const challenge = none.headers.get('www-authenticate') ?? '';
+    expect(challenge).toContain('ApiKey realm="a2a", in="query", name="api_key"');
+    expect(challenge).toContain('ApiKey realm="a2a", in="cookie", name="session"');
+  });
+
+  it('accepts the key in the query string, on JSON-RPC and on HTTP+JSON, and refuses a wrong one', async () => {
+    expect((await send(`${keyed.url}agents/keyed/?api_key=${QUERY_KEY}`, 'hi')).status).toBe(200);
+    const rest = await fetch(`${keyed.url}agents/keyed/tasks?api_key=${QUERY_KEY}`, {
+      headers: { 'a2a-version': '1.0' },
+    });
+    expect(rest.status).toBe(200);
+    const wrong = await send(`${keyed.url}agents/keyed/?api_key=not-the-key`, 'hi');
+    expect(wrong.status).toBe(401);
+    expect(await wrong.text()).not.toContain('not-the-key');
+  });
+
+  it('accepts the key in a cookie among others, and refuses a wrong one', async () => {
+    const ok = await send(`${keyed.url}agents/keyed/`, 'hi', { cookie: `theme=dark; session=${COOKIE_KEY}` });
+    expect(ok.status).toBe(200);
+    const body = (await ok.json()) as Json;
+    expect(body.result.task.artifacts[0].parts[0].text).toBe('handled: hi');
+    const wrong = await send(`${keyed.url}agents/keyed/`, 'hi', { cookie: 'session=stale-cookie' });
+    expect(wrong.status).toBe(401);
+    expect(await wrong.text()).not.toContain('stale-cookie');
   });
 });

@@ -13,8 +13,9 @@ import { DefinitionError, ProblemSink, type DefinitionProblem } from './definiti
 import { classifyTarget, listMarkdownFiles } from './find-definitions.js';
 import { hasFrontmatter, parseMarkdown } from './frontmatter.js';
 import { createJson5Locator } from './json5-locator.js';
-import { normalizeAgent, type RawAgent } from './normalize-agent.js';
+import { normalizeAgent, type AgentSourceInput, type RawAgent } from './normalize-agent.js';
 import { normalizeHostSettings, type HostSettings, type RawHostConfig } from './normalize-host.js';
+import type { McpContext } from './normalize-mcp.js';
 import { checkRequirementSchemes } from './requirement-schemes.js';
 import { validateAgentFrontmatter, validateHostConfigDocument } from './schema-validation.js';
 
@@ -65,11 +66,9 @@ export async function loadHost(target: string, options: LoadHostOptions = {}): P
   }
 
   const loaded: Loaded[] = [];
-  let settings: HostSettings = {
-    signing: [],
-    model: {},
-  };
+  let settings: HostSettings = { signing: [], model: {}, mcpServers: {} };
   let declaredSchemes: string[] = [];
+  let mcp: Omit<McpContext, 'modelAgent'> = { defined: [], hasConfig: false };
   let configSink: ProblemSink | undefined;
   if (configFile) {
     const sink = new ProblemSink(configFile, undefined, problems);
@@ -81,14 +80,20 @@ export async function loadHost(target: string, options: LoadHostOptions = {}): P
       const config = (typeof raw === 'object' && raw !== null ? raw : {}) as RawHostConfig;
       settings = await normalizeHostSettings(config, configFile, sink, env);
       declaredSchemes = schemeNames(config);
-      loaded.push(...configAgents(config, configFile, sink, declaredSchemes));
+      mcp = { defined: objectKeys(config.mcpServers), hasConfig: true };
+      loaded.push(...configAgents(config, configFile, sink, { schemes: declaredSchemes, mcp }));
       scan = agentDirs(config, configFile, sink);
     }
   }
 
   const files = [...explicit, ...scan.flatMap(({ dir, recursive }) => listMarkdownFiles(dir, recursive))];
   for (const file of [...new Set(files)]) {
-    const agent = loadMarkdownAgent(file, explicit.includes(file), declaredSchemes, problems);
+    const agent = loadMarkdownAgent(
+      file,
+      explicit.includes(file),
+      { schemes: declaredSchemes, mcp },
+      problems,
+    );
     if (agent) loaded.push(agent);
   }
 
@@ -133,16 +138,24 @@ function readConfig(file: string, sink: ProblemSink): unknown {
 }
 
 function schemeNames(config: RawHostConfig): string[] {
-  const schemes = config.security?.schemes;
-  return schemes && typeof schemes === 'object' ? Object.keys(schemes) : [];
+  return objectKeys(config.security?.schemes);
 }
 
-function configAgents(config: RawHostConfig, file: string, sink: ProblemSink, schemes: string[]): Loaded[] {
+function objectKeys(value: unknown): string[] {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : [];
+}
+
+/** What an agent is checked against: the schemes and MCP servers the host config declares. */
+type HostNames = Pick<AgentSourceInput, 'schemes' | 'mcp'>;
+
+function configAgents(config: RawHostConfig, file: string, sink: ProblemSink, names: HostNames): Loaded[] {
   const list = Array.isArray(config.agents?.list) ? config.agents.list : [];
   return list.flatMap((raw, index) => {
     const pointer = `/agents/list/${index}`;
     if (sink.hasUnder(pointer) || typeof raw !== 'object' || raw === null) return [];
-    return [{ agent: normalizeAgent({ raw, file, pointer, sink, schemes }), sink, idField: `${pointer}/id` }];
+    return [
+      { agent: normalizeAgent({ raw, file, pointer, sink, ...names }), sink, idField: `${pointer}/id` },
+    ];
   });
 }
 
@@ -169,7 +182,7 @@ function agentDirs(
 function loadMarkdownAgent(
   file: string,
   named: boolean,
-  schemes: string[],
+  names: HostNames,
   problems: DefinitionProblem[],
 ): Loaded | undefined {
   const text = readFileSync(file, 'utf8');
@@ -183,7 +196,7 @@ function loadMarkdownAgent(
     pointer: '',
     body: parsed.body,
     sink,
-    schemes,
+    ...names,
   });
   return { agent, sink, idField: '/name' };
 }

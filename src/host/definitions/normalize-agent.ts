@@ -18,6 +18,7 @@ import type {
 } from '../../card/index.js';
 import { checkContractSchema } from './contract-schemas.js';
 import { childPointer, type ProblemSink } from './definition-error.js';
+import { normalizeMcpUses, type McpContext, type RawMcpUse } from './normalize-mcp.js';
 import { checkRequirementSchemes } from './requirement-schemes.js';
 
 /** A skill as written (schemas/agent-definition.schema.json `$defs/skill`). */
@@ -35,7 +36,7 @@ export interface RawAgent {
   temperature?: number;
   maxTokens?: number;
   tags?: string[];
-  mcpServers?: Record<string, unknown>;
+  mcpServers?: Record<string, RawMcpUse>;
   skills?: RawSkill[];
   agentcard?: { skills?: RawSkill[] };
   a2a?: {
@@ -61,6 +62,8 @@ export interface AgentSourceInput {
   sink: ProblemSink;
   /** Security schemes the host config declares; requirements may name only these. */
   schemes: string[];
+  /** The MCP servers the host config defines, and whether there is one. */
+  mcp: Omit<McpContext, 'modelAgent'>;
 }
 
 /** The id an agent gets: the config `id`, or the markdown `name` (Shaman: name is the identifier). */
@@ -91,7 +94,12 @@ export function normalizeAgent(input: AgentSourceInput): AgentDefinition {
   if (raw.model !== undefined) definition.model = raw.model;
   if (raw.temperature !== undefined) definition.temperature = raw.temperature;
   if (raw.maxTokens !== undefined) definition.maxTokens = raw.maxTokens;
-  if (raw.mcpServers !== undefined) definition.mcpServers = raw.mcpServers;
+  if (raw.mcpServers !== undefined) {
+    definition.mcpServers = normalizeMcpUses(raw.mcpServers, at('mcpServers'), sink, {
+      ...input.mcp,
+      modelAgent: raw.model !== undefined,
+    });
+  }
   if (raw.security !== undefined) {
     checkRequirementSchemes(raw.security, at('security'), input.schemes, sink);
     definition.security = raw.security;

@@ -20,6 +20,7 @@ import type {
 } from '../host-config.js';
 import { childPointer, type ProblemSink } from './definition-error.js';
 import type { RawAgent } from './normalize-agent.js';
+import { normalizeMcpServers, type RawMcpServer } from './normalize-mcp.js';
 import { resolveSecret, type SecretInput } from './secrets.js';
 
 /** Default scope for reaching unexposed agents (HostConfig `internalScope`). */
@@ -41,11 +42,15 @@ export interface RawHostConfig {
   signing?: { keys: Array<Omit<SigningKeyConfig, 'privateKeyPem'> & { privateKeyFile: string }> };
   model?: { baseUrl?: string; apiKey?: SecretInput };
   outbound?: NonNullable<HostConfig['outbound']>;
+  mcpServers?: Record<string, RawMcpServer>;
   agents?: { dir?: string; list?: RawAgent[] };
 }
 
 /** The host-level part of a `HostConfig`. */
-export type HostSettings = Pick<HostConfig, 'organization' | 'security' | 'signing' | 'model' | 'outbound'>;
+export type HostSettings = Pick<
+  HostConfig,
+  'organization' | 'security' | 'signing' | 'model' | 'outbound' | 'mcpServers'
+>;
 
 /** Normalises the host-level sections of `raw` (written in `file`); problems go to `sink`. */
 export async function normalizeHostSettings(
@@ -54,7 +59,7 @@ export async function normalizeHostSettings(
   sink: ProblemSink,
   env: NodeJS.ProcessEnv,
 ): Promise<HostSettings> {
-  const settings: HostSettings = { signing: [], model: {} };
+  const settings: HostSettings = { signing: [], model: {}, mcpServers: {} };
   if (raw.organization && !sink.hasUnder('/organization')) settings.organization = { ...raw.organization };
   if (raw.security && !sink.hasUnder('/security'))
     settings.security = normalizeSecurity(raw.security, file, sink, env);
@@ -62,6 +67,7 @@ export async function normalizeHostSettings(
     settings.signing = await readSigningKeys(raw.signing.keys, file, sink);
   if (raw.model && !sink.hasUnder('/model')) settings.model = normalizeModel(raw.model, sink, env);
   if (raw.outbound && !sink.hasUnder('/outbound')) settings.outbound = { ...raw.outbound };
+  if (raw.mcpServers) settings.mcpServers = normalizeMcpServers(raw.mcpServers, file, sink, env);
   return settings;
 }
 

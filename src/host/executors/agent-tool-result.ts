@@ -37,7 +37,7 @@ function shortState(state: TaskState): string {
 }
 
 /** Cuts a result the model would otherwise drown in; the note says how much was left out. */
-function bounded(text: string, maxChars: number): string {
+export function bounded(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
   return `${text.slice(0, maxChars)} ... [truncated: ${text.length - maxChars} more characters]`;
 }

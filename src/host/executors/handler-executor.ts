@@ -4,7 +4,9 @@
  * a named `executor` object, a default-exported executor object, or a default-exported function
  * `(context, updater) => ...`.
  */
-import { stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { extname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AgentDefinition } from '../../card/index.js';
@@ -82,6 +84,42 @@ function executorOf(module: Record<string, unknown>, file: string): AgentExecuto
   throw new HandlerLoadError(file, `Handler ${file} exports no executor: ${SHAPES}`);
 }
 
+/** The URL each handler module was last imported under, and the content it had then. */
+const imported = new Map<string, { version: string; url: string }>();
+
+/** A short hash of the module file's content: the same content is the same version. */
+export async function handlerVersion(file: string): Promise<string> {
+  try {
+    return createHash('sha256')
+      .update(await readFile(file))
+      .digest('hex')
+      .slice(0, 16);
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Imports a handler module, fresh when its content changed since the last import. Node caches an
+ * ES module by URL for the life of the process and offers no way to evict it, so a changed file is
+ * imported under a new URL (`?v=<content hash>`); an unchanged one gets the cached module, so
+ * reloads that do not touch it cost nothing and leak nothing. CommonJS modules are cached by path
+ * in `require.cache`, which is cleared for the file first. Only the handler module itself is
+ * re-imported: modules it imports keep their first version (decision 0022).
+ */
+async function importHandler(file: string): Promise<Record<string, unknown>> {
+  const version = await handlerVersion(file);
+  const seen = imported.get(file);
+  let url = seen?.url ?? pathToFileURL(file).href;
+  if (seen !== undefined && seen.version !== version) {
+    url = `${pathToFileURL(file).href}?v=${version}`;
+    delete createRequire(import.meta.url).cache[file];
+  }
+  // Recorded before the import: a module that failed to load stays failed under its URL.
+  imported.set(file, { version, url });
+  return (await import(url)) as Record<string, unknown>;
+}
+
 /** Imports the definition's handler module and returns its executor; errors name the file. */
 export async function loadHandlerExecutor(definition: AgentDefinition): Promise<AgentExecutor> {
   const file = definition.handler;
@@ -115,7 +153,7 @@ export async function loadHandlerExecutor(definition: AgentDefinition): Promise<
   }
   let module: Record<string, unknown>;
   try {
-    module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    module = await importHandler(file);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     throw new HandlerLoadError(file, `Handler ${file} failed to load: ${why}`, { cause: error });

@@ -1,9 +1,9 @@
 /**
  * The host's executors: code agents (a handler module) and model agents (an OpenAI-compatible
- * chat-completions endpoint, optionally with the `send_to_agent` tool). The host wiring picks one
+ * chat-completions endpoint, with the `send_to_agent` tool and the tools of their MCP servers). The host wiring picks one
  * per agent definition.
  */
-export { loadHandlerExecutor, HandlerLoadError } from './handler-executor.js';
+export { loadHandlerExecutor, handlerVersion, HandlerLoadError } from './handler-executor.js';
 export { createModelExecutor, RESPONSE_ARTIFACT_NAME, type ModelExecutorOptions } from './model-executor.js';
 export {
   resolveModelEndpoint,
@@ -19,3 +19,11 @@ export {
   type AgentToolOptions,
   type AgentToolTarget,
 } from './agent-tool.js';
+export {
+  connectMcpTools,
+  mcpServersOf,
+  type McpToolSet,
+  type McpToolOptions,
+  type ResolvedMcpServer,
+} from './mcp-tools.js';
+export { McpConnectError } from './mcp-connection.js';

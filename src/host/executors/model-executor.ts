@@ -2,6 +2,8 @@
  * The executor of a model agent (an AgentDefinition with `model` and no `handler`): each message
  * becomes one streamed OpenAI-compatible chat completion whose text is streamed back as the
  * `response` artifact, chunk by chunk (A2A 1.0 §4.2.2 append / lastChunk), then the task completes.
+ * With tools (`send_to_agent`, the agent's MCP tools) the model's tool calls are run and their
+ * results fed back, round after round, until it answers without calling one.
  */
 import type { AgentDefinition } from '../../card/index.js';
 import type { AgentExecutor, RequestContext, TaskUpdater } from '../../server/index.js';
@@ -10,6 +12,10 @@ import { currentAgentToolSpec } from './agent-tool-remote.js';
 import { buildChatMessages, PROGRESS_METADATA_KEY } from './chat-messages.js';
 import { ModelRequestError, streamChatCompletion } from './chat-completion-stream.js';
 import { coalesceText } from './coalesce-text.js';
+import { agentToolError } from './agent-tool-result.js';
+import type { ChatTool } from './chat-completion-stream.js';
+import type { ChatToolCall } from './chat-messages.js';
+import type { McpToolSet } from './mcp-tools.js';
 import type { ResolvedModelEndpoint } from './model-endpoint.js';
 import { ToolCallAccumulator } from './tool-call-accumulator.js';
 
@@ -29,6 +35,10 @@ export interface ModelExecutorOptions {
    * has `agents`, i.e. on the host); see docs/decisions/0021-agent-tool.md.
    */
   agentTool?: AgentToolOptions;
+  /** The agent's MCP tools, connected (decision 0023). */
+  mcpTools?: McpToolSet;
+  /** Rounds of tool calls per message before the task fails (default: agentTool.maxRounds, else 5). */
+  maxToolRounds?: number;
 }
 
 /** The artifact name model replies are streamed under. */
@@ -88,6 +98,11 @@ export function createModelExecutor(
 
   const tool =
     options.agentTool === undefined ? undefined : resolveAgentTool(options.agentTool, definition.id);
+  const mcp = options.mcpTools;
+  const maxRounds = options.maxToolRounds ?? options.agentTool?.maxRounds ?? 5;
+  if (!Number.isInteger(maxRounds) || maxRounds < 1) {
+    throw new Error(`Agent "${definition.id}": maxToolRounds must be a positive integer, got ${maxRounds}`);
+  }
   const sampling = {
     ...(temperature === undefined ? {} : { temperature }),
     ...(maxTokens === undefined ? {} : { maxTokens }),
@@ -96,24 +111,51 @@ export function createModelExecutor(
   async function execute(context: RequestContext, updater: TaskUpdater): Promise<void> {
     if (context.signal.aborted) return;
     const messages = buildChatMessages(context, { systemPrompt, extra: options.systemContext?.(context) });
-    // The tool is offered only when there is someone to send with (a host gives every agent one).
-    const offered =
+    // The agent tool is offered only when there is someone to send with (a host gives every agent one).
+    const agents =
       tool === undefined || context.agents === undefined ? undefined : { tool, agents: context.agents };
+    let tools: ChatTool[] = [];
+    let names: string[] = [];
     updater.startWork();
     // Our own controller as well as the task's: leaving the loop early (an updater error) must
     // also close the upstream request, not only a cancel.
     const local = new AbortController();
     const signal = AbortSignal.any([context.signal, local.signal]);
     const response = new ResponseArtifact(updater);
+    const progress = (text: string): void =>
+      updater.startWork(updater.agentMessage(text, { [PROGRESS_METADATA_KEY]: true }));
+
+    /** Runs one call of the model's; returns the tool result it reads. */
+    async function run(call: ChatToolCall): Promise<string> {
+      const name = call.function.name;
+      if (agents !== undefined && name === AGENT_TOOL_NAME) {
+        return runAgentToolCall(call, {
+          ...agents,
+          taskId: context.taskId,
+          signal,
+          announce: (agent) => progress(`Asking ${agent}`),
+        });
+      }
+      if (mcp?.has(name) === true) {
+        progress(`Using ${name} (MCP server ${mcp.serverOf(name)})`);
+        return mcp.call(call, signal);
+      }
+      const offered =
+        names.length === 1 ? `the only tool is ${names[0]}` : `the tools are ${names.join(', ')}`;
+      return agentToolError(`Unknown tool "${name}": ${offered}`);
+    }
+
     try {
       // Remote targets are described from their cards when the tool is offered (decision 0031).
-      const spec =
-        offered === undefined ? undefined : await currentAgentToolSpec(offered.tool, offered.agents, signal);
+      const agentSpec =
+        agents === undefined ? undefined : await currentAgentToolSpec(agents.tool, agents.agents, signal);
+      tools = [...(agentSpec === undefined ? [] : [agentSpec]), ...(mcp?.specs ?? [])];
+      names = tools.map((t) => t.function.name);
       for (let round = 0; ; round++) {
-        const toolCalls = offered === undefined ? undefined : new ToolCallAccumulator();
+        const toolCalls = tools.length === 0 ? undefined : new ToolCallAccumulator();
         const deltas = streamChatCompletion(
           endpoint,
-          { model, messages, ...sampling, ...(spec === undefined ? {} : { tools: [spec] }) },
+          { model, messages, ...sampling, ...(tools.length === 0 ? {} : { tools }) },
           { fetch: fetchImpl, signal, ...(toolCalls === undefined ? {} : { toolCalls }) },
         );
         let said = '';
@@ -124,24 +166,18 @@ export function createModelExecutor(
           response.write(batch.text, batch.last, final);
         }
         const calls = toolCalls?.calls() ?? [];
-        if (offered === undefined || calls.length === 0) break;
-        if (round === offered.tool.maxRounds) {
+        if (calls.length === 0) break;
+        if (round === maxRounds) {
+          const called = [...new Set(calls.map((c) => c.function.name))].join(', ');
           updater.fail(
-            `The agent tool loop did not end: the model still called ${AGENT_TOOL_NAME} after ` +
-              `${offered.tool.maxRounds} rounds of tool calls`,
+            `The tool loop did not end: the model still called ${called} after ` +
+              `${maxRounds} rounds of tool calls`,
           );
           return;
         }
         messages.push({ role: 'assistant', content: said === '' ? null : said, tool_calls: calls });
         for (const call of calls) {
-          const content = await runAgentToolCall(call, {
-            ...offered,
-            taskId: context.taskId,
-            signal,
-            announce: (agent) =>
-              updater.startWork(updater.agentMessage(`Asking ${agent}`, { [PROGRESS_METADATA_KEY]: true })),
-          });
-          messages.push({ role: 'tool', tool_call_id: call.id, content });
+          messages.push({ role: 'tool', tool_call_id: call.id, content: await run(call) });
         }
       }
     } catch (error) {

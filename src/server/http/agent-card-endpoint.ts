@@ -67,7 +67,9 @@ export class AgentCardEndpoint {
     const codec = version === '1.0' ? v1_0Codec : v0_3JsonRpcCodec;
     const json = codec.encodeAgentCard(this.card) as Record<string, unknown>;
     delete json.signatures;
-    if (this.signer !== undefined) json.signatures = await this.signer(json, version);
+    // A signer with no keys (a host whose config has none, for now) leaves the card unsigned.
+    const signatures = this.signer === undefined ? [] : await this.signer(json, version);
+    if (signatures.length > 0) json.signatures = signatures;
     const body = JSON.stringify(json);
     return { body, etag: etagOf(body) };
   }

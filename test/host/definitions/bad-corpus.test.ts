@@ -66,6 +66,45 @@ const cases: Array<{ name: string; target?: string; expected: Expected[] }> = [
     ],
   },
   {
+    // Two markdown files, no config: both files are named, each pointing at the other.
+    name: 'duplicate-markdown',
+    expected: [
+      [
+        'agents/orders-copy.md',
+        4,
+        '/name',
+        `duplicate agent id "Orders" (also defined at ${join(BAD, 'duplicate-markdown/orders.md')}:2)`,
+      ],
+      [
+        'orders.md',
+        2,
+        '/name',
+        `duplicate agent id "Orders" (also defined at ${join(BAD, 'duplicate-markdown/agents/orders-copy.md')}:4)`,
+      ],
+    ],
+  },
+  {
+    name: 'mcp-undefined-server',
+    expected: [
+      [
+        'agent.md',
+        6,
+        '/mcpServers/orders',
+        'MCP server "orders" is not defined in the host config\'s mcpServers (defined: order-db, broken)',
+      ],
+      ['agent.md', 9, '/mcpServers/order-db/1', 'tool "create_order" is listed twice'],
+      ['concord.config.json5', 5, '/mcpServers/broken/url', 'must be an http or https URL (got ftp:)'],
+    ],
+  },
+  {
+    // An empty tool list could only ever be a mistake: the agent would get nothing from the server.
+    name: 'mcp-empty-tools',
+    expected: [
+      ['agent.md', 5, '/mcpServers/order-db', 'must not be empty'],
+      ['agent.md', 8, '/mcpServers/own/tools', 'must not be empty'],
+    ],
+  },
+  {
     name: 'bad-contract-schema',
     expected: [
       [

@@ -7,10 +7,14 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentDefinition } from '../../../src/card/index.js';
 import type { HostConfig } from '../../../src/host/host-config.js';
-import { loadHost } from '../../../src/host/definitions/index.js';
+import { DefinitionError, loadHost } from '../../../src/host/definitions/index.js';
 
 const GOOD = resolve(import.meta.dirname, '../fixtures/good');
-const ENV = { PARTNER_KEY: 'partner-secret-1', MODEL_KEY: 'sk-test-model' };
+const ENV = {
+  PARTNER_KEY: 'partner-secret-1',
+  MODEL_KEY: 'sk-test-model',
+  ORDER_DB_TOKEN: 'db-token-1',
+};
 const at = (path: string): string => join(GOOD, path);
 
 const researchBot: AgentDefinition = {
@@ -80,7 +84,17 @@ const processOrder: AgentDefinition = {
   model: 'gpt-4-turbo',
   temperature: 0.7,
   tags: ['order', 'processing', 'inventory'],
-  mcpServers: { 'order-db': ['create_order', 'validate_inventory'] },
+  mcpServers: [
+    {
+      server: 'order-db',
+      field: '/mcpServers/order-db',
+      line: 9,
+      tools: [
+        { name: 'create_order', field: '/mcpServers/order-db/0', line: 10 },
+        { name: 'validate_inventory', field: '/mcpServers/order-db/1', line: 11 },
+      ],
+    },
+  ],
   skills: [],
   a2a: { allowFreeform: true, contracts: {} },
   card: {},
@@ -112,7 +126,15 @@ const triage: AgentDefinition = {
   model: 'gpt-4o',
   maxTokens: 800,
   tags: [],
-  mcpServers: { tickets: { command: 'npx', args: ['-y', 'ticket-mcp'], tools: ['lookup'] } },
+  mcpServers: [
+    {
+      server: 'tickets',
+      field: '/mcpServers/tickets',
+      line: 11,
+      launch: { command: 'npx', args: ['-y', 'ticket-mcp'] },
+      tools: [{ name: 'lookup', field: '/mcpServers/tickets/tools/0', line: 14 }],
+    },
+  ],
   skills: [
     {
       id: 'route',
@@ -173,6 +195,22 @@ const expected: HostConfig = {
     },
   ],
   model: { baseUrl: 'https://llm.acme.com/v1', apiKey: 'sk-test-model' },
+  mcpServers: {
+    'order-db': {
+      transport: 'stdio',
+      command: 'node',
+      args: ['./order-db.mjs', '--readonly'],
+      env: { ORDER_DB_TOKEN: 'db-token-1' },
+      cwd: GOOD,
+      source: { file: at('concord.config.json5'), field: '/mcpServers/order-db', line: 90 },
+    },
+    search: {
+      transport: 'http',
+      url: 'https://mcp.acme.com/mcp',
+      headers: { authorization: 'Bearer search-token' },
+      source: { file: at('concord.config.json5'), field: '/mcpServers/search', line: 95 },
+    },
+  },
   agents: [researchBot, clock, processOrder, helper, triage],
 };
 
@@ -191,13 +229,29 @@ describe('loadHost on the good corpus', () => {
   });
 
   it('loads one markdown file as a host of one agent, with nothing else configured', async () => {
-    const config = await loadHost(at('process-order.md'));
+    const config = await loadHost(at('agents/helper.md'));
     expect(config).toStrictEqual({
-      source: at('process-order.md'),
+      source: at('agents/helper.md'),
       signing: [],
       model: {},
-      agents: [processOrder],
+      mcpServers: {},
+      agents: [helper],
     });
+  });
+
+  it('refuses an agent naming an MCP server that no host config defines, at its line', async () => {
+    const error = await loadHost(at('process-order.md')).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DefinitionError);
+    expect((error as DefinitionError).problems).toEqual([
+      {
+        file: at('process-order.md'),
+        line: 9,
+        field: '/mcpServers/order-db',
+        message:
+          'MCP server "order-db" is not defined: there is no host config; define it in concord.config.json5 ' +
+          'under mcpServers, or give it inline as {command, args, tools}',
+      },
+    ]);
   });
 
   it('reads { env } secrets from process.env when no env is given', async () => {

@@ -289,7 +289,7 @@ describe('send_to_agent tool', () => {
     const task = await send('Loop');
     expect(task.status.state).toBe('TASK_STATE_FAILED');
     expect(task.status.message!.parts[0]!.text).toBe(
-      'The agent tool loop did not end: the model still called send_to_agent after 2 rounds of tool calls',
+      'The tool loop did not end: the model still called send_to_agent after 2 rounds of tool calls',
     );
     // Two rounds of calls were answered; the third reply's calls were not run.
     expect(stub.requests).toHaveLength(3);

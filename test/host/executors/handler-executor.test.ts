@@ -182,4 +182,29 @@ describe('loadHandlerExecutor', () => {
       /Agent "coder" .* has no `handler`/,
     );
   });
+
+  it('imports a changed module again (dev mode), and reuses an unchanged one', async () => {
+    const source = (tag: string): string =>
+      `let calls = 0;\nexport default (context, updater) => {\n` +
+      `  calls++;\n  updater.addArtifact([{ text: '${tag}' + calls }]);\n  updater.complete();\n};\n`;
+    const file = handlerFile('reloaded.mjs', source('a'));
+    const first = await loadHandlerExecutor(definition(file));
+    expect((await roundTrip(first, 'x')).artifact).toBe('a1');
+    // Unchanged: the same module instance, so its state carries on.
+    const same = await loadHandlerExecutor(definition(file));
+    expect((await roundTrip(same, 'x')).artifact).toBe('a2');
+    writeFileSync(file, source('b'));
+    const changed = await loadHandlerExecutor(definition(file));
+    expect((await roundTrip(changed, 'x')).artifact).toBe('b1');
+  });
+
+  it('imports a changed CommonJS module again', async () => {
+    const source = (tag: string): string =>
+      `exports.executor = { execute(context, updater) {\n` +
+      `  updater.addArtifact([{ text: '${tag}' }]);\n  updater.complete();\n} };\n`;
+    const file = handlerFile('reloaded.cjs', source('cjs-1'));
+    expect((await roundTrip(await loadHandlerExecutor(definition(file)), 'x')).artifact).toBe('cjs-1');
+    writeFileSync(file, source('cjs-2'));
+    expect((await roundTrip(await loadHandlerExecutor(definition(file)), 'x')).artifact).toBe('cjs-2');
+  });
 });
