@@ -37,8 +37,8 @@ function status(state: TaskState) {
   return { state, message: undefined, timestamp: now() };
 }
 
-/** Waiting tasks, released by cancelTask. */
-const waiting = new Map<string, () => void>();
+/** Waiting tasks (their context and how to release them), released by cancelTask. */
+const waiting = new Map<string, { contextId: string; release: () => void }>();
 
 const executor: AgentExecutor = {
   async execute(ctx, bus) {
@@ -92,24 +92,24 @@ const executor: AgentExecutor = {
     }
     if (text.toLowerCase() === 'wait') {
       update(TaskState.TASK_STATE_WORKING);
-      await new Promise<void>((resolve) => waiting.set(ctx.taskId, resolve));
+      await new Promise<void>((release) => waiting.set(ctx.taskId, { contextId: ctx.contextId, release }));
       return;
     }
     artifact(`echo: ${text}`, 'echo', false, true);
     update(TaskState.TASK_STATE_COMPLETED);
   },
   async cancelTask(taskId: string, bus: ExecutionEventBus) {
-    const release = waiting.get(taskId);
+    const entry = waiting.get(taskId);
     waiting.delete(taskId);
     bus.publish(
       AgentEvent.statusUpdate({
         taskId,
-        contextId: '',
+        contextId: entry?.contextId ?? '',
         status: status(TaskState.TASK_STATE_CANCELED),
         metadata: {},
       }),
     );
-    release?.();
+    entry?.release();
   },
 };
 
@@ -178,7 +178,7 @@ export async function startSdkServer(): Promise<SdkServer> {
     restUrl,
     close: () =>
       new Promise<void>((resolve) => {
-        for (const release of waiting.values()) release();
+        for (const entry of waiting.values()) entry.release();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
