@@ -5,7 +5,6 @@
  * card of the version it is for (src/card `lintAgentCard`); the interfaces to exercise and the
  * capability promises are read from both.
  */
-import { cardDialectOf, cardUrlsFor } from '../client/index.js';
 import { lintAgentCard } from '../card/index.js';
 import { v0_3JsonRpcCodec, v1_0Codec, type AgentCard, type ProtocolVersion } from '../protocol/index.js';
 import type { CheckRecorder } from './check-report.js';
@@ -39,6 +38,25 @@ const REQUIRED_03 =
   /^\/(protocolVersion|name|description|url|preferredTransport|version|capabilities|defaultInputModes|defaultOutputModes|skills(\/\d+\/(id|name|description|tags))?)$/;
 const REQUIRED_10 =
   /^\/(name|description|version|capabilities|defaultInputModes|defaultOutputModes|supportedInterfaces(\/\d+\/(url|protocolBinding|protocolVersion))?|skills(\/\d+\/(id|name|description|tags))?)$/;
+
+/**
+ * Where the card of `input` is (decision 0019's rule): a URL ending in `.json` is the card;
+ * otherwise `.well-known/agent-card.json` under the URL's path, then the pre-0.3 `agent.json`.
+ */
+function cardUrls(input: string): [URL, URL | undefined] {
+  const url = new URL(input);
+  if (url.pathname.endsWith('.json')) return [url, undefined];
+  const base = new URL(url);
+  base.search = '';
+  base.hash = '';
+  if (!base.pathname.endsWith('/')) base.pathname += '/';
+  return [new URL('.well-known/agent-card.json', base), new URL('.well-known/agent.json', base)];
+}
+
+/** A 0.3 card has `protocolVersion` or `url`, or lacks `supportedInterfaces` (digest §1.1). */
+function cardDialectOf(json: Record<string, unknown>): ProtocolVersion {
+  return 'protocolVersion' in json || 'url' in json || !('supportedInterfaces' in json) ? '0.3' : '1.0';
+}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -181,8 +199,8 @@ export async function checkCards(
   input: string,
   http: RawHttpOptions,
 ): Promise<CardFacts | undefined> {
-  const [wellKnown, legacy] = cardUrlsFor(input);
-  let url = wellKnown!;
+  const [wellKnown, legacy] = cardUrls(input);
+  let url = wellKnown;
   if (legacy !== undefined) {
     const probe = await rawExchange(
       { method: 'GET', url, headers: { accept: 'application/json' } },

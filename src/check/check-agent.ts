@@ -4,6 +4,7 @@
  * (JSON-RPC and HTTP+JSON, 0.3 and 1.0), using only what the card and the protocol guarantee,
  * and returns a verdict per rule of the digest's §11 checklist, with the evidence of failures.
  */
+import type { NetworkPolicy } from '../client/index.js';
 import type { ProtocolVersion } from '../protocol/index.js';
 import { checkCards } from './card-checks.js';
 import { checkOptionalOperations, checkPush } from './capability-checks.js';
@@ -25,10 +26,12 @@ import {
 } from './version-checks.js';
 import { checkWaitingTask } from './wait-checks.js';
 
-/** Options of a check. */
-export interface CheckOptions {
-  /** Allow loopback, private and link-local targets (off by default: the SSRF guard applies). */
-  allowPrivateNetworks?: boolean;
+/**
+ * Options of a check. The network policy is the client's (`allowPrivateNetworks`,
+ * `allowedHosts`): by default no loopback, private or link-local target is contacted, the card's
+ * own URL included (digest §7.5).
+ */
+export interface CheckOptions extends Pick<NetworkPolicy, 'allowPrivateNetworks' | 'allowedHosts'> {
   /** A bearer token presented on every call (never on the public card fetch). */
   token?: string;
   /** The text sent to create tasks (default "Hello from concord check"). */
@@ -64,7 +67,11 @@ function untouched(targets: ProbeTarget[], waitText: string | undefined) {
 /** Checks the agent behind `url` (its base URL, or its card's URL) and returns the report. */
 export async function checkAgent(url: string, options: CheckOptions = {}): Promise<CheckReport> {
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const http = { allowPrivateNetworks: options.allowPrivateNetworks ?? false, timeoutMs };
+  const http = {
+    allowPrivateNetworks: options.allowPrivateNetworks ?? false,
+    ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
+    timeoutMs,
+  };
   const recorder = new CheckRecorder();
   const cards = await checkCards(recorder, url, http);
   if (cards === undefined) return recorder.report(url, [], () => 'the agent card could not be read');

@@ -132,6 +132,9 @@ export class CheckContext {
         card: this.card,
         transport,
         allowPrivateNetworks: this.settings.http.allowPrivateNetworks ?? false,
+        ...(this.settings.http.allowedHosts === undefined
+          ? {}
+          : { allowedHosts: this.settings.http.allowedHosts }),
         ...(this.settings.token === undefined ? {} : { auth: bearer(this.settings.token) }),
         timeoutMs: this.run.timeoutMs,
         // The check judges each answer as given: no retries, no silent stream resumption.

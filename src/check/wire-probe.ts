@@ -5,7 +5,6 @@
  * answers are read in every envelope the versions use (digest §5.2): the JSON-RPC error object,
  * the 1.0 REST google.rpc.Status body, and the bare `{code, message}` a2a-js sends on 0.3 REST.
  */
-import { JSON_RPC_METHOD_NAMES, type OperationName } from '../client/index.js';
 import {
   ERROR_CATALOG,
   v0_3JsonRpcCodec,
@@ -14,6 +13,7 @@ import {
   type SendMessageRequest,
   type WireCodec,
 } from '../protocol/index.js';
+import { METHOD_NAMES, type Operation } from './method-names.js';
 import type { ProbeTarget } from './probe-targets.js';
 import {
   describeAnswer,
@@ -109,8 +109,8 @@ export class WireProbe {
   }
 
   /** The JSON-RPC method name of an operation in this version. */
-  method(operation: OperationName): string | undefined {
-    return JSON_RPC_METHOD_NAMES[this.target.version][operation];
+  method(operation: Operation): string | undefined {
+    return METHOD_NAMES[this.target.version][operation];
   }
 
   /** A JSON-RPC POST; `body` replaces the envelope when given (malformed input). */

@@ -6,6 +6,7 @@
  */
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkAgent } from '../../src/check/index.js';
 import { checkJson, failedRules, runCli, serveCli } from './helpers/run-cli.js';
 
 const ECHO = resolve(import.meta.dirname, '../../examples/echo');
@@ -60,15 +61,15 @@ describe('concord check against the echo example', () => {
     expect(run.stdout).not.toContain('FAIL');
   });
 
-  it('refuses a loopback agent unless --allow-private is given (SSRF guard)', async () => {
-    const run = await runCli(['check', server.url, '--json']);
-    expect(run.code).toBe(1);
-    const report = JSON.parse(run.stdout) as {
-      rules: { id: number; outcome: string; failures: { received?: string }[] }[];
-    };
+  it('trusts a loopback URL the user typed, and nothing else private (decision 0038)', async () => {
+    const typed = await runCli(['check', server.url.replace('127.0.0.1', 'localhost'), '--json']);
+    expect(typed.code).toBe(0);
+    // As a library, the guard is on unless the caller lifts it: not even the card is fetched.
+    const report = await checkAgent(server.url);
+    expect(report.ok).toBe(false);
     const card = report.rules.find((r) => r.id === 1)!;
-    expect(card.outcome).toBe('fail');
-    expect(card.failures[0]?.received).toMatch(/loopback|private|refused|blocked/i);
+    expect(card.failures[0]?.received).toMatch(/127\.0\.0\.1.*(loopback|private)/i);
+    expect(report.interfaces).toEqual([]);
   });
 
   it('explains its options and refuses a URL that is not http(s)', async () => {
@@ -76,7 +77,9 @@ describe('concord check against the echo example', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('--wait-text <text>');
     const bad = await runCli(['check', 'ftp://example.com/']);
-    expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain('is not an http(s) URL');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('only http and https agent URLs are supported');
+    const option = await runCli(['check', server.url, '--no-such-option']);
+    expect(option.code).toBe(2);
   });
 });
