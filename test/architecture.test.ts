@@ -42,13 +42,14 @@ const ALLOWED: Record<string, string[]> = {
   client: ['protocol', 'contracts', 'card'],
   host: ['protocol', 'contracts', 'store', 'card', 'server', 'client'],
   extensions: ['protocol', 'contracts', 'store', 'card', 'server', 'client'],
-  cli: ['protocol', 'contracts', 'store', 'card', 'server', 'client', 'host', 'extensions'],
+  check: ['protocol', 'card', 'client'],
+  cli: ['protocol', 'contracts', 'store', 'card', 'server', 'client', 'host', 'extensions', 'check'],
   index: ['protocol', 'server'],
 };
 
 // Public entries: what host, extensions and cli may import from other layers.
 const PUBLIC =
-  /^(protocol|contracts|store|card|server|client|host|extensions)\/index\.ts$|^server\/adapters\/[a-z-]+\.ts$|^store\/sqlite\/index\.ts$/;
+  /^(protocol|contracts|store|card|server|client|host|extensions|check)\/index\.ts$|^server\/adapters\/[a-z-]+\.ts$|^store\/sqlite\/index\.ts$/;
 
 describe('architecture', () => {
   it('finds the source files', () => {
@@ -63,7 +64,7 @@ describe('architecture', () => {
         const to = layer(dep);
         if (to === from) continue;
         if (!(ALLOWED[from] ?? []).includes(to)) violations.push(`${file} -> ${dep}`);
-        else if (['host', 'extensions', 'cli'].includes(from) && !PUBLIC.test(dep)) {
+        else if (['host', 'extensions', 'check', 'cli'].includes(from) && !PUBLIC.test(dep)) {
           violations.push(`${file} -> ${dep} (not a public entry)`);
         }
       }

@@ -3,6 +3,7 @@
 import { approvalsCommand, APPROVALS_USAGE } from './approvals-command.js';
 import { cancelCommand } from './cancel-command.js';
 import { cardCommand, CARD_USAGE } from './card-command.js';
+import { checkCommand } from './check-command.js';
 import { processIo } from './cli-io.js';
 import { contractsCommand, CONTRACTS_USAGE } from './contracts-command.js';
 import { EXIT_CODES_USAGE } from './exit-codes.js';
@@ -19,6 +20,7 @@ Commands:
   card <target>   print and lint an agent's card; card verify checks its signature
   contracts ...   list an agent's typed message contracts, or the deprecated ones
   approvals ...   list, approve or reject messages held for a requiresApproval contract
+  check <url>     check a live agent against the A2A conformance checklist (--help)
 
 Calling agents (concord <command> --help for each):
   send <url> [text]     send a message; --stream shows the task live
@@ -47,6 +49,8 @@ async function main(argv: string[]): Promise<number> {
       return serveCommand(rest, out);
     case 'contracts':
       return contractsCommand(rest, out);
+    case 'check':
+      return checkCommand(rest, out);
     case 'approvals':
       return approvalsCommand(rest, out, (line) => {
         process.stderr.write(`${line}\n`);

@@ -75,8 +75,20 @@ export function jsonRpcError(httpStatus: number, body: Record<string, unknown>):
   });
 }
 
-/** The A2AClientError of a REST error body, or undefined when `body` is not one. */
+/**
+ * The A2AClientError of a REST error body, or undefined when `body` is not one. Besides the
+ * google.rpc.Status form (A2A 1.0 §11.6), the bare `{code, message, data?}` that a2a-js answers
+ * on 0.3 REST is read too: 0.3 defines no REST error body (digest §5.1).
+ */
 export function restError(httpStatus: number, body: unknown): A2AClientError | undefined {
+  if (isObject(body) && typeof body.code === 'number' && typeof body.message === 'string') {
+    const facts = Array.isArray(body.data)
+      ? fromDetails(body.data)
+      : isObject(body.data)
+        ? fromLegacyData(body.data)
+        : {};
+    return new A2AClientError({ code: body.code, httpStatus, message: body.message, body, ...facts });
+  }
   if (!isObject(body) || !isObject(body.error)) return undefined;
   const error = body.error;
   const facts = Array.isArray(error.details) ? fromDetails(error.details) : {};

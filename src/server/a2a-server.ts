@@ -25,7 +25,7 @@ import {
   type Authenticator,
 } from './http/call-setup.js';
 import type { HttpApp, HttpRequest, HttpResponse } from './http/http-types.js';
-import { handleJsonRpc, jsonRpcErrorResponse } from './http/json-rpc-binding.js';
+import { handleJsonRpc, jsonRpcErrorResponse, readableRequestId } from './http/json-rpc-binding.js';
 import { handleRest, restErrorResponse } from './http/rest-binding.js';
 import { RequestHandler, type MessageAdmission } from './request-handler.js';
 
@@ -189,7 +189,9 @@ export class A2AServer implements HttpApp {
     } catch (error) {
       // The client asked for a version we do not speak; answer in the newest form.
       return this.withChallenge(
-        jsonRpc ? jsonRpcErrorResponse(null, error, '1.0') : restErrorResponse(error, '1.0'),
+        jsonRpc
+          ? jsonRpcErrorResponse(await readableRequestId(request), error, '1.0')
+          : restErrorResponse(error, '1.0'),
       );
     }
     try {

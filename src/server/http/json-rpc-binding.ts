@@ -50,6 +50,20 @@ export function jsonRpcErrorResponse(
   };
 }
 
+/**
+ * The request's `id` when an error is answered before the envelope is parsed (an unsupported
+ * A2A-Version): JSON-RPC 2.0 §5 echoes the id whenever it can be read, `null` only when not.
+ */
+export async function readableRequestId(request: HttpRequest): Promise<JsonRpcId> {
+  try {
+    const body: unknown = JSON.parse(await request.text());
+    const id = (body as { id?: unknown } | null)?.id;
+    return typeof id === 'string' || typeof id === 'number' ? id : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Handles one JSON-RPC POST with a negotiated version. */
 export async function handleJsonRpc(
   request: HttpRequest,

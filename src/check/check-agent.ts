@@ -1,0 +1,131 @@
+/**
+ * `checkAgent(url)`: the conformance self-check of a live agent (issue 5 item 6; decision 0046).
+ * It reads the card, then exercises every interface the card declares that Concord speaks
+ * (JSON-RPC and HTTP+JSON, 0.3 and 1.0), using only what the card and the protocol guarantee,
+ * and returns a verdict per rule of the digest's §11 checklist, with the evidence of failures.
+ */
+import type { NetworkPolicy } from '../client/index.js';
+import type { ProtocolVersion } from '../protocol/index.js';
+import { checkCards } from './card-checks.js';
+import { checkOptionalOperations, checkPush } from './capability-checks.js';
+import { CheckContext } from './check-context.js';
+import { CheckRecorder, type CheckReport } from './check-report.js';
+import { checkConsistency } from './consistency-checks.js';
+import { checkInputValidation } from './input-checks.js';
+import { checkJsonRpc } from './jsonrpc-checks.js';
+import { checkListTasks } from './list-checks.js';
+import type { ProbeTarget } from './probe-targets.js';
+import { ruleById } from './rules.js';
+import { checkStream, checkSubscribeFinished } from './stream-checks.js';
+import { checkTaskLife } from './task-checks.js';
+import {
+  checkAuthentication,
+  checkExtensions,
+  checkTenant,
+  checkVersionNegotiation,
+} from './version-checks.js';
+import { checkWaitingTask } from './wait-checks.js';
+
+/**
+ * Options of a check. The network policy is the client's (`allowPrivateNetworks`,
+ * `allowedHosts`): by default no loopback, private or link-local target is contacted, the card's
+ * own URL included (digest §7.5).
+ */
+export interface CheckOptions extends Pick<NetworkPolicy, 'allowPrivateNetworks' | 'allowedHosts'> {
+  /** A bearer token presented on every call (never on the public card fetch). */
+  token?: string;
+  /** The text sent to create tasks (default "Hello from concord check"). */
+  text?: string;
+  /** A text that keeps a task working until it is canceled; enables rules 20, 34 and 36. */
+  waitText?: string;
+  /** Per-request timeout, and how long a stream may take to finish, in ms (default 10 000). */
+  timeoutMs?: number;
+}
+
+function untouched(targets: ProbeTarget[], waitText: string | undefined) {
+  const versions = new Set(targets.map((t) => t.version));
+  const has = (binding: string, version: ProtocolVersion) =>
+    targets.some((t) => t.binding === binding && t.version === version);
+  return (id: number): string => {
+    const rule = ruleById(id);
+    if (targets.length === 0)
+      return 'the card declares no interface concord check speaks (JSON-RPC or HTTP+JSON, 0.3 or 1.0)';
+    if (!rule.versions.some((v) => versions.has(v)))
+      return `applies to A2A ${rule.versions.join(' and ')}; the card declares no such interface`;
+    if (id === 62 && !has('HTTP+JSON', '0.3')) return 'the card declares no HTTP+JSON 0.3 interface';
+    if (id === 63 && !has('HTTP+JSON', '1.0')) return 'the card declares no HTTP+JSON 1.0 interface';
+    if ([11, 12, 13, 14, 30, 47].includes(id) && !targets.some((t) => t.binding === 'JSONRPC'))
+      return 'the card declares no JSON-RPC interface';
+    if (id === 48 && !has('HTTP+JSON', '1.0')) return 'the card declares no HTTP+JSON 1.0 interface';
+    if (id === 49) return 'the card declares no gRPC interface';
+    if ([20, 34, 36].includes(id) && waitText === undefined)
+      return 'needs a task that stays open: pass --wait-text with a text the agent answers by working until canceled';
+    return 'not exercised against this agent';
+  };
+}
+
+/** Checks the agent behind `url` (its base URL, or its card's URL) and returns the report. */
+export async function checkAgent(url: string, options: CheckOptions = {}): Promise<CheckReport> {
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const http = {
+    allowPrivateNetworks: options.allowPrivateNetworks ?? false,
+    ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
+    timeoutMs,
+  };
+  const recorder = new CheckRecorder();
+  const cards = await checkCards(recorder, url, http);
+  if (cards === undefined) return recorder.report(url, [], () => 'the agent card could not be read');
+  const { targets, promises, card } = cards;
+  for (const unusable of targets.unusable) {
+    const why = `${unusable.binding} ${unusable.version} at ${unusable.url}: concord check speaks JSON-RPC and HTTP+JSON, 0.3 and 1.0`;
+    recorder.skip(unusable.binding === 'GRPC' ? 49 : 5, why);
+  }
+  const run = {
+    text: options.text ?? 'Hello from concord check',
+    timeoutMs,
+    ...(options.waitText === undefined ? {} : { waitText: options.waitText }),
+  };
+  const settings = options.token === undefined ? { http } : { http, token: options.token };
+  const ctx = new CheckContext(run, settings, promises, targets.targets, card, recorder);
+  const list = targets.targets;
+  try {
+    for (const target of list) await checkAuthentication(ctx, target);
+    if (promises.requiresAuth && options.token === undefined) {
+      const reason = 'the card requires credentials: pass --token';
+      return recorder.report(
+        url,
+        list.map((t) => t.label),
+        () => reason,
+      );
+    }
+    for (const target of list) {
+      await checkTaskLife(ctx, target);
+      const task = ctx.facts(target).task;
+      if (target.version === '1.0') await checkListTasks(ctx, target, task);
+      if (promises.streaming) {
+        await checkStream(ctx, target);
+        await checkSubscribeFinished(ctx, target);
+      }
+      await checkPush(ctx, target, task);
+      await checkOptionalOperations(ctx, target, task);
+      await checkVersionNegotiation(ctx, target, list);
+      await checkExtensions(ctx, target);
+      checkTenant(ctx, target);
+      if (options.waitText !== undefined) await checkWaitingTask(ctx, target, options.waitText);
+    }
+    // Invalid input last: an agent that wrongly accepts it may store tasks that later answers
+    // (ListTasks) would carry, and those must not be blamed on other rules.
+    for (const target of list) {
+      if (target.binding === 'JSONRPC') await checkJsonRpc(ctx, target);
+      await checkInputValidation(ctx, target);
+    }
+    checkConsistency(ctx, list);
+  } finally {
+    ctx.close();
+  }
+  return recorder.report(
+    url,
+    list.map((t) => t.label),
+    untouched(list, options.waitText),
+  );
+}

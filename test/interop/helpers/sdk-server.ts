@@ -1,0 +1,186 @@
+/**
+ * An agent served by the official TypeScript SDK (`@a2a-js/sdk` 1.3.0) on a real socket, for the
+ * interop tests: JSON-RPC at `/` and HTTP+JSON at `/rest`, each in 1.0 and (through the SDK's
+ * opt-in `legacyCompat`) 0.3. The agent behaves like Concord's echo example where the tests need
+ * it: any text completes with an `echo: <text>` artifact; `stream <n>` sends n artifact chunks
+ * (append / lastChunk) 50 ms apart, then completes; `wait` stays working until canceled.
+ */
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import express from 'express';
+import { TaskState, type AgentCard, type Part, type Task } from '@a2a-js/sdk';
+import {
+  AgentEvent,
+  DefaultRequestHandler,
+  InMemoryTaskStore,
+  type AgentExecutor,
+  type ExecutionEventBus,
+} from '@a2a-js/sdk/server';
+import { UserBuilder, agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/server/express';
+
+/** A running SDK server. */
+export interface SdkServer {
+  /** Base URL (JSON-RPC endpoint, card under `.well-known/`), with a trailing slash. */
+  url: string;
+  /** The HTTP+JSON base URL. */
+  restUrl: string;
+  close(): Promise<void>;
+}
+
+function textPart(value: string): Part {
+  return { content: { $case: 'text', value }, mediaType: 'text/plain', filename: '', metadata: {} };
+}
+
+const now = (): string => new Date().toISOString();
+
+function status(state: TaskState) {
+  return { state, message: undefined, timestamp: now() };
+}
+
+/** Waiting tasks (their context and how to release them), released by cancelTask. */
+const waiting = new Map<string, { contextId: string; release: () => void }>();
+
+const executor: AgentExecutor = {
+  async execute(ctx, bus) {
+    const message = ctx.userMessage;
+    const text = message.parts
+      .map((p) => (p.content?.$case === 'text' ? p.content.value : ''))
+      .join('')
+      .trim();
+    const ids = { taskId: ctx.taskId, contextId: ctx.contextId };
+    if (ctx.task === undefined) {
+      const task: Task = {
+        id: ctx.taskId,
+        contextId: ctx.contextId,
+        status: status(TaskState.TASK_STATE_SUBMITTED),
+        artifacts: [],
+        history: [message],
+        metadata: {},
+      };
+      bus.publish(AgentEvent.task(task));
+    }
+    const update = (state: TaskState): void =>
+      bus.publish(AgentEvent.statusUpdate({ ...ids, status: status(state), metadata: {} }));
+    const artifact = (value: string, artifactId: string, append: boolean, lastChunk: boolean): void =>
+      bus.publish(
+        AgentEvent.artifactUpdate({
+          ...ids,
+          artifact: {
+            artifactId,
+            name: 'echo',
+            description: '',
+            parts: [textPart(value)],
+            metadata: {},
+            extensions: [],
+          },
+          append,
+          lastChunk,
+          metadata: {},
+        }),
+      );
+
+    const stream = /^stream\s+(\d+)$/i.exec(text);
+    if (stream !== null) {
+      const n = Number(stream[1]);
+      update(TaskState.TASK_STATE_WORKING);
+      for (let i = 1; i <= n; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        artifact(`chunk ${i} of ${n}\n`, 'stream', i > 1, i === n);
+      }
+      update(TaskState.TASK_STATE_COMPLETED);
+      return;
+    }
+    if (text.toLowerCase() === 'wait') {
+      update(TaskState.TASK_STATE_WORKING);
+      await new Promise<void>((release) => waiting.set(ctx.taskId, { contextId: ctx.contextId, release }));
+      return;
+    }
+    artifact(`echo: ${text}`, 'echo', false, true);
+    update(TaskState.TASK_STATE_COMPLETED);
+  },
+  async cancelTask(taskId: string, bus: ExecutionEventBus) {
+    const entry = waiting.get(taskId);
+    waiting.delete(taskId);
+    bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId: entry?.contextId ?? '',
+        status: status(TaskState.TASK_STATE_CANCELED),
+        metadata: {},
+      }),
+    );
+    entry?.release();
+  },
+};
+
+function cardFor(base: string, rest: string): AgentCard {
+  return {
+    name: 'SDK Echo',
+    description: 'An echo agent served by @a2a-js/sdk',
+    version: '1.0.0',
+    provider: undefined,
+    documentationUrl: undefined,
+    iconUrl: undefined,
+    supportedInterfaces: [
+      { url: base, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' },
+      { url: rest, protocolBinding: 'HTTP+JSON', tenant: '', protocolVersion: '1.0' },
+      { url: base, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '0.3' },
+      { url: rest, protocolBinding: 'HTTP+JSON', tenant: '', protocolVersion: '0.3' },
+    ],
+    capabilities: {
+      streaming: true,
+      pushNotifications: false,
+      extendedAgentCard: false,
+      extensions: [],
+    },
+    securitySchemes: {},
+    securityRequirements: [],
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: [
+      {
+        id: 'echo',
+        name: 'Echo',
+        description: 'Echoes text; `stream <n>` streams, `wait` waits until canceled',
+        tags: ['echo'],
+        examples: [],
+        inputModes: [],
+        outputModes: [],
+        securityRequirements: [],
+      },
+    ],
+    signatures: [],
+  } as AgentCard;
+}
+
+/** Starts the SDK agent on 127.0.0.1 with an ephemeral port. */
+export async function startSdkServer(): Promise<SdkServer> {
+  const app = express();
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}/`;
+  const restUrl = `http://127.0.0.1:${port}/rest`;
+  const handler = new DefaultRequestHandler(cardFor(url, restUrl), new InMemoryTaskStore(), executor);
+  const legacyCompat = { enabled: true };
+  app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler, legacyCompat }));
+  app.use(
+    '/rest',
+    restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat }),
+  );
+  app.use(
+    '/',
+    jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat }),
+  );
+  return {
+    url,
+    restUrl,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const entry of waiting.values()) entry.release();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
