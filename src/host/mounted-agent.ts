@@ -136,7 +136,9 @@ function forwardingGate(current: () => ContractSet | undefined): ContractGate {
       return contracts !== undefined && contracts.has(name) ? contracts.checkOutput(name, value) : [];
     },
     get outputPolicy() {
-      return (current() as ContractGate | undefined)?.outputPolicy;
+      return current()?.outputPolicy;
     },
+    // Per-contract policies (decision 0030) must reach the output check as the set declares them.
+    outputPolicyOf: (name) => current()?.outputPolicyOf(name) ?? 'fail',
   };
 }
