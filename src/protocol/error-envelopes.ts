@@ -15,7 +15,8 @@ const BAD_REQUEST_TYPE = 'type.googleapis.com/google.rpc.BadRequest';
 
 /** The typed `details` list: an ErrorInfo always, a BadRequest when fields were wrong. */
 export function errorDetails(error: A2AError): Record<string, unknown>[] {
-  const entry = ERROR_CATALOG[error.type];
+  // `entry`, not the catalog: an extension's error brings its own table row (error-tables.ts).
+  const entry = error.entry;
   const info: Record<string, unknown> = {
     '@type': ERROR_INFO_TYPE,
     reason: entry.reason,
@@ -26,12 +27,13 @@ export function errorDetails(error: A2AError): Record<string, unknown>[] {
   if (error.violations !== undefined && error.violations.length > 0) {
     details.push({ '@type': BAD_REQUEST_TYPE, fieldViolations: error.violations });
   }
+  if (error.details !== undefined) details.push(...error.details);
   return details;
 }
 
 /** The JSON-RPC `error` member for the negotiated version. */
 export function toJsonRpcErrorObject(error: A2AError, version: ProtocolVersion): JsonRpcErrorObject {
-  const entry = ERROR_CATALOG[error.type];
+  const entry = error.entry;
   if (version === '1.0') return { code: entry.code, message: error.message, data: errorDetails(error) };
   const data: Record<string, unknown> = { reason: entry.reason };
   if (error.metadata !== undefined) data.metadata = error.metadata;
@@ -42,7 +44,7 @@ export function toJsonRpcErrorObject(error: A2AError, version: ProtocolVersion):
 
 /** The REST error body `{error:{code,status,message,details}}` (A2A 1.0 §11.6). */
 export function toRestErrorBody(error: A2AError): { error: Record<string, unknown> } {
-  const entry = ERROR_CATALOG[error.type];
+  const entry = error.entry;
   return {
     error: {
       code: entry.httpStatus,

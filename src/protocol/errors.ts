@@ -256,6 +256,13 @@ export interface A2AErrorOptions {
   violations?: FieldViolation[];
   /** Extra data for the 0.3 JSON-RPC `error.data` (which takes any JSON). */
   data?: unknown;
+  /**
+   * Typed detail entries (each with an `@type`) sent after the ErrorInfo (and BadRequest) in the
+   * 1.0 `details` / `error.data` lists, e.g. an extension's own error payload.
+   */
+  details?: Record<string, unknown>[];
+  /** HTTP headers the error response carries (e.g. `retry-after` on a 429). */
+  headers?: Record<string, string>;
   cause?: unknown;
 }
 
@@ -266,6 +273,10 @@ export class A2AError extends Error {
   readonly metadata: Record<string, string> | undefined;
   readonly violations: FieldViolation[] | undefined;
   readonly data: unknown;
+  /** Extra typed detail entries (see `A2AErrorOptions.details`). */
+  readonly details: Record<string, unknown>[] | undefined;
+  /** Headers of the error response (see `A2AErrorOptions.headers`). */
+  readonly headers: Record<string, string> | undefined;
 
   constructor(type: A2AErrorType, message?: string, options: A2AErrorOptions = {}) {
     super(
@@ -277,9 +288,11 @@ export class A2AError extends Error {
     this.metadata = options.metadata;
     this.violations = options.violations;
     this.data = options.data;
+    this.details = options.details;
+    this.headers = options.headers;
   }
 
-  /** The catalog row of this error. */
+  /** The catalog row of this error (an extension's error overrides it with its own table's row). */
   get entry(): ErrorCatalogEntry {
     return ERROR_CATALOG[this.type];
   }

@@ -26,5 +26,6 @@ export * from './json-rpc.js';
 export * from './sse.js';
 export * from './version.js';
 export * from './error-envelopes.js';
+export * from './error-tables.js';
 export { v1_0Codec } from './v1_0/index.js';
 export { v0_3JsonRpcCodec, v0_3RestCodec } from './v0_3/index.js';

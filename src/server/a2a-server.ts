@@ -16,7 +16,12 @@ import { createMemoryTaskStore, type TaskStore } from '../store/index.js';
 import type { AgentExecutor, AgentSender } from './agent-executor.js';
 import type { CallContext } from './call-context.js';
 import type { ContractGate } from './contract-gate.js';
-import { AgentCardEndpoint, AGENT_CARD_PATHS, type CardSigner } from './http/agent-card-endpoint.js';
+import {
+  AgentCardEndpoint,
+  AGENT_CARD_PATHS,
+  type CardDecorator,
+  type CardSigner,
+} from './http/agent-card-endpoint.js';
 import {
   activateExtensions,
   authenticateChallenge,
@@ -25,6 +30,8 @@ import {
   type Authenticator,
 } from './http/call-setup.js';
 import type { HttpApp, HttpRequest, HttpResponse } from './http/http-types.js';
+import { cacheableJson } from './http/cacheable-json.js';
+import type { ErrorMapper } from './http/error-mapping.js';
 import { handleJsonRpc, jsonRpcErrorResponse, readableRequestId } from './http/json-rpc-binding.js';
 import { handleRest, restErrorResponse } from './http/rest-binding.js';
 import { RequestHandler, type MessageAdmission } from './request-handler.js';
@@ -64,7 +71,36 @@ export interface A2AServerOptions {
    * JSON without `signatures` and returns the signatures to add. Called once per card and version.
    */
   signCard?: CardSigner;
+  /**
+   * Adds to the card's wire JSON per protocol version, before signing: members a profile needs
+   * beside A2A's own (e.g. a profile's spelling of a field, or URLs resolved against the card's
+   * interfaces). Must not remove or change what A2A defines.
+   */
+  decorateCard?: CardDecorator;
+  /**
+   * The version of a request without `A2A-Version` (default `0.3`, A2A 1.0 §3.6.1). A profile
+   * that is defined on 1.0 only (AAP) sets `1.0`, so its documented calls work as written.
+   */
+  defaultVersion?: ProtocolVersion;
+  /**
+   * Restates errors before they are encoded, on both bindings: an extension maps Concord's
+   * errors into its own table (protocol `defineErrorTable` / `TableError`). Called once per error.
+   */
+  mapError?: ErrorMapper;
+  /**
+   * Extra JSON documents served on GET at exact paths below the base URL (e.g. a profile's
+   * `/.well-known/...` manifest), built once per base URL from the card as served.
+   */
+  documents?: Record<string, DocumentBuilder>;
+  /**
+   * Path prefixes (e.g. `/a2a`) below which every route of this server is served as well, for
+   * profiles that document their endpoint under such a path. The card keeps naming the base URL.
+   */
+  pathPrefixes?: string[];
 }
+
+/** Builds a served document from the base URL and the card (1.0 form) as served there. */
+export type DocumentBuilder = (context: { baseUrl: string; card: AgentCard }) => unknown;
 
 /** The interfaces a Concord server offers at `baseUrl`, preferred first (A2A 1.0 §8.3.1). */
 export const defaultInterfaces: (baseUrl: string) => AgentInterface[] = defaultCardInterfaces;
@@ -97,7 +133,11 @@ export class A2AServer implements HttpApp {
     handler: RequestHandler;
     heartbeatMs: number;
     setup: (req: HttpRequest, v: ProtocolVersion, tenant?: string) => Promise<CallContext>;
+    mapError?: ErrorMapper;
   };
+  private readonly prefixes: string[];
+  /** Built documents by path, for the current base URL. */
+  private documents = new Map<string, string>();
 
   /** `shared` is internal: the handler of the server an alias is made from (see `alias`). */
   constructor(options: A2AServerOptions, shared?: RequestHandler) {
@@ -133,7 +173,9 @@ export class A2AServer implements HttpApp {
           card: this.card,
           ...(authenticate === undefined ? {} : { authenticate }),
         }),
+      ...(options.mapError === undefined ? {} : { mapError: options.mapError }),
     };
+    this.prefixes = (options.pathPrefixes ?? []).map((prefix) => checkPrefix(prefix));
   }
 
   /** The public card as served to 1.0 clients. */
@@ -165,6 +207,7 @@ export class A2AServer implements HttpApp {
   private rebuildCards(): void {
     this.card = finishCard(this.options.agentCard, this.baseUrl);
     this.cardEndpoint = this.newCardEndpoint();
+    this.documents = new Map();
     if (!this.ownsHandler) return;
     const extended = this.options.extendedAgentCard;
     this.handler.replaceCards(
@@ -174,30 +217,44 @@ export class A2AServer implements HttpApp {
   }
 
   private newCardEndpoint(): AgentCardEndpoint {
-    return new AgentCardEndpoint(this.card, this.options.cardMaxAgeSeconds ?? 300, this.options.signCard);
+    return new AgentCardEndpoint(this.card, this.options.cardMaxAgeSeconds ?? 300, {
+      ...(this.options.signCard === undefined ? {} : { signer: this.options.signCard }),
+      ...(this.options.decorateCard === undefined ? {} : { decorate: this.options.decorateCard }),
+      ...(this.options.defaultVersion === undefined ? {} : { defaultVersion: this.options.defaultVersion }),
+    });
   }
 
   /** Handles one HTTP exchange. Never throws: every failure becomes a protocol error response. */
   async handle(request: HttpRequest): Promise<HttpResponse> {
     if (AGENT_CARD_PATHS.includes(request.path)) return this.cardEndpoint.handle(request);
+    const prefixed = this.prefixes.length === 0 ? undefined : this.unprefixed(request);
+    if (prefixed !== undefined) return this.handle(prefixed);
+    const document = this.options.documents?.[request.path];
+    if (document !== undefined && (request.method === 'GET' || request.method === 'HEAD')) {
+      return this.serveDocument(request, document);
+    }
     const jsonRpc = request.method === 'POST' && (request.path === '/' || request.path === '');
+    const mapError = this.options.mapError;
     let version: ProtocolVersion;
     try {
-      version = jsonRpc
-        ? negotiateVersion(request.header('a2a-version'))
-        : negotiateVersion(request.header('a2a-version') ?? request.query.get('A2A-Version'));
+      const requested = jsonRpc
+        ? request.header('a2a-version')
+        : (request.header('a2a-version') ?? request.query.get('A2A-Version'));
+      version = this.negotiate(requested);
     } catch (error) {
       // The client asked for a version we do not speak; answer in the newest form.
       return this.withChallenge(
         jsonRpc
-          ? jsonRpcErrorResponse(await readableRequestId(request), error, '1.0')
-          : restErrorResponse(error, '1.0'),
+          ? jsonRpcErrorResponse(await readableRequestId(request), error, '1.0', undefined, mapError)
+          : restErrorResponse(error, '1.0', undefined, mapError),
       );
     }
     try {
       checkContentType(request);
     } catch (error) {
-      return jsonRpc ? jsonRpcErrorResponse(null, error, version) : restErrorResponse(error, version);
+      return jsonRpc
+        ? jsonRpcErrorResponse(null, error, version, undefined, mapError)
+        : restErrorResponse(error, version, undefined, mapError);
     }
     const headers = this.echoHeaders(request);
     const common = headers === undefined ? this.bindingOptions : { ...this.bindingOptions, headers };
@@ -211,7 +268,49 @@ export class A2AServer implements HttpApp {
         metadata: { method: request.method, path: request.path },
       }),
       version,
+      undefined,
+      mapError,
     );
+  }
+
+  /** The version of a request: its header, or the server's default when it sent none. */
+  private negotiate(requested: string | null | undefined): ProtocolVersion {
+    const { defaultVersion } = this.options;
+    if (defaultVersion !== undefined && (requested ?? '').trim() === '') return defaultVersion;
+    return negotiateVersion(requested);
+  }
+
+  /** The request seen from below one of `pathPrefixes`, or undefined when it is not below one. */
+  private unprefixed(request: HttpRequest): HttpRequest | undefined {
+    const prefix = this.prefixes.find((p) => request.path === p || request.path.startsWith(`${p}/`));
+    if (prefix === undefined) return undefined;
+    const path = request.path.slice(prefix.length) || '/';
+    return {
+      method: request.method,
+      path,
+      query: request.query,
+      header: (name) => request.header(name),
+      text: () => request.text(),
+      get signal() {
+        return request.signal;
+      },
+      ...(request.origin === undefined ? {} : { origin: `${request.origin}${prefix}` }),
+      ...(request.remoteAddress === undefined ? {} : { remoteAddress: request.remoteAddress }),
+    };
+  }
+
+  private serveDocument(request: HttpRequest, build: DocumentBuilder): HttpResponse {
+    let body = this.documents.get(request.path);
+    if (body === undefined) {
+      try {
+        body = JSON.stringify(build({ baseUrl: this.baseUrl ?? 'http://localhost/', card: this.card }));
+      } catch (error) {
+        this.options.onError?.(error, `document ${request.path}`);
+        return restErrorResponse(new A2AError('InternalError'), '1.0');
+      }
+      this.documents.set(request.path, body);
+    }
+    return cacheableJson(request, body, { maxAgeSeconds: this.options.cardMaxAgeSeconds ?? 300 });
   }
 
   /**
@@ -238,6 +337,13 @@ export class A2AServer implements HttpApp {
     if (response.status === 401) response.headers['www-authenticate'] = authenticateChallenge(this.card);
     return response;
   }
+}
+
+function checkPrefix(prefix: string): string {
+  if (!/^\/[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(prefix)) {
+    throw new TypeError(`pathPrefixes: ${JSON.stringify(prefix)} must look like /a2a (no trailing slash)`);
+  }
+  return prefix;
 }
 
 /** Rejects bodies that are declared as something other than JSON (415). */

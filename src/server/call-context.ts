@@ -23,4 +23,6 @@ export interface CallContext {
   activatedExtensions: string[];
   /** Aborted when the client goes away. */
   signal?: AbortSignal;
+  /** The peer's IP address when the transport knows it (per-client limits key on it). */
+  readonly remoteAddress?: string;
 }

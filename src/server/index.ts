@@ -9,7 +9,9 @@ export {
   defaultInterfaces,
   type A2AServerOptions,
   type AgentCardInput,
+  type DocumentBuilder,
 } from './a2a-server.js';
+export type { ErrorMapper } from './http/error-mapping.js';
 export type {
   AgentDescription,
   AgentExecutor,
@@ -25,7 +27,7 @@ export {
   type EventStream,
   type MessageAdmission,
 } from './request-handler.js';
-export type { CardSigner } from './http/agent-card-endpoint.js';
+export type { CardSigner, CardDecorator } from './http/agent-card-endpoint.js';
 export type { StreamItem } from './task-streams.js';
 export { EventHub } from './event-hub.js';
 export type { Authenticator } from './http/call-setup.js';

@@ -193,7 +193,11 @@ export class TaskExecution implements TaskEventSink {
 
   /** Called when the executor's promise settles. */
   executorFinished(error: unknown): void {
-    if (error !== undefined) {
+    if (error instanceof A2AError && this.replied === undefined && !this.emitted) {
+      // An A2AError thrown before any output refuses the message: the client gets that error
+      // (e.g. an extension's "vehicle not found"), as from `admitMessage`, and no task is made.
+      this.failure = error;
+    } else if (error !== undefined) {
       this.deps.onError(error, `executor of task ${this.taskId}`);
       // The agent's own error text may hold internals; the client gets a neutral message.
       if (this.replied === undefined && !isTerminalState(this.projected)) {

@@ -98,6 +98,10 @@ class NodeHttpRequest implements HttpRequest {
   get origin(): string {
     return `http://${this.req.headers.host ?? 'localhost'}${this.basePath}`;
   }
+
+  get remoteAddress(): string | undefined {
+    return this.req.socket.remoteAddress;
+  }
 }
 
 /** Adapts a node request to the transport-neutral HttpRequest; undefined outside `basePath`. */

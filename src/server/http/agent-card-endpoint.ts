@@ -37,6 +37,20 @@ export type CardSigner = (
   version: ProtocolVersion,
 ) => Promise<AgentCardSignature[]>;
 
+/** Adds members to a card's wire JSON for one version (A2AServer `decorateCard`); returns the JSON. */
+export type CardDecorator = (
+  cardJson: Record<string, unknown>,
+  version: ProtocolVersion,
+) => Record<string, unknown>;
+
+/** How the card is rendered besides the card itself. */
+export interface CardRenderOptions {
+  signer?: CardSigner;
+  decorate?: CardDecorator;
+  /** The version served to a request without `A2A-Version` (default 0.3). */
+  defaultVersion?: ProtocolVersion;
+}
+
 /** Renders and caches both versions of a card. */
 export class AgentCardEndpoint {
   private readonly rendered = new Map<ProtocolVersion, Promise<Rendered>>();
@@ -44,7 +58,7 @@ export class AgentCardEndpoint {
   constructor(
     private readonly card: AgentCard,
     private readonly maxAgeSeconds: number,
-    private readonly signer?: CardSigner,
+    private readonly options: CardRenderOptions = {},
   ) {}
 
   /** The card JSON for a version, as served. */
@@ -65,10 +79,12 @@ export class AgentCardEndpoint {
 
   private async renderNow(version: ProtocolVersion): Promise<Rendered> {
     const codec = version === '1.0' ? v1_0Codec : v0_3JsonRpcCodec;
-    const json = codec.encodeAgentCard(this.card) as Record<string, unknown>;
+    let json = codec.encodeAgentCard(this.card) as Record<string, unknown>;
     delete json.signatures;
+    // Decorated before signing, so the signature covers what is served (A2A 1.0 §8.4).
+    if (this.options.decorate !== undefined) json = this.options.decorate(json, version);
     // A signer with no keys (a host whose config has none, for now) leaves the card unsigned.
-    const signatures = this.signer === undefined ? [] : await this.signer(json, version);
+    const signatures = this.options.signer === undefined ? [] : await this.options.signer(json, version);
     if (signatures.length > 0) json.signatures = signatures;
     const body = JSON.stringify(json);
     return { body, etag: etagOf(body) };
@@ -78,7 +94,12 @@ export class AgentCardEndpoint {
   async handle(request: HttpRequest): Promise<HttpResponse> {
     let version: ProtocolVersion;
     try {
-      version = negotiateVersion(request.header('a2a-version') ?? request.query.get('A2A-Version'));
+      const requested = request.header('a2a-version') ?? request.query.get('A2A-Version');
+      const { defaultVersion } = this.options;
+      version =
+        defaultVersion !== undefined && (requested ?? '').trim() === ''
+          ? defaultVersion
+          : negotiateVersion(requested);
     } catch (error) {
       return restErrorResponse(error, '1.0');
     }

@@ -71,6 +71,10 @@ class HttpCallContext implements CallContext {
   get signal(): AbortSignal {
     return this.#request.signal;
   }
+
+  get remoteAddress(): string | undefined {
+    return this.#request.remoteAddress;
+  }
 }
 
 /** Settings for call setup. */

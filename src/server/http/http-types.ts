@@ -19,6 +19,8 @@ export interface HttpRequest {
   signal: AbortSignal;
   /** The URL the client used to reach the mount point (scheme://host/base), for absolute links. */
   origin?: string;
+  /** The peer's IP address, when the adapter knows it (node:http does), e.g. for rate limits. */
+  remoteAddress?: string;
 }
 
 /** Response headers, lower-case names. */

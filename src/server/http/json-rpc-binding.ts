@@ -9,7 +9,6 @@ import {
   jsonRpcError,
   jsonRpcResult,
   parseJsonRpcRequest,
-  toA2AError,
   toJsonRpcErrorObject,
   type JsonRpcId,
   type ProtocolVersion,
@@ -18,6 +17,7 @@ import { JsonRpcEnvelopeError } from '../../protocol/json-rpc.js';
 import type { RequestHandler } from '../request-handler.js';
 import type { CallContext } from '../call-context.js';
 import { jsonRpcCodec } from './codecs.js';
+import { mappedError, type ErrorMapper } from './error-mapping.js';
 import type { HttpRequest, HttpResponse } from './http-types.js';
 import { invokeStream, JSON_RPC_METHODS, OPERATIONS } from './operations.js';
 import { sseResponse } from './sse-body.js';
@@ -32,6 +32,8 @@ export interface JsonRpcBindingOptions {
   setup: (request: HttpRequest, version: ProtocolVersion) => Promise<CallContext>;
   /** Headers every response of this call carries (e.g. echoed extensions). */
   headers?: Record<string, string>;
+  /** Rewrites errors into an extension's vocabulary before they are encoded (A2AServer `mapError`). */
+  mapError?: ErrorMapper;
 }
 
 /** Builds the error response for `error` in the given version's form. */
@@ -40,12 +42,13 @@ export function jsonRpcErrorResponse(
   error: unknown,
   version: ProtocolVersion,
   extra?: Record<string, string>,
+  mapError?: ErrorMapper,
 ): HttpResponse {
-  const a2a = toA2AError(error);
+  const a2a = mappedError(error, mapError);
   const status = a2a.entry.httpLayer === true ? a2a.entry.httpStatus : 200;
   return {
     status,
-    headers: { ...JSON_HEADERS, ...extra },
+    headers: { ...JSON_HEADERS, ...extra, ...a2a.headers },
     body: jsonRpcError(id, toJsonRpcErrorObject(a2a, version)),
   };
 }
@@ -106,10 +109,12 @@ export async function handleJsonRpc(
       data: (item) => jsonRpcResult(rpcId, codec.encodeStreamResponse(item.event)),
       // A mid-stream error is a JSON-RPC error response in a data event (digest §3.3).
       encodeError: (error) =>
-        encodeSseEvent({ data: jsonRpcError(rpcId, toJsonRpcErrorObject(toA2AError(error), version)) }),
+        encodeSseEvent({
+          data: jsonRpcError(rpcId, toJsonRpcErrorObject(mappedError(error, options.mapError), version)),
+        }),
     });
   } catch (error) {
     if (error instanceof JsonRpcEnvelopeError) id = error.id;
-    return jsonRpcErrorResponse(id, error, version, extra);
+    return jsonRpcErrorResponse(id, error, version, extra, options.mapError);
   }
 }

@@ -8,13 +8,13 @@ import {
   encodeSseEvent,
   invalidParams,
   readObject,
-  toA2AError,
   toRestErrorBody,
   type ProtocolVersion,
 } from '../../protocol/index.js';
 import type { CallContext } from '../call-context.js';
 import type { RequestHandler } from '../request-handler.js';
 import { restCodec } from './codecs.js';
+import { mappedError, type ErrorMapper } from './error-mapping.js';
 import type { HttpRequest, HttpResponse } from './http-types.js';
 import { invokeStream, OPERATIONS } from './operations.js';
 import { queryInteger, queryObject } from './rest-query.js';
@@ -27,6 +27,8 @@ export interface RestBindingOptions {
   heartbeatMs: number;
   setup: (request: HttpRequest, version: ProtocolVersion, tenant: string) => Promise<CallContext>;
   headers?: Record<string, string>;
+  /** Rewrites errors into an extension's vocabulary before they are encoded (A2AServer `mapError`). */
+  mapError?: ErrorMapper;
 }
 
 /** 1.0.1 asks for `application/a2a+json` on REST (digest §12 item 17); 0.3 uses plain JSON. */
@@ -39,11 +41,12 @@ export function restErrorResponse(
   error: unknown,
   version: ProtocolVersion,
   extra?: Record<string, string>,
+  mapError?: ErrorMapper,
 ): HttpResponse {
-  const a2a = toA2AError(error);
+  const a2a = mappedError(error, mapError);
   return {
     status: a2a.entry.httpStatus,
-    headers: { 'content-type': contentType(version), ...extra },
+    headers: { 'content-type': contentType(version), ...extra, ...a2a.headers },
     body: JSON.stringify(toRestErrorBody(a2a)),
   };
 }
@@ -149,9 +152,12 @@ export async function handleRest(
       data: (item) => JSON.stringify(codec.encodeStreamResponse(item.event)),
       // REST leaves mid-stream errors unspecified; an `error` event with the §11.6 body.
       encodeError: (error) =>
-        encodeSseEvent({ event: 'error', data: JSON.stringify(toRestErrorBody(toA2AError(error))) }),
+        encodeSseEvent({
+          event: 'error',
+          data: JSON.stringify(toRestErrorBody(mappedError(error, options.mapError))),
+        }),
     });
   } catch (error) {
-    return restErrorResponse(error, version, extra);
+    return restErrorResponse(error, version, extra, options.mapError);
   }
 }
