@@ -51,7 +51,8 @@ export function defineErrorTable<K extends string>(
   if (domain.trim() === '') throw new TypeError('an error table needs a domain');
   const entries = new Map<string, ErrorCatalogEntry>();
   for (const [key, row] of Object.entries(rows) as [K, ErrorTableRow][]) {
-    if (!Number.isInteger(row.code)) throw new TypeError(`error table ${domain}: ${key}: code must be an integer`);
+    if (!Number.isInteger(row.code))
+      throw new TypeError(`error table ${domain}: ${key}: code must be an integer`);
     if (!Number.isInteger(row.httpStatus) || row.httpStatus < 400 || row.httpStatus > 599) {
       throw new TypeError(`error table ${domain}: ${key}: httpStatus must be 400-599`);
     }

@@ -46,12 +46,17 @@ function refusing(seen: { remote?: string | undefined }[]): AgentExecutor {
       if (text === 'slow') {
         throw new TableError(TABLE, 'SLOW_DOWN', undefined, { headers: { 'retry-after': '3' } });
       }
-      updater.reply({ parts: [{ text: `ok ${text}` }] });
+      updater.reply(`ok ${text}`);
     },
   };
 }
 
-function send(url: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+function send(
+  url: string,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return fetch(`${url}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
@@ -59,7 +64,9 @@ function send(url: string, path: string, body: unknown, headers: Record<string, 
   });
 }
 
-const restBody = (text: string) => ({ message: { messageId: `m-${text}`, role: 'ROLE_USER', parts: [{ text }] } });
+const restBody = (text: string) => ({
+  message: { messageId: `m-${text}`, role: 'ROLE_USER', parts: [{ text }] },
+});
 const rpcBody = (text: string) => ({ jsonrpc: '2.0', id: 9, method: 'SendMessage', params: restBody(text) });
 
 describe('extension error tables', () => {
@@ -114,14 +121,24 @@ describe('extension error tables', () => {
     const body = (await rest.json()) as { error: { message: string; details: { reason: string }[] } };
     expect(body.error.message).toMatch(/^restated: /);
     expect(body.error.details[0]!.reason).toBe('THING_GONE');
-    const rpc = await send(server.url, '', { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: bad }, {
-      'a2a-version': '1.0',
-    });
+    const rpc = await send(
+      server.url,
+      '',
+      { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: bad },
+      {
+        'a2a-version': '1.0',
+      },
+    );
     expect(((await rpc.json()) as { error: { code: number } }).error.code).toBe(-32000);
     // Errors the mapper leaves alone are sent as they were.
-    const unknown = await send(server.url, '', { jsonrpc: '2.0', id: 2, method: 'Nope', params: {} }, {
-      'a2a-version': '1.0',
-    });
+    const unknown = await send(
+      server.url,
+      '',
+      { jsonrpc: '2.0', id: 2, method: 'Nope', params: {} },
+      {
+        'a2a-version': '1.0',
+      },
+    );
     expect(((await unknown.json()) as { error: { code: number } }).error.code).toBe(-32601);
     expect(mapped).toEqual(['InvalidParamsError', 'InvalidParamsError', 'MethodNotFoundError']);
   });
@@ -175,7 +192,9 @@ describe('profile hooks', () => {
     expect(doc.status).toBe(200);
     expect(await doc.json()).toEqual({ endpoint: server.url, name: 'Echo Agent' });
     const etag = doc.headers.get('etag')!;
-    const again = await fetch(`${server.url}.well-known/example.json`, { headers: { 'if-none-match': etag } });
+    const again = await fetch(`${server.url}.well-known/example.json`, {
+      headers: { 'if-none-match': etag },
+    });
     expect(again.status).toBe(304);
   });
 
