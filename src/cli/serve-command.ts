@@ -57,19 +57,25 @@ export async function serveCommand(args: string[], out: (line: string) => void):
     return serveHost(target, { ...values, port }, stopped, out);
   }
 
-  const agent = await loadAgent(target);
+  const dataDir = resolve(values['data-dir'] ?? '.concord');
+  mkdirSync(dataDir, { recursive: true });
+  const agent = await loadAgent(target, {
+    dataDir,
+    store: values.store,
+    env: process.env,
+    log: out,
+  });
   let store: TaskStore;
   let where = 'memory (not durable)';
   if (values.store === 'sqlite') {
-    const dir = resolve(values['data-dir'] ?? '.concord');
-    mkdirSync(dir, { recursive: true });
-    const path = join(dir, 'tasks.db');
+    const path = join(dataDir, 'tasks.db');
     store = openSqliteTaskStore({ path });
     where = path;
   } else {
     store = createMemoryTaskStore();
   }
   const server = createA2AServer({
+    ...agent.serverOptions,
     agentCard: agent.agentCard,
     executor: agent.executor,
     store,
@@ -89,6 +95,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
   await stopped;
   out('Concord is stopping: finishing in-flight requests');
   await running.close();
+  await agent.close?.();
   out('Concord stopped');
   return 0;
 }
