@@ -25,7 +25,15 @@ import { openDealerStore } from './lib/dealer-store.mjs';
 import { DEALER_ID, DEALER_PROFILE, generateInventory } from './lib/inventory-data.mjs';
 import { dealerSkills } from './lib/skills.mjs';
 
-const ALL_SKILLS = ['dealer.information', 'inventory.facets', 'inventory.search', 'inventory.vehicle', 'lead.general', 'lead.vehicle', 'lead.appointment'];
+const ALL_SKILLS = [
+  'dealer.information',
+  'inventory.facets',
+  'inventory.search',
+  'inventory.vehicle',
+  'lead.general',
+  'lead.vehicle',
+  'lead.appointment',
+];
 
 /** The dealer's clock: the system clock, or one started at DEALER_NOW that runs from there. */
 function clock(start) {
@@ -38,9 +46,15 @@ function clock(start) {
 
 function anonymousSkills(value) {
   if (value === undefined) return undefined;
-  const list = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = list.filter((s) => !ALL_SKILLS.includes(s));
-  if (unknown.length > 0) throw new Error(`DEALER_ANONYMOUS_SKILLS: unknown skill(s) ${unknown.join(', ')}; skills: ${ALL_SKILLS.join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(
+      `DEALER_ANONYMOUS_SKILLS: unknown skill(s) ${unknown.join(', ')}; skills: ${ALL_SKILLS.join(', ')}`,
+    );
   return list;
 }
 
@@ -57,9 +71,12 @@ export async function createAgent(context) {
     sqlitePath: context.store === 'memory' ? ':memory:' : join(context.dataDir, 'dealer.db'),
   });
   const count = Number(env.DEALER_VEHICLES ?? 3000);
-  if (!Number.isInteger(count) || count < 3 || count > 200_000) throw new Error('DEALER_VEHICLES: expected an integer from 3 to 200000');
+  if (!Number.isInteger(count) || count < 3 || count > 200_000)
+    throw new Error('DEALER_VEHICLES: expected an integer from 3 to 200000');
   const seeded = await store.seed(DEALER_PROFILE, generateInventory(count), `demo-toyota-v1-${count}`);
-  log(`  dealer data: ${databaseUrl ? 'PostgreSQL (DEALER_DATABASE_URL)' : context.store === 'memory' ? 'memory (not durable)' : join(context.dataDir, 'dealer.db')}${seeded ? `, seeded with ${count} vehicles` : ''}`);
+  log(
+    `  dealer data: ${databaseUrl ? 'PostgreSQL (DEALER_DATABASE_URL)' : context.store === 'memory' ? 'memory (not durable)' : join(context.dataDir, 'dealer.db')}${seeded ? `, seeded with ${count} vehicles` : ''}`,
+  );
 
   let secret = env.DEALER_JWT_SECRET;
   if (secret === undefined || secret === '') {
@@ -69,7 +86,7 @@ export async function createAgent(context) {
       .setSubject('dev-buyer-agent')
       .setIssuedAt()
       .setExpirationTime('24h')
-      .sign(new TextEncoder().encode(secret));
+      .sign(Buffer.from(secret, 'utf8'));
     log('  DEALER_JWT_SECRET is not set: lead skills accept this development token for 24 hours:');
     log(`  DEALER_DEV_TOKEN=${token}`);
   }
@@ -80,7 +97,8 @@ export async function createAgent(context) {
   });
 
   const perMinute = Number(env.DEALER_RATE_LIMIT ?? 120);
-  if (!Number.isInteger(perMinute) || perMinute < 0) throw new Error('DEALER_RATE_LIMIT: expected a non-negative integer');
+  if (!Number.isInteger(perMinute) || perMinute < 0)
+    throw new Error('DEALER_RATE_LIMIT: expected a non-negative integer');
   const anonymous = anonymousSkills(env.DEALER_ANONYMOUS_SKILLS);
   const profile = createAapProfile({
     dealer: { dealer_id: DEALER_ID, name: DEALER_PROFILE.trade_name, managed_by: 'Concord example' },

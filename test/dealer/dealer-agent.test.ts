@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON read loosely in assertions */
 // The flagship example as a user runs it: `concord serve examples/dealer` as a child process,
 // over real sockets. Every valid AAP example request gets a schema-valid answer, the seed's seven
 // curl calls work as written (host and token changed), the card and manifest validate against the
@@ -43,35 +44,26 @@ function expectValidReply(json: Record<string, any>, requestId: string): Record<
   return part.data;
 }
 
-/** Checks a refusal's REST envelope: status, ErrorInfo, and a schema-valid aap.error entry. */
-function expectAapError(response: { status: number; json: Record<string, any> }, code: string, status: number): Record<string, any> {
-  expect(response.status, JSON.stringify(response.json)).toBe(status);
-  const error = response.json.error;
-  expect(error.code).toBe(status);
-  const [info, aap] = error.details;
-  expect(info['@type']).toBe('type.googleapis.com/google.rpc.ErrorInfo');
-  expect(info.reason).toBe(code);
-  expect(info.domain).toBe('autoagentprotocol.org');
-  for (const value of Object.values(info.metadata ?? {})) expect(typeof value).toBe('string');
-  expect(aap['@type']).toBe('type.googleapis.com/aap.error');
-  const { '@type': _type, ...payload } = aap;
-  expect(schemas.validate('error.schema.json', payload)).toEqual([]);
-  expect(payload.code).toBe(code);
-  expect(payload.message).toBe(error.message);
-  return payload;
-}
-
 describe('discovery', () => {
   it('serves a card and a contract manifest that validate against the AAP schemas', async () => {
-    const card = (await (await fetch(`${dealer.url}.well-known/agent-card.json`)).json()) as Record<string, any>;
+    const card = (await (await fetch(`${dealer.url}.well-known/agent-card.json`)).json()) as Record<
+      string,
+      any
+    >;
     expect(schemas.validate('agent-card.schema.json', card)).toEqual([]);
-    const entry = card.capabilities.extensions.find((e: { uri: string }) => e.uri.includes('a2a-automotive-retail/v0.1'));
+    const entry = card.capabilities.extensions.find((e: { uri: string }) =>
+      e.uri.includes('a2a-automotive-retail/v0.1'),
+    );
     expect(entry.params.required_skills).toEqual(AAP_SKILLS.map((s) => s.id));
     expect(entry.params.manifest_url).toBe(`${dealer.url}.well-known/auto-agent-contract.json`);
     expect(card.skills.map((s: { id: string }) => s.id)).toEqual(AAP_SKILLS.map((s) => s.id));
     expect(card.securitySchemes.bearer.httpAuthSecurityScheme.scheme).toBe('bearer');
-    expect(card.skills.find((s: { id: string }) => s.id === 'lead.vehicle').securityRequirements).toBeDefined();
-    expect(card.skills.find((s: { id: string }) => s.id === 'inventory.search').securityRequirements).toBeUndefined();
+    expect(
+      card.skills.find((s: { id: string }) => s.id === 'lead.vehicle').securityRequirements,
+    ).toBeDefined();
+    expect(
+      card.skills.find((s: { id: string }) => s.id === 'inventory.search').securityRequirements,
+    ).toBeUndefined();
 
     const manifest = (await (await fetch(entry.params.manifest_url)).json()) as Record<string, any>;
     expect(schemas.validate('contract-manifest.schema.json', manifest)).toEqual([]);
@@ -83,16 +75,22 @@ describe('discovery', () => {
   });
 
   it('validates every upstream example payload against its schema', () => {
-    const payloads = readdirSync(EXAMPLES).filter((n) => /^[a-z-]+\.example\.json$/.test(n) && n !== 'mcp-manifest.example.json');
+    const payloads = readdirSync(EXAMPLES).filter(
+      (n) => /^[a-z-]+\.example\.json$/.test(n) && n !== 'mcp-manifest.example.json',
+    );
     expect(payloads.length).toBe(17);
     for (const name of payloads) {
-      expect(schemas.validate(name.replace('.example.json', '.schema.json'), example(name)), name).toEqual([]);
+      expect(schemas.validate(name.replace('.example.json', '.schema.json'), example(name)), name).toEqual(
+        [],
+      );
     }
   });
 });
 
 describe('valid example requests', () => {
-  const requests = readdirSync(join(ROOT, 'schemas/aap/v0.1/examples')).filter((n) => /-request\.example\.json$/.test(n));
+  const requests = readdirSync(join(ROOT, 'schemas/aap/v0.1/examples')).filter((n) =>
+    /-request\.example\.json$/.test(n),
+  );
 
   it('answers every example request with a schema-valid reply, on HTTP+JSON and JSON-RPC', async () => {
     expect(requests.length).toBe(7);
@@ -104,7 +102,11 @@ describe('valid example requests', () => {
       const rest = await post(`${dealer.url}message:send`, body, headers);
       expect(rest.status, `${name}: ${JSON.stringify(rest.json)}`).toBe(200);
       expectValidReply(rest.json, body.message.messageId as string);
-      const rpc = await post(dealer.url, { jsonrpc: '2.0', id: name, method: 'SendMessage', params: body }, { ...headers, ...V1 });
+      const rpc = await post(
+        dealer.url,
+        { jsonrpc: '2.0', id: name, method: 'SendMessage', params: body },
+        { ...headers, ...V1 },
+      );
       expect(rpc.status).toBe(200);
       expect(rpc.json.id).toBe(name);
       expectValidReply(rpc.json.result, body.message.messageId as string);
@@ -128,11 +130,13 @@ describe('valid example requests', () => {
     const payload = expectValidReply(reply.json, '');
     expect(payload.data.status).toBe('proposed');
     expect(payload.data.proposed_slots).toHaveLength(4);
-    expect(Date.parse(payload.data.proposed_slots[0].start)).toBeGreaterThan(Date.parse(data.requested_windows[0].start));
+    expect(Date.parse(payload.data.proposed_slots[0].start)).toBeGreaterThan(
+      Date.parse(data.requested_windows[0].start),
+    );
   });
 });
 
-describe('the seed\'s seven curl calls', () => {
+describe("the seed's seven curl calls", () => {
   const seed = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures/seed-curls.json'), 'utf8')) as {
     calls: { skill: string; url: string; headers: string[]; body: string }[];
   };
@@ -154,8 +158,11 @@ describe('the seed\'s seven curl calls', () => {
     for (const call of seed.calls) {
       const url = call.url.replace('https://demo-toyota.example.com', dealer.origin);
       expect(url).toBe(`${dealer.url}a2a/message:send`);
-      const headers = call.headers.map((h) => (h.startsWith('Authorization: Bearer ') ? `Authorization: Bearer ${jwt}` : h));
-      if (call.skill.startsWith('lead.') && !headers.some((h) => h.startsWith('Authorization'))) headers.push(`Authorization: Bearer ${jwt}`);
+      const headers = call.headers.map((h) =>
+        h.startsWith('Authorization: Bearer ') ? `Authorization: Bearer ${jwt}` : h,
+      );
+      if (call.skill.startsWith('lead.') && !headers.some((h) => h.startsWith('Authorization')))
+        headers.push(`Authorization: Bearer ${jwt}`);
       const args = ['-X', 'POST', url, ...headers.flatMap((h) => ['-H', h]), '-d', call.body];
       const { status, body } = await curl(args);
       expect(status, `${call.skill}: ${JSON.stringify(body)}`).toBe(200);
@@ -179,9 +186,18 @@ describe('the seed\'s seven curl calls', () => {
     const prices = search.vehicles.map((v: { price: { amount: number } }) => v.price.amount);
     expect(prices).toEqual([...prices].sort((a, b) => a - b));
     const vehicle = answers['inventory.vehicle']!.data;
-    expect(vehicle).toMatchObject({ vin: '1HGCY2F57RA000001', year: 2022, make: 'Honda', model: 'Civic', condition: 'certified', zip_code: '94105' });
+    expect(vehicle).toMatchObject({
+      vin: '1HGCY2F57RA000001',
+      year: 2022,
+      make: 'Honda',
+      model: 'Civic',
+      condition: 'certified',
+      zip_code: '94105',
+    });
     expect(vehicle.offered_price.amount).toBeGreaterThan(vehicle.list_price.amount);
-    expect(answers['inventory.facets']!.data.conditions).toEqual([{ value: 'used', count: expect.any(Number) }]);
+    expect(answers['inventory.facets']!.data.conditions).toEqual([
+      { value: 'used', count: expect.any(Number) },
+    ]);
     expect(answers['lead.general']!.data.status).toBe('received');
     expect(answers['lead.vehicle']!.data.status).toBe('received');
     // Saturday May 2, 10:00-11:00 in Los Angeles: open, and nobody booked it yet.

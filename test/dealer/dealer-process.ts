@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON read loosely in assertions */
 /** Runs `concord serve examples/dealer` as a child process, as a user would, for the dealer tests. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
@@ -97,5 +98,9 @@ export async function post(
     headers: { 'content-type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
-  return { status: response.status, headers: response.headers, json: (await response.json()) as Record<string, any> };
+  return {
+    status: response.status,
+    headers: response.headers,
+    json: (await response.json()) as Record<string, any>,
+  };
 }

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON read loosely in assertions */
 // The negative suite: requests the dealer must refuse, each with the AAP code, the HTTP status
 // of the seed's table and the §11.6 envelope (ErrorInfo + a schema-valid aap.error); the same
 // refusals on JSON-RPC with the table's codes; output modes; duplicates; rate limits; restarts.
@@ -33,12 +34,20 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function checkEnvelope(response: { status: number; json: Record<string, any> }, code: string, status: number): Record<string, any> {
+function checkEnvelope(
+  response: { status: number; json: Record<string, any> },
+  code: string,
+  status: number,
+): Record<string, any> {
   expect(response.status, JSON.stringify(response.json)).toBe(status);
   const error = response.json.error;
   expect(error.code).toBe(status);
   const [info, detail] = error.details;
-  expect(info).toMatchObject({ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: code, domain: 'autoagentprotocol.org' });
+  expect(info).toMatchObject({
+    '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+    reason: code,
+    domain: 'autoagentprotocol.org',
+  });
   for (const value of Object.values(info.metadata ?? {})) expect(typeof value).toBe('string');
   const { '@type': type, ...payload } = detail;
   expect(type).toBe('type.googleapis.com/aap.error');
@@ -65,48 +74,296 @@ const with_ = (base: () => Record<string, any>, change: (d: Record<string, any>)
 };
 
 const CASES: Case[] = [
-  { name: 'year_min as a string', data: with_(search, (d) => (d.filters.year_min = 'twenty-twenty')), code: 'SCHEMA_VALIDATION_FAILED', status: 422, path: '/filters/year_min' },
-  { name: 'price_max negative', data: with_(search, (d) => (d.filters.price_max = -1)), code: 'SCHEMA_VALIDATION_FAILED', status: 422, path: '/filters/price_max' },
-  { name: 'make not an array', data: with_(search, (d) => (d.filters.make = 'Honda')), code: 'SCHEMA_VALIDATION_FAILED', status: 422, path: '/filters/make' },
-  { name: 'unknown filter key', data: with_(search, (d) => (d.filters.colour = ['red'])), code: 'SCHEMA_VALIDATION_FAILED', status: 422, path: '/filters/colour' },
-  { name: 'unknown condition', data: with_(search, (d) => (d.filters.condition = ['salvage'])), code: 'SCHEMA_VALIDATION_FAILED', status: 422, path: '/filters/condition/0' },
-  { name: 'pagination limit 0', data: with_(search, (d) => (d.pagination.limit = 0)), code: 'SCHEMA_VALIDATION_FAILED', status: 422, path: '/pagination/limit' },
-  { name: 'sort by an unknown field', data: with_(search, (d) => (d.sort.field = 'color')), code: 'SCHEMA_VALIDATION_FAILED', status: 422, path: '/sort/field' },
-  { name: 'sort without order', data: with_(search, (d) => delete d.sort.order), code: 'MISSING_REQUIRED_FIELD', status: 422, path: '/sort/order' },
-  { name: 'bad VIN in a search filter', data: with_(search, (d) => (d.filters.vin = '1HGCY2F57RA00000I')), code: 'SCHEMA_VALIDATION_FAILED', status: 422, path: '/filters/vin' },
-  { name: 'bad VIN on vehicle detail', data: () => ({ type: 'inventory.vehicle.request', vin: 'NOT-A-VIN' }), code: 'SCHEMA_VALIDATION_FAILED', status: 422, path: '/vin' },
-  { name: 'vehicle detail without an identifier', data: () => ({ type: 'inventory.vehicle.request', zip_code: '94105' }), code: 'MISSING_REQUIRED_FIELD', status: 422 },
-  { name: 'unknown VIN', data: () => ({ type: 'inventory.vehicle.request', vin: '1HGCY2F57RA999999' }), code: 'VEHICLE_NOT_FOUND', status: 404 },
-  { name: 'unknown stock number', data: () => ({ type: 'inventory.vehicle.request', stock: 'DT-0001' }), code: 'VEHICLE_NOT_FOUND', status: 404 },
-  { name: 'sold vehicle detail', data: () => ({ type: 'inventory.vehicle.request', vin: SOLD_VIN }), code: 'VEHICLE_UNAVAILABLE', status: 409 },
-  { name: 'lead on a sold vehicle', data: with_(vehicleLead, (d) => (d.vehicles = [{ vin: SOLD_VIN }])), code: 'VEHICLE_UNAVAILABLE', status: 409 },
-  { name: 'lead on an unknown vehicle', data: with_(vehicleLead, (d) => (d.vehicles = [{ stock: 'NOPE-1' }])), code: 'VEHICLE_NOT_FOUND', status: 404 },
-  { name: 'test drive of a sold vehicle', data: with_(appointment, (d) => (d.vehicles = [{ vin: SOLD_VIN }])), code: 'VEHICLE_UNAVAILABLE', status: 409 },
-  { name: 'unknown skill', data: () => ({ type: 'inventory.lease.request' }), code: 'UNSUPPORTED_SKILL', status: 404 },
-  { name: 'type that is not a request', data: () => ({ type: 'inventory.search.response' }), code: 'SCHEMA_VALIDATION_FAILED', status: 422, path: '/type' },
-  { name: 'no type', data: () => ({ filters: {} }), code: 'MISSING_REQUIRED_FIELD', status: 422, path: '/type' },
-  { name: 'media type of another skill', data: search, body: (data) => aapBody(data, 'application/vnd.autoagent.dealer-information-request+json'), code: 'SCHEMA_VALIDATION_FAILED', status: 422 },
-  { name: 'text instead of a data part', data: () => null, body: () => ({ message: { messageId: 'm-text', role: 'ROLE_USER', parts: [{ text: 'find me a car' }] } }), code: 'MISSING_REQUIRED_FIELD', status: 422, path: '/message/parts' },
-  { name: 'A2A message without messageId', data: () => null, body: () => ({ message: { role: 'ROLE_USER', parts: [{ data: { type: 'dealer.information.request' } }] } }), code: 'SCHEMA_VALIDATION_FAILED', status: 422 },
-  { name: 'missing consent', data: with_(vehicleLead, (d) => delete d.consent), code: 'CONTACT_CONSENT_REQUIRED', status: 403 },
-  { name: 'wrong consent scope', data: with_(vehicleLead, (d) => (d.consent.scope = ['general_inquiry'])), code: 'INVALID_CONSENT', status: 403, path: '/consent/scope' },
-  { name: 'preferred channel not allowed', data: with_(vehicleLead, (d) => (d.consent.allowed_channels = ['email'])), code: 'CONTACT_CONSENT_REQUIRED', status: 403, path: '/customer/preferred_contact' },
-  { name: 'no allowed channel reaches the customer', data: with_(generalLead, (d) => { delete d.customer.email; d.customer.preferred_contact = 'any'; }), code: 'CONTACT_CONSENT_REQUIRED', status: 403 },
-  { name: 'consent granted in the future', data: with_(generalLead, (d) => (d.consent.granted_at = '2026-05-30T10:00:00Z')), code: 'INVALID_CONSENT', status: 403, path: '/consent/granted_at' },
-  { name: 'expired consent', data: with_(generalLead, (d) => (d.consent.granted_at = '2024-01-15T10:00:00Z')), code: 'INVALID_CONSENT', status: 403, path: '/consent/granted_at' },
-  { name: 'empty consent text', data: with_(generalLead, (d) => (d.consent.consent_text = '   ')), code: 'INVALID_CONSENT', status: 403, path: '/consent/consent_text' },
-  { name: 'consent captured by another agent', data: with_(generalLead, (d) => (d.consent.source_agent = 'someone-else')), code: 'INVALID_CONSENT', status: 403 },
-  { name: 'consent with an unknown channel', data: with_(generalLead, (d) => (d.consent.allowed_channels = ['fax'])), code: 'SCHEMA_VALIDATION_FAILED', status: 422 },
-  { name: 'test drive without vehicles', data: with_(appointment, (d) => delete d.vehicles), code: 'MISSING_REQUIRED_FIELD', status: 422, path: '/vehicles' },
-  { name: 'appointment without windows', data: with_(appointment, (d) => delete d.requested_windows), code: 'MISSING_REQUIRED_FIELD', status: 422, path: '/requested_windows' },
-  { name: 'window ending before it starts', data: with_(appointment, (d) => (d.requested_windows = [{ start: '2026-05-04T17:00:00Z', end: '2026-05-04T16:00:00Z' }])), code: 'SCHEMA_VALIDATION_FAILED', status: 422, path: '/requested_windows/0/end' },
-  { name: 'unknown timezone', data: with_(appointment, (d) => (d.timezone = 'Mars/Olympus_Mons')), code: 'SCHEMA_VALIDATION_FAILED', status: 422, path: '/timezone' },
-  { name: 'appointment no day can hold', data: with_(appointment, (d) => (d.duration_minutes = 900)), code: 'APPOINTMENT_TIME_UNAVAILABLE', status: 409 },
-  { name: 'duration under 15 minutes', data: with_(appointment, (d) => (d.duration_minutes = 5)), code: 'SCHEMA_VALIDATION_FAILED', status: 422, path: '/duration_minutes' },
-  { name: 'lead without a bearer token', data: generalLead, headers: async () => ({}), code: 'AUTH_REQUIRED', status: 401 },
-  { name: 'lead with an invalid token', data: vehicleLead, headers: async () => ({ authorization: 'Bearer not-a-jwt' }), code: 'AUTH_REQUIRED', status: 401 },
-  { name: 'lead with an expired token', data: vehicleLead, headers: async () => ({ authorization: `Bearer ${await token('late', '-1m')}` }), code: 'AUTH_REQUIRED', status: 401 },
-  { name: 'appointment without a token', data: appointment, headers: async () => ({}), code: 'AUTH_REQUIRED', status: 401 },
+  {
+    name: 'year_min as a string',
+    data: with_(search, (d) => (d.filters.year_min = 'twenty-twenty')),
+    code: 'SCHEMA_VALIDATION_FAILED',
+    status: 422,
+    path: '/filters/year_min',
+  },
+  {
+    name: 'price_max negative',
+    data: with_(search, (d) => (d.filters.price_max = -1)),
+    code: 'SCHEMA_VALIDATION_FAILED',
+    status: 422,
+    path: '/filters/price_max',
+  },
+  {
+    name: 'make not an array',
+    data: with_(search, (d) => (d.filters.make = 'Honda')),
+    code: 'SCHEMA_VALIDATION_FAILED',
+    status: 422,
+    path: '/filters/make',
+  },
+  {
+    name: 'unknown filter key',
+    data: with_(search, (d) => (d.filters.colour = ['red'])),
+    code: 'SCHEMA_VALIDATION_FAILED',
+    status: 422,
+    path: '/filters/colour',
+  },
+  {
+    name: 'unknown condition',
+    data: with_(search, (d) => (d.filters.condition = ['salvage'])),
+    code: 'SCHEMA_VALIDATION_FAILED',
+    status: 422,
+    path: '/filters/condition/0',
+  },
+  {
+    name: 'pagination limit 0',
+    data: with_(search, (d) => (d.pagination.limit = 0)),
+    code: 'SCHEMA_VALIDATION_FAILED',
+    status: 422,
+    path: '/pagination/limit',
+  },
+  {
+    name: 'sort by an unknown field',
+    data: with_(search, (d) => (d.sort.field = 'color')),
+    code: 'SCHEMA_VALIDATION_FAILED',
+    status: 422,
+    path: '/sort/field',
+  },
+  {
+    name: 'sort without order',
+    data: with_(search, (d) => delete d.sort.order),
+    code: 'MISSING_REQUIRED_FIELD',
+    status: 422,
+    path: '/sort/order',
+  },
+  {
+    name: 'bad VIN in a search filter',
+    data: with_(search, (d) => (d.filters.vin = '1HGCY2F57RA00000I')),
+    code: 'SCHEMA_VALIDATION_FAILED',
+    status: 422,
+    path: '/filters/vin',
+  },
+  {
+    name: 'bad VIN on vehicle detail',
+    data: () => ({ type: 'inventory.vehicle.request', vin: 'NOT-A-VIN' }),
+    code: 'SCHEMA_VALIDATION_FAILED',
+    status: 422,
+    path: '/vin',
+  },
+  {
+    name: 'vehicle detail without an identifier',
+    data: () => ({ type: 'inventory.vehicle.request', zip_code: '94105' }),
+    code: 'MISSING_REQUIRED_FIELD',
+    status: 422,
+  },
+  {
+    name: 'unknown VIN',
+    data: () => ({ type: 'inventory.vehicle.request', vin: '1HGCY2F57RA999999' }),
+    code: 'VEHICLE_NOT_FOUND',
+    status: 404,
+  },
+  {
+    name: 'unknown stock number',
+    data: () => ({ type: 'inventory.vehicle.request', stock: 'DT-0001' }),
+    code: 'VEHICLE_NOT_FOUND',
+    status: 404,
+  },
+  {
+    name: 'sold vehicle detail',
+    data: () => ({ type: 'inventory.vehicle.request', vin: SOLD_VIN }),
+    code: 'VEHICLE_UNAVAILABLE',
+    status: 409,
+  },
+  {
+    name: 'lead on a sold vehicle',
+    data: with_(vehicleLead, (d) => (d.vehicles = [{ vin: SOLD_VIN }])),
+    code: 'VEHICLE_UNAVAILABLE',
+    status: 409,
+  },
+  {
+    name: 'lead on an unknown vehicle',
+    data: with_(vehicleLead, (d) => (d.vehicles = [{ stock: 'NOPE-1' }])),
+    code: 'VEHICLE_NOT_FOUND',
+    status: 404,
+  },
+  {
+    name: 'test drive of a sold vehicle',
+    data: with_(appointment, (d) => (d.vehicles = [{ vin: SOLD_VIN }])),
+    code: 'VEHICLE_UNAVAILABLE',
+    status: 409,
+  },
+  {
+    name: 'unknown skill',
+    data: () => ({ type: 'inventory.lease.request' }),
+    code: 'UNSUPPORTED_SKILL',
+    status: 404,
+  },
+  {
+    name: 'type that is not a request',
+    data: () => ({ type: 'inventory.search.response' }),
+    code: 'SCHEMA_VALIDATION_FAILED',
+    status: 422,
+    path: '/type',
+  },
+  {
+    name: 'no type',
+    data: () => ({ filters: {} }),
+    code: 'MISSING_REQUIRED_FIELD',
+    status: 422,
+    path: '/type',
+  },
+  {
+    name: 'media type of another skill',
+    data: search,
+    body: (data) => aapBody(data, 'application/vnd.autoagent.dealer-information-request+json'),
+    code: 'SCHEMA_VALIDATION_FAILED',
+    status: 422,
+  },
+  {
+    name: 'text instead of a data part',
+    data: () => null,
+    body: () => ({ message: { messageId: 'm-text', role: 'ROLE_USER', parts: [{ text: 'find me a car' }] } }),
+    code: 'MISSING_REQUIRED_FIELD',
+    status: 422,
+    path: '/message/parts',
+  },
+  {
+    name: 'A2A message without messageId',
+    data: () => null,
+    body: () => ({
+      message: { role: 'ROLE_USER', parts: [{ data: { type: 'dealer.information.request' } }] },
+    }),
+    code: 'SCHEMA_VALIDATION_FAILED',
+    status: 422,
+  },
+  {
+    name: 'missing consent',
+    data: with_(vehicleLead, (d) => delete d.consent),
+    code: 'CONTACT_CONSENT_REQUIRED',
+    status: 403,
+  },
+  {
+    name: 'wrong consent scope',
+    data: with_(vehicleLead, (d) => (d.consent.scope = ['general_inquiry'])),
+    code: 'INVALID_CONSENT',
+    status: 403,
+    path: '/consent/scope',
+  },
+  {
+    name: 'preferred channel not allowed',
+    data: with_(vehicleLead, (d) => (d.consent.allowed_channels = ['email'])),
+    code: 'CONTACT_CONSENT_REQUIRED',
+    status: 403,
+    path: '/customer/preferred_contact',
+  },
+  {
+    name: 'no allowed channel reaches the customer',
+    data: with_(generalLead, (d) => {
+      delete d.customer.email;
+      d.customer.preferred_contact = 'any';
+    }),
+    code: 'CONTACT_CONSENT_REQUIRED',
+    status: 403,
+  },
+  {
+    name: 'consent granted in the future',
+    data: with_(generalLead, (d) => (d.consent.granted_at = '2026-05-30T10:00:00Z')),
+    code: 'INVALID_CONSENT',
+    status: 403,
+    path: '/consent/granted_at',
+  },
+  {
+    name: 'expired consent',
+    data: with_(generalLead, (d) => (d.consent.granted_at = '2024-01-15T10:00:00Z')),
+    code: 'INVALID_CONSENT',
+    status: 403,
+    path: '/consent/granted_at',
+  },
+  {
+    name: 'empty consent text',
+    data: with_(generalLead, (d) => (d.consent.consent_text = '   ')),
+    code: 'INVALID_CONSENT',
+    status: 403,
+    path: '/consent/consent_text',
+  },
+  {
+    name: 'consent captured by another agent',
+    data: with_(generalLead, (d) => (d.consent.source_agent = 'someone-else')),
+    code: 'INVALID_CONSENT',
+    status: 403,
+  },
+  {
+    name: 'consent with an unknown channel',
+    data: with_(generalLead, (d) => (d.consent.allowed_channels = ['fax'])),
+    code: 'SCHEMA_VALIDATION_FAILED',
+    status: 422,
+  },
+  {
+    name: 'test drive without vehicles',
+    data: with_(appointment, (d) => delete d.vehicles),
+    code: 'MISSING_REQUIRED_FIELD',
+    status: 422,
+    path: '/vehicles',
+  },
+  {
+    name: 'appointment without windows',
+    data: with_(appointment, (d) => delete d.requested_windows),
+    code: 'MISSING_REQUIRED_FIELD',
+    status: 422,
+    path: '/requested_windows',
+  },
+  {
+    name: 'window ending before it starts',
+    data: with_(
+      appointment,
+      (d) => (d.requested_windows = [{ start: '2026-05-04T17:00:00Z', end: '2026-05-04T16:00:00Z' }]),
+    ),
+    code: 'SCHEMA_VALIDATION_FAILED',
+    status: 422,
+    path: '/requested_windows/0/end',
+  },
+  {
+    name: 'unknown timezone',
+    data: with_(appointment, (d) => (d.timezone = 'Mars/Olympus_Mons')),
+    code: 'SCHEMA_VALIDATION_FAILED',
+    status: 422,
+    path: '/timezone',
+  },
+  {
+    name: 'appointment no day can hold',
+    data: with_(appointment, (d) => (d.duration_minutes = 900)),
+    code: 'APPOINTMENT_TIME_UNAVAILABLE',
+    status: 409,
+  },
+  {
+    name: 'duration under 15 minutes',
+    data: with_(appointment, (d) => (d.duration_minutes = 5)),
+    code: 'SCHEMA_VALIDATION_FAILED',
+    status: 422,
+    path: '/duration_minutes',
+  },
+  {
+    name: 'lead without a bearer token',
+    data: generalLead,
+    headers: async () => ({}),
+    code: 'AUTH_REQUIRED',
+    status: 401,
+  },
+  {
+    name: 'lead with an invalid token',
+    data: vehicleLead,
+    headers: async () => ({ authorization: 'Bearer not-a-jwt' }),
+    code: 'AUTH_REQUIRED',
+    status: 401,
+  },
+  {
+    name: 'lead with an expired token',
+    data: vehicleLead,
+    headers: async () => ({ authorization: `Bearer ${await token('late', '-1m')}` }),
+    code: 'AUTH_REQUIRED',
+    status: 401,
+  },
+  {
+    name: 'appointment without a token',
+    data: appointment,
+    headers: async () => ({}),
+    code: 'AUTH_REQUIRED',
+    status: 401,
+  },
 ];
 
 describe('negative suite (HTTP+JSON)', () => {
@@ -127,22 +384,41 @@ describe('negative suite (HTTP+JSON)', () => {
   }
 
   it('answers the seed error example in its shape', async () => {
-    const response = await post(`${dealer.url}message:send`, aapBody({ type: 'inventory.search.request', filters: { year_min: 'twenty-twenty' } }));
+    const response = await post(
+      `${dealer.url}message:send`,
+      aapBody({ type: 'inventory.search.request', filters: { year_min: 'twenty-twenty' } }),
+    );
     const payload = checkEnvelope(response, 'SCHEMA_VALIDATION_FAILED', 422);
     expect(response.json.error.message).toBe('filters.year_min must be an integer');
-    expect(payload).toMatchObject({ retryable: false, details: { instancePath: '/filters/year_min', received: 'twenty-twenty' } });
-    expect(response.json.error.details[0].metadata).toMatchObject({ instancePath: '/filters/year_min', received: 'twenty-twenty' });
+    expect(payload).toMatchObject({
+      retryable: false,
+      details: { instancePath: '/filters/year_min', received: 'twenty-twenty' },
+    });
+    expect(response.json.error.details[0].metadata).toMatchObject({
+      instancePath: '/filters/year_min',
+      received: 'twenty-twenty',
+    });
   });
 });
 
 describe('the same refusals on JSON-RPC', () => {
   const rpc = (params: unknown, headers: Record<string, string> = {}) =>
-    post(dealer.url, { jsonrpc: '2.0', id: 'r1', method: 'SendMessage', params }, { 'a2a-version': '1.0', ...headers });
+    post(
+      dealer.url,
+      { jsonrpc: '2.0', id: 'r1', method: 'SendMessage', params },
+      { 'a2a-version': '1.0', ...headers },
+    );
 
   it('uses the table codes with ErrorInfo and aap.error in error.data', async () => {
     const expectations: [unknown, Record<string, string>, string, number, number][] = [
       [aapBody({ type: 'inventory.lease.request' }), {}, 'UNSUPPORTED_SKILL', -32601, 200],
-      [aapBody({ type: 'inventory.search.request', filters: { year_min: 'x' } }), {}, 'SCHEMA_VALIDATION_FAILED', -32602, 200],
+      [
+        aapBody({ type: 'inventory.search.request', filters: { year_min: 'x' } }),
+        {},
+        'SCHEMA_VALIDATION_FAILED',
+        -32602,
+        200,
+      ],
       [aapBody({ type: 'inventory.vehicle.request', vin: SOLD_VIN }), {}, 'VEHICLE_UNAVAILABLE', -32000, 200],
       [aapBody(with_(vehicleLead, (d) => delete d.consent)()), auth, 'CONTACT_CONSENT_REQUIRED', -32000, 200],
       [aapBody(generalLead()), {}, 'AUTH_REQUIRED', -32001, 401],
@@ -163,20 +439,41 @@ describe('the same refusals on JSON-RPC', () => {
   it('puts the aap.error payload itself in a 0.3 error.data', async () => {
     const response = await post(
       dealer.url,
-      { jsonrpc: '2.0', id: 2, method: 'message/send', params: { message: { kind: 'message', messageId: 'm03', role: 'user', parts: [{ kind: 'data', data: { type: 'inventory.vehicle.request', vin: SOLD_VIN } }] } } },
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'message/send',
+        params: {
+          message: {
+            kind: 'message',
+            messageId: 'm03',
+            role: 'user',
+            parts: [{ kind: 'data', data: { type: 'inventory.vehicle.request', vin: SOLD_VIN } }],
+          },
+        },
+      },
       { 'a2a-version': '0.3' },
     );
     expect(response.json.error.code).toBe(-32000);
-    expect(response.json.error.data.details).toMatchObject({ type: 'aap.error', code: 'VEHICLE_UNAVAILABLE' });
+    expect(response.json.error.data.details).toMatchObject({
+      type: 'aap.error',
+      code: 'VEHICLE_UNAVAILABLE',
+    });
   });
 });
 
 describe('output modes, duplicates and restarts', () => {
   it('answers in text when the buyer accepts only text, and refuses modes it cannot produce', async () => {
-    const text = await post(`${dealer.url}message:send`, aapBody({ type: 'dealer.information.request' }, undefined, ['text/plain']));
+    const text = await post(
+      `${dealer.url}message:send`,
+      aapBody({ type: 'dealer.information.request' }, undefined, ['text/plain']),
+    );
     expect(text.status).toBe(200);
     expect(text.json.message.parts[0].text).toContain('Demo Toyota');
-    const none = await post(`${dealer.url}message:send`, aapBody({ type: 'dealer.information.request' }, undefined, ['image/png']));
+    const none = await post(
+      `${dealer.url}message:send`,
+      aapBody({ type: 'dealer.information.request' }, undefined, ['image/png']),
+    );
     expect(none.status).toBe(400);
     expect(none.json.error.details[0].reason).toBe('CONTENT_TYPE_NOT_SUPPORTED');
   });
@@ -186,7 +483,10 @@ describe('output modes, duplicates and restarts', () => {
     const first = await post(`${dealer.url}message:send`, aapBody(lead), auth);
     const second = await post(`${dealer.url}message:send`, aapBody(lead), auth);
     expect(first.json.message.parts[0].data.data.status).toBe('received');
-    expect(second.json.message.parts[0].data.data).toMatchObject({ status: 'duplicate', lead_id: first.json.message.parts[0].data.data.lead_id });
+    expect(second.json.message.parts[0].data.data).toMatchObject({
+      status: 'duplicate',
+      lead_id: first.json.message.parts[0].data.data.lead_id,
+    });
   });
 
   it('keeps leads and appointments across a restart on the same data directory', async () => {
@@ -194,7 +494,10 @@ describe('output modes, duplicates and restarts', () => {
     try {
       let running = await startDealer(own);
       const lead = with_(vehicleLead, (d) => (d.customer.email = 'restart@example.com'))();
-      const booking = with_(appointment, (d) => (d.requested_windows = [{ start: '2026-05-04T17:00:00Z', end: '2026-05-04T18:00:00Z' }]))();
+      const booking = with_(
+        appointment,
+        (d) => (d.requested_windows = [{ start: '2026-05-04T17:00:00Z', end: '2026-05-04T18:00:00Z' }]),
+      )();
       const made = await post(`${running.url}message:send`, aapBody(lead), auth);
       const booked = await post(`${running.url}message:send`, aapBody(booking), auth);
       const leadId = made.json.message.parts[0].data.data.lead_id;
@@ -211,7 +514,9 @@ describe('output modes, duplicates and restarts', () => {
       await running.stop();
       const db = new Database(join(own, 'dealer.db'), { readonly: true });
       const leads = db.prepare('SELECT COUNT(*) AS n FROM dealer_leads').get() as { n: number };
-      const confirmed = db.prepare("SELECT COUNT(*) AS n FROM dealer_appointments WHERE status = 'confirmed'").get() as { n: number };
+      const confirmed = db
+        .prepare("SELECT COUNT(*) AS n FROM dealer_appointments WHERE status = 'confirmed'")
+        .get() as { n: number };
       db.close();
       expect(leads.n).toBe(1);
       expect(confirmed.n).toBe(1);
@@ -232,7 +537,9 @@ describe('output modes, duplicates and restarts', () => {
       expect(payload.details.retry_after_ms).toBeGreaterThan(0);
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       // Another skill has its own budget.
-      expect((await post(`${limited.url}message:send`, aapBody({ type: 'inventory.facets.request' }))).status).toBe(200);
+      expect(
+        (await post(`${limited.url}message:send`, aapBody({ type: 'inventory.facets.request' }))).status,
+      ).toBe(200);
       const rpc = await post(limited.url, { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: body() });
       expect(rpc.status).toBe(429);
       expect(rpc.json.error.code).toBe(-32002);

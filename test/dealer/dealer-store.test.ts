@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON read loosely in assertions */
 // One test suite for the dealer's data port, run against every implementation: SQLite always,
 // PostgreSQL when CONCORD_TEST_POSTGRES_URL is set (CI starts one; the suite says when it skips).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,7 +13,10 @@ import { DEALER_PROFILE, generateInventory } from '../../examples/dealer/lib/inv
 type Store = Record<string, (...args: any[]) => Promise<any>>;
 
 const POSTGRES = process.env.CONCORD_TEST_POSTGRES_URL;
-const implementations: { name: string; open: () => Promise<{ store: Store; cleanup: () => Promise<void> }> }[] = [
+const implementations: {
+  name: string;
+  open: () => Promise<{ store: Store; cleanup: () => Promise<void> }>;
+}[] = [
   {
     name: 'sqlite',
     open: async () => {
@@ -73,23 +77,38 @@ for (const impl of implementations) {
       const expected = available.filter(
         (v) => v.make === 'Honda' && v.condition !== 'new' && v.year >= 2020 && v.price.amount <= 30000,
       );
-      const page = await store.searchVehicles!({ filters, sort: { field: 'price', order: 'desc' }, skip: 1, limit: 3 });
+      const page = await store.searchVehicles!({
+        filters,
+        sort: { field: 'price', order: 'desc' },
+        skip: 1,
+        limit: 3,
+      });
       expect(page.total).toBe(expected.length);
       const prices = expected.map((v) => v.price.amount).sort((a, b) => b - a);
-      expect(page.vehicles.map((v: { price: { amount: number } }) => v.price.amount)).toEqual(prices.slice(1, 4));
+      expect(page.vehicles.map((v: { price: { amount: number } }) => v.price.amount)).toEqual(
+        prices.slice(1, 4),
+      );
       const byVin = await store.searchVehicles!({ filters: { vin: '1HGCY2F57RA000001' }, skip: 0, limit: 5 });
       expect(byVin.vehicles.map((v: { model: string }) => v.model)).toEqual(['Civic']);
       const text = await store.searchVehicles!({ filters: { query: 'certified civic' }, skip: 0, limit: 50 });
-      expect(text.vehicles.every((v: { model: string; condition: string }) => v.model === 'Civic' && v.condition === 'certified')).toBe(true);
+      expect(
+        text.vehicles.every(
+          (v: { model: string; condition: string }) => v.model === 'Civic' && v.condition === 'certified',
+        ),
+      ).toBe(true);
       expect(text.total).toBeGreaterThan(0);
     });
 
     it('aggregates facets over available vehicles', async () => {
       const facets = await store.facets!({ condition: ['used'] });
-      expect(facets.conditions).toEqual([{ value: 'used', count: available.filter((v) => v.condition === 'used').length }]);
+      expect(facets.conditions).toEqual([
+        { value: 'used', count: available.filter((v) => v.condition === 'used').length },
+      ]);
       expect(facets.statuses.map((s: { value: string }) => s.value)).not.toContain('Sold');
       expect(facets.price_range.min).toBeLessThanOrEqual(facets.price_range.max);
-      expect(facets.makes.reduce((n: number, m: { count: number }) => n + m.count, 0)).toBe(facets.conditions[0].count);
+      expect(facets.makes.reduce((n: number, m: { count: number }) => n + m.count, 0)).toBe(
+        facets.conditions[0].count,
+      );
     });
 
     it('finds vehicles by VIN, stock or id, sold ones as unavailable', async () => {
@@ -100,10 +119,23 @@ for (const impl of implementations) {
     });
 
     it('stores leads and answers duplicates inside the window', async () => {
-      const lead = (id: string, at: number) => ({ lead_id: id, skill: 'lead.general', dedupe_key: 'k1', status: 'received', created_ms: at, doc: { n: id } });
+      const lead = (id: string, at: number) => ({
+        lead_id: id,
+        skill: 'lead.general',
+        dedupe_key: 'k1',
+        status: 'received',
+        created_ms: at,
+        doc: { n: id },
+      });
       expect(await store.addLead!(lead('l1', 1_000_000), 0)).toEqual({ status: 'received', lead_id: 'l1' });
-      expect(await store.addLead!(lead('l2', 1_000_500), 900_000)).toEqual({ status: 'duplicate', lead_id: 'l1' });
-      expect(await store.addLead!(lead('l3', 5_000_000), 2_000_000)).toEqual({ status: 'received', lead_id: 'l3' });
+      expect(await store.addLead!(lead('l2', 1_000_500), 900_000)).toEqual({
+        status: 'duplicate',
+        lead_id: 'l1',
+      });
+      expect(await store.addLead!(lead('l3', 5_000_000), 2_000_000)).toEqual({
+        status: 'received',
+        lead_id: 'l3',
+      });
       const { leads } = await store.records!();
       expect(leads.map((l: { lead_id: string }) => l.lead_id)).toEqual(['l1', 'l3']);
       expect(leads[0].doc).toEqual({ n: 'l1' });
@@ -112,8 +144,18 @@ for (const impl of implementations) {
     it('books the first slot with room, never twice for one vehicle or over capacity', async () => {
       const hour = 3_600_000;
       const base = Date.parse('2026-06-01T17:00:00Z');
-      const slots = [{ start_ms: base, end_ms: base + hour }, { start_ms: base + hour, end_ms: base + 2 * hour }];
-      const record = (id: string, vehicle?: string) => ({ appointment_id: id, status: 'confirmed', appointment_type: 'test_drive', ...(vehicle ? { vehicle_id: vehicle } : {}), created_ms: 1, doc: {} });
+      const slots = [
+        { start_ms: base, end_ms: base + hour },
+        { start_ms: base + hour, end_ms: base + 2 * hour },
+      ];
+      const record = (id: string, vehicle?: string) => ({
+        appointment_id: id,
+        status: 'confirmed',
+        appointment_type: 'test_drive',
+        ...(vehicle ? { vehicle_id: vehicle } : {}),
+        created_ms: 1,
+        doc: {},
+      });
       expect(await store.bookFirstFree!(slots, record('a1', 'v1'), 2)).toEqual(slots[0]);
       expect(await store.bookFirstFree!(slots, record('a2', 'v1'), 2)).toEqual(slots[1]);
       expect(await store.bookFirstFree!(slots, record('a3', 'v2'), 2)).toEqual(slots[0]);
@@ -122,7 +164,12 @@ for (const impl of implementations) {
       const taken = await store.confirmedBetween!(base, base + 2 * hour);
       expect(taken).toHaveLength(3);
       const { appointments } = await store.records!();
-      expect(appointments.map((a: { status: string }) => a.status).sort()).toEqual(['confirmed', 'confirmed', 'confirmed', 'proposed']);
+      expect(appointments.map((a: { status: string }) => a.status).sort()).toEqual([
+        'confirmed',
+        'confirmed',
+        'confirmed',
+        'proposed',
+      ]);
     });
   });
 }

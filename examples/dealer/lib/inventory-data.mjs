@@ -63,24 +63,144 @@ export const DEALER_PROFILE = {
  */
 const MODELS = [
   ['Toyota', 'Camry', 'sedan', 28400, 'gas', 'fwd', '2.5L I4', [28, 39], ['LE', 'SE', 'XLE', 'XSE']],
-  ['Toyota', 'Camry Hybrid', 'sedan', 30500, 'hybrid', 'fwd', '2.5L I4 Hybrid', [51, 53], ['LE', 'SE', 'XLE']],
+  [
+    'Toyota',
+    'Camry Hybrid',
+    'sedan',
+    30500,
+    'hybrid',
+    'fwd',
+    '2.5L I4 Hybrid',
+    [51, 53],
+    ['LE', 'SE', 'XLE'],
+  ],
   ['Toyota', 'Corolla', 'sedan', 22500, 'gas', 'fwd', '2.0L I4', [32, 41], ['LE', 'SE', 'XSE']],
-  ['Toyota', 'RAV4', 'suv', 29800, 'gas', 'awd', '2.5L I4', [27, 34], ['LE', 'XLE', 'XLE Premium', 'Adventure', 'Limited']],
-  ['Toyota', 'RAV4 Hybrid', 'suv', 33000, 'hybrid', 'awd', '2.5L I4 Hybrid', [41, 38], ['LE', 'XLE', 'SE', 'XSE', 'Limited']],
-  ['Toyota', 'Highlander', 'suv', 39500, 'gas', 'awd', '2.4L Turbo I4', [22, 29], ['LE', 'XLE', 'Limited', 'Platinum']],
-  ['Toyota', 'Tacoma', 'truck', 32000, 'gas', '4wd', '2.4L Turbo I4', [20, 24], ['SR', 'SR5', 'TRD Sport', 'TRD Off-Road']],
-  ['Toyota', 'Tundra', 'truck', 41000, 'gas', '4wd', '3.4L Twin-Turbo V6', [18, 23], ['SR5', 'Limited', 'Platinum']],
-  ['Toyota', 'Prius', 'hatchback', 28500, 'hybrid', 'fwd', '2.0L I4 Hybrid', [57, 56], ['LE', 'XLE', 'Limited']],
-  ['Toyota', 'Sienna', 'minivan', 39000, 'hybrid', 'fwd', '2.5L I4 Hybrid', [36, 36], ['LE', 'XLE', 'Platinum']],
-  ['Toyota', '4Runner', 'suv', 41000, 'gas', '4wd', '2.4L Turbo I4', [19, 22], ['SR5', 'TRD Off-Road', 'Limited']],
+  [
+    'Toyota',
+    'RAV4',
+    'suv',
+    29800,
+    'gas',
+    'awd',
+    '2.5L I4',
+    [27, 34],
+    ['LE', 'XLE', 'XLE Premium', 'Adventure', 'Limited'],
+  ],
+  [
+    'Toyota',
+    'RAV4 Hybrid',
+    'suv',
+    33000,
+    'hybrid',
+    'awd',
+    '2.5L I4 Hybrid',
+    [41, 38],
+    ['LE', 'XLE', 'SE', 'XSE', 'Limited'],
+  ],
+  [
+    'Toyota',
+    'Highlander',
+    'suv',
+    39500,
+    'gas',
+    'awd',
+    '2.4L Turbo I4',
+    [22, 29],
+    ['LE', 'XLE', 'Limited', 'Platinum'],
+  ],
+  [
+    'Toyota',
+    'Tacoma',
+    'truck',
+    32000,
+    'gas',
+    '4wd',
+    '2.4L Turbo I4',
+    [20, 24],
+    ['SR', 'SR5', 'TRD Sport', 'TRD Off-Road'],
+  ],
+  [
+    'Toyota',
+    'Tundra',
+    'truck',
+    41000,
+    'gas',
+    '4wd',
+    '3.4L Twin-Turbo V6',
+    [18, 23],
+    ['SR5', 'Limited', 'Platinum'],
+  ],
+  [
+    'Toyota',
+    'Prius',
+    'hatchback',
+    28500,
+    'hybrid',
+    'fwd',
+    '2.0L I4 Hybrid',
+    [57, 56],
+    ['LE', 'XLE', 'Limited'],
+  ],
+  [
+    'Toyota',
+    'Sienna',
+    'minivan',
+    39000,
+    'hybrid',
+    'fwd',
+    '2.5L I4 Hybrid',
+    [36, 36],
+    ['LE', 'XLE', 'Platinum'],
+  ],
+  [
+    'Toyota',
+    '4Runner',
+    'suv',
+    41000,
+    'gas',
+    '4wd',
+    '2.4L Turbo I4',
+    [19, 22],
+    ['SR5', 'TRD Off-Road', 'Limited'],
+  ],
   ['Toyota', 'bZ4X', 'suv', 43000, 'bev', 'fwd', 'Electric motor', [252], ['XLE', 'Limited']],
-  ['Toyota', 'Grand Highlander', 'suv', 44000, 'gas', 'awd', '2.4L Turbo I4', [21, 28], ['XLE', 'Limited', 'Platinum']],
-  ['Lexus', 'RX', 'suv', 50000, 'gas', 'awd', '2.4L Turbo I4', [22, 29], ['350', '350 Premium', '350 F Sport']],
+  [
+    'Toyota',
+    'Grand Highlander',
+    'suv',
+    44000,
+    'gas',
+    'awd',
+    '2.4L Turbo I4',
+    [21, 28],
+    ['XLE', 'Limited', 'Platinum'],
+  ],
+  [
+    'Lexus',
+    'RX',
+    'suv',
+    50000,
+    'gas',
+    'awd',
+    '2.4L Turbo I4',
+    [22, 29],
+    ['350', '350 Premium', '350 F Sport'],
+  ],
   ['Lexus', 'ES', 'sedan', 43000, 'hybrid', 'fwd', '2.5L I4 Hybrid', [43, 44], ['300h', '300h Luxury']],
   ['Lexus', 'NX', 'suv', 42000, 'gas', 'awd', '2.5L I4', [25, 32], ['250', '350', '350h']],
   ['Lexus', 'IS', 'sedan', 41000, 'gas', 'rwd', '2.0L Turbo I4', [21, 31], ['300', '350 F Sport']],
   ['Honda', 'Civic', 'sedan', 24500, 'gas', 'fwd', '2.0L I4', [31, 40], ['LX', 'Sport', 'EX', 'Touring']],
-  ['Honda', 'Accord', 'sedan', 28500, 'gas', 'fwd', '1.5L Turbo I4', [29, 37], ['LX', 'EX', 'Sport', 'Touring']],
+  [
+    'Honda',
+    'Accord',
+    'sedan',
+    28500,
+    'gas',
+    'fwd',
+    '1.5L Turbo I4',
+    [29, 37],
+    ['LX', 'EX', 'Sport', 'Touring'],
+  ],
   ['Honda', 'CR-V', 'suv', 31000, 'gas', 'awd', '1.5L Turbo I4', [28, 34], ['LX', 'EX', 'EX-L', 'Touring']],
   ['Honda', 'Pilot', 'suv', 40000, 'gas', 'awd', '3.5L V6', [19, 25], ['Sport', 'EX-L', 'Touring', 'Elite']],
   ['Honda', 'HR-V', 'suv', 25000, 'gas', 'fwd', '2.0L I4', [26, 32], ['LX', 'Sport', 'EX-L']],
@@ -101,15 +221,45 @@ const MODELS = [
   ['Subaru', 'Outback', 'wagon', 30000, 'gas', 'awd', '2.5L H4', [26, 33], ['Base', 'Premium', 'Limited']],
   ['Subaru', 'Forester', 'suv', 28000, 'gas', 'awd', '2.5L H4', [26, 33], ['Base', 'Premium', 'Sport']],
   ['Tesla', 'Model 3', 'sedan', 40000, 'bev', 'rwd', 'Electric motor', [272], ['RWD', 'Long Range']],
-  ['Tesla', 'Model Y', 'suv', 45000, 'bev', 'awd', 'Dual electric motors', [310], ['Long Range', 'Performance']],
+  [
+    'Tesla',
+    'Model Y',
+    'suv',
+    45000,
+    'bev',
+    'awd',
+    'Dual electric motors',
+    [310],
+    ['Long Range', 'Performance'],
+  ],
   ['BMW', '3 Series', 'sedan', 45000, 'gas', 'rwd', '2.0L Turbo I4', [26, 36], ['330i', 'M340i']],
   ['BMW', 'X3', 'suv', 48000, 'gas', 'awd', '2.0L Turbo I4', [23, 29], ['sDrive30i', 'xDrive30i']],
-  ['Mazda', 'CX-5', 'suv', 29000, 'gas', 'awd', '2.5L I4', [24, 30], ['S', 'Select', 'Preferred', 'Carbon Edition']],
+  [
+    'Mazda',
+    'CX-5',
+    'suv',
+    29000,
+    'gas',
+    'awd',
+    '2.5L I4',
+    [24, 30],
+    ['S', 'Select', 'Preferred', 'Carbon Edition'],
+  ],
   ['Mazda', 'Mazda3', 'hatchback', 24000, 'gas', 'fwd', '2.5L I4', [27, 35], ['S', 'Select', 'Premium']],
   ['Kia', 'Sorento', 'suv', 32000, 'gas', 'awd', '2.5L I4', [24, 29], ['LX', 'S', 'EX']],
   ['Kia', 'Telluride', 'suv', 37000, 'gas', 'awd', '3.8L V6', [20, 26], ['LX', 'S', 'EX', 'SX']],
   ['Jeep', 'Wrangler', 'suv', 34000, 'gas', '4wd', '3.6L V6', [17, 25], ['Sport', 'Sahara', 'Rubicon']],
-  ['Jeep', 'Grand Cherokee', 'suv', 40000, 'gas', '4wd', '3.6L V6', [19, 26], ['Laredo', 'Limited', 'Overland']],
+  [
+    'Jeep',
+    'Grand Cherokee',
+    'suv',
+    40000,
+    'gas',
+    '4wd',
+    '3.6L V6',
+    [19, 26],
+    ['Laredo', 'Limited', 'Overland'],
+  ],
   ['Volkswagen', 'Jetta', 'sedan', 22000, 'gas', 'fwd', '1.5L Turbo I4', [29, 40], ['S', 'SE', 'SEL']],
   ['Volkswagen', 'Tiguan', 'suv', 29000, 'gas', 'awd', '2.0L Turbo I4', [23, 30], ['S', 'SE', 'SEL']],
 ];
@@ -132,11 +282,35 @@ const WMI = {
   Volkswagen: ['3VW', '3VV'],
 };
 
-const EXTERIOR = ['Super White', 'Midnight Black Metallic', 'Celestial Silver Metallic', 'Magnetic Gray Metallic', 'Blueprint', 'Supersonic Red', 'Wind Chill Pearl', 'Lunar Rock', 'Cavalry Blue', 'Ice Cap'];
+const EXTERIOR = [
+  'Super White',
+  'Midnight Black Metallic',
+  'Celestial Silver Metallic',
+  'Magnetic Gray Metallic',
+  'Blueprint',
+  'Supersonic Red',
+  'Wind Chill Pearl',
+  'Lunar Rock',
+  'Cavalry Blue',
+  'Ice Cap',
+];
 const INTERIOR = ['Black', 'Gray', 'Ash', 'Black Leather', 'Macadamia', 'Boulder'];
 const TRANSMISSIONS = { gas: 'automatic', hybrid: 'cvt', bev: 'single-speed' };
 const VIN_CHARS = 'ABCDEFGHJKLMNPRSTUVWXYZ0123456789';
-const YEAR_CODES = { 2015: 'F', 2016: 'G', 2017: 'H', 2018: 'J', 2019: 'K', 2020: 'L', 2021: 'M', 2022: 'N', 2023: 'P', 2024: 'R', 2025: 'S', 2026: 'T' };
+const YEAR_CODES = {
+  2015: 'F',
+  2016: 'G',
+  2017: 'H',
+  2018: 'J',
+  2019: 'K',
+  2020: 'L',
+  2021: 'M',
+  2022: 'N',
+  2023: 'P',
+  2024: 'R',
+  2025: 'S',
+  2026: 'T',
+};
 
 /** A small, fast, seedable PRNG (mulberry32): the same seed, the same inventory. */
 function random(seed) {
@@ -152,7 +326,31 @@ function random(seed) {
 
 /** The ISO 3779 check digit (position 9) of a 17-character VIN. */
 function vinCheckDigit(vin) {
-  const values = { A: 1, B: 2, C: 3, D: 4, E: 5, F: 6, G: 7, H: 8, J: 1, K: 2, L: 3, M: 4, N: 5, P: 7, R: 9, S: 2, T: 3, U: 4, V: 5, W: 6, X: 7, Y: 8, Z: 9 };
+  const values = {
+    A: 1,
+    B: 2,
+    C: 3,
+    D: 4,
+    E: 5,
+    F: 6,
+    G: 7,
+    H: 8,
+    J: 1,
+    K: 2,
+    L: 3,
+    M: 4,
+    N: 5,
+    P: 7,
+    R: 9,
+    S: 2,
+    T: 3,
+    U: 4,
+    V: 5,
+    W: 6,
+    X: 7,
+    Y: 8,
+    Z: 9,
+  };
   const weights = [8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2];
   let sum = 0;
   for (let i = 0; i < 17; i++) {
@@ -193,7 +391,9 @@ function vehicle(fields) {
     driveline: fields.driveline,
     engine: fields.engine,
     fuel: fields.fuel,
-    ...(fields.fuel === 'bev' ? { electric_range_mi: fields.range } : { mpg: { city: fields.mpg[0], highway: fields.mpg[1] } }),
+    ...(fields.fuel === 'bev'
+      ? { electric_range_mi: fields.range }
+      : { mpg: { city: fields.mpg[0], highway: fields.mpg[1] } }),
     msrp: money(fields.msrp),
     list_price: money(fields.list),
     price: money(fields.list + DEALER_FEES),
@@ -211,30 +411,92 @@ function vehicle(fields) {
   return v;
 }
 
-const EQUIPMENT = ['Apple CarPlay and Android Auto', 'Adaptive cruise control', 'Blind spot monitor', 'Heated front seats', 'Power moonroof', 'Wireless phone charger', 'Lane keeping assist', 'Power liftgate', 'Leather-trimmed seats', 'Premium audio'];
+const EQUIPMENT = [
+  'Apple CarPlay and Android Auto',
+  'Adaptive cruise control',
+  'Blind spot monitor',
+  'Heated front seats',
+  'Power moonroof',
+  'Wireless phone charger',
+  'Lane keeping assist',
+  'Power liftgate',
+  'Leather-trimmed seats',
+  'Premium audio',
+];
 
 /** The vehicles the AAP seed's examples name, with fixed facts. */
 function pinned() {
   const civic = vehicle({
-    stock: 'DT-2611', vin: '1HGCY2F57RA000001', make: 'Honda', model: 'Civic', year: 2022, trim: 'EX',
-    body_type: 'sedan', transmission: 'cvt', exterior_color: 'Platinum White Pearl', interior_color: 'Black',
-    condition: 'certified', driveline: 'fwd', engine: '1.5L Turbo I4', fuel: 'gas', mpg: [33, 42], msrp: 26950,
-    list: 24995, mileage: 18420, status: 'In Stock', verifiedAt: VERIFIED_AT + 9_720_000, owners: 1,
+    stock: 'DT-2611',
+    vin: '1HGCY2F57RA000001',
+    make: 'Honda',
+    model: 'Civic',
+    year: 2022,
+    trim: 'EX',
+    body_type: 'sedan',
+    transmission: 'cvt',
+    exterior_color: 'Platinum White Pearl',
+    interior_color: 'Black',
+    condition: 'certified',
+    driveline: 'fwd',
+    engine: '1.5L Turbo I4',
+    fuel: 'gas',
+    mpg: [33, 42],
+    msrp: 26950,
+    list: 24995,
+    mileage: 18420,
+    status: 'In Stock',
+    verifiedAt: VERIFIED_AT + 9_720_000,
+    owners: 1,
     notes: 'One owner, complete service history, Honda certified with extended powertrain warranty.',
     equipment: EQUIPMENT.slice(0, 7),
   });
   const crv = vehicle({
-    stock: 'DT-2451', vin: '2HKRW2H89PH123456', make: 'Honda', model: 'CR-V', year: 2023, trim: 'EX',
-    body_type: 'suv', transmission: 'automatic', exterior_color: 'Meteorite Gray Metallic', interior_color: 'Black',
-    condition: 'used', driveline: 'awd', engine: '1.5L Turbo I4', fuel: 'gas', mpg: [28, 34], msrp: 32450,
-    list: 27995, mileage: 28450, status: 'In Stock', verifiedAt: VERIFIED_AT + 4_500_000, owners: 1,
+    stock: 'DT-2451',
+    vin: '2HKRW2H89PH123456',
+    make: 'Honda',
+    model: 'CR-V',
+    year: 2023,
+    trim: 'EX',
+    body_type: 'suv',
+    transmission: 'automatic',
+    exterior_color: 'Meteorite Gray Metallic',
+    interior_color: 'Black',
+    condition: 'used',
+    driveline: 'awd',
+    engine: '1.5L Turbo I4',
+    fuel: 'gas',
+    mpg: [28, 34],
+    msrp: 32450,
+    list: 27995,
+    mileage: 28450,
+    status: 'In Stock',
+    verifiedAt: VERIFIED_AT + 4_500_000,
+    owners: 1,
     equipment: EQUIPMENT.slice(0, 5),
   });
   const sold = vehicle({
-    stock: 'DT-1999', vin: '4T1G11AK5NU000013', make: 'Toyota', model: 'Camry', year: 2022, trim: 'SE',
-    body_type: 'sedan', transmission: 'automatic', exterior_color: 'Supersonic Red', interior_color: 'Black',
-    condition: 'used', driveline: 'fwd', engine: '2.5L I4', fuel: 'gas', mpg: [28, 39], msrp: 27500,
-    list: 23995, mileage: 31200, status: 'Sold', verifiedAt: VERIFIED_AT, owners: 2,
+    stock: 'DT-1999',
+    vin: '4T1G11AK5NU000013',
+    make: 'Toyota',
+    model: 'Camry',
+    year: 2022,
+    trim: 'SE',
+    body_type: 'sedan',
+    transmission: 'automatic',
+    exterior_color: 'Supersonic Red',
+    interior_color: 'Black',
+    condition: 'used',
+    driveline: 'fwd',
+    engine: '2.5L I4',
+    fuel: 'gas',
+    mpg: [28, 39],
+    msrp: 27500,
+    list: 23995,
+    mileage: 31200,
+    status: 'Sold',
+    verifiedAt: VERIFIED_AT,
+    owners: 2,
     equipment: EQUIPMENT.slice(0, 4),
   });
   return [civic, crv, sold];
@@ -250,16 +512,36 @@ export function generateInventory(count = 3000) {
     const [make, model, body, base, fuel, driveline, engine, economy, trims] = pick(MODELS);
     const dealerBrand = make === 'Toyota' || make === 'Lexus';
     const roll = next();
-    const condition = dealerBrand ? (roll < 0.45 ? 'new' : roll < 0.65 ? 'certified' : 'used') : roll < 0.8 ? 'used' : 'certified';
-    const year = condition === 'new' ? (next() < 0.7 ? 2026 : 2025) : 2015 + Math.floor(next() * (condition === 'certified' ? 5 : 9)) + (condition === 'certified' ? 4 : 0);
+    const condition = dealerBrand
+      ? roll < 0.45
+        ? 'new'
+        : roll < 0.65
+          ? 'certified'
+          : 'used'
+      : roll < 0.8
+        ? 'used'
+        : 'certified';
+    const year =
+      condition === 'new'
+        ? next() < 0.7
+          ? 2026
+          : 2025
+        : 2015 +
+          Math.floor(next() * (condition === 'certified' ? 5 : 9)) +
+          (condition === 'certified' ? 4 : 0);
     const age = 2026 - year;
-    const mileage = condition === 'new' ? 3 + Math.floor(next() * 40) : Math.max(900, Math.round(age * 11_500 * (0.6 + next() * 0.8)));
+    const mileage =
+      condition === 'new'
+        ? 3 + Math.floor(next() * 40)
+        : Math.max(900, Math.round(age * 11_500 * (0.6 + next() * 0.8)));
     const trimIndex = Math.floor(next() * trims.length);
     const msrp = Math.round((base + trimIndex * 2400 + (year - 2015) * 350) / 50) * 50;
-    const depreciation = condition === 'new' ? 1 - next() * 0.04 : Math.max(0.35, 0.92 - age * 0.05 - mileage / 1_500_000);
+    const depreciation =
+      condition === 'new' ? 1 - next() * 0.04 : Math.max(0.35, 0.92 - age * 0.05 - mileage / 1_500_000);
     const list = Math.round((msrp * depreciation) / 100) * 100 - 5;
     const statusRoll = next();
-    const status = statusRoll < 0.08 ? 'Sold' : condition === 'new' && statusRoll < 0.16 ? 'In Transit' : 'In Stock';
+    const status =
+      statusRoll < 0.08 ? 'Sold' : condition === 'new' && statusRoll < 0.16 ? 'In Transit' : 'In Stock';
     const wmi = pick(WMI[make]);
     let body6 = '';
     for (let c = 0; c < 5; c++) body6 += VIN_CHARS[Math.floor(next() * VIN_CHARS.length)];
@@ -270,11 +552,28 @@ export function generateInventory(count = 3000) {
     seen.add(vin);
     vehicles.push(
       vehicle({
-        stock: `DT-${String(3000 + i).padStart(4, '0')}`, vin, make, model, year, trim: trims[trimIndex],
-        body_type: body, transmission: TRANSMISSIONS[fuel] ?? 'automatic', exterior_color: pick(EXTERIOR),
-        interior_color: pick(INTERIOR), condition, driveline, engine, fuel,
-        mpg: economy, range: economy[0], msrp, list, mileage, status,
-        verifiedAt: VERIFIED_AT - Math.floor(next() * 72) * 3_600_000, owners: 1 + Math.floor(next() * 3),
+        stock: `DT-${String(3000 + i).padStart(4, '0')}`,
+        vin,
+        make,
+        model,
+        year,
+        trim: trims[trimIndex],
+        body_type: body,
+        transmission: TRANSMISSIONS[fuel] ?? 'automatic',
+        exterior_color: pick(EXTERIOR),
+        interior_color: pick(INTERIOR),
+        condition,
+        driveline,
+        engine,
+        fuel,
+        mpg: economy,
+        range: economy[0],
+        msrp,
+        list,
+        mileage,
+        status,
+        verifiedAt: VERIFIED_AT - Math.floor(next() * 72) * 3_600_000,
+        owners: 1 + Math.floor(next() * 3),
         equipment: EQUIPMENT.filter(() => next() < 0.5),
       }),
     );

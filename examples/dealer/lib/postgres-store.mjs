@@ -5,7 +5,15 @@
  * instances cannot confirm the same slot or store the same lead twice.
  */
 import pg from 'pg';
-import { FACET_COLUMNS, SCHEMA_SQL, VEHICLE_COLUMNS, orderOf, params, vehicleRow, whereOf } from './vehicle-query.mjs';
+import {
+  FACET_COLUMNS,
+  SCHEMA_SQL,
+  VEHICLE_COLUMNS,
+  orderOf,
+  params,
+  vehicleRow,
+  whereOf,
+} from './vehicle-query.mjs';
 import { rangeFacet, termFacet } from './dealer-store.mjs';
 import { isAvailable } from './inventory-data.mjs';
 
@@ -38,10 +46,20 @@ export async function openPostgresDealerStore(url) {
       client.release();
     }
   };
-  const appointmentRow = (r) => [r.appointment_id, r.status, r.appointment_type, r.vehicle_id ?? null, r.start_ms ?? null, r.end_ms ?? null, r.created_ms, JSON.stringify(r.doc)];
+  const appointmentRow = (r) => [
+    r.appointment_id,
+    r.status,
+    r.appointment_type,
+    r.vehicle_id ?? null,
+    r.start_ms ?? null,
+    r.end_ms ?? null,
+    r.created_ms,
+    JSON.stringify(r.doc),
+  ];
   const INSERT_APPOINTMENT =
     'INSERT INTO dealer_appointments (appointment_id, status, appointment_type, vehicle_id, start_ms, end_ms, created_ms, doc) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)';
-  const OVERLAPPING = "SELECT start_ms, end_ms, vehicle_id FROM dealer_appointments WHERE status = 'confirmed' AND start_ms < $1 AND end_ms > $2";
+  const OVERLAPPING =
+    "SELECT start_ms, end_ms, vehicle_id FROM dealer_appointments WHERE status = 'confirmed' AND start_ms < $1 AND end_ms > $2";
 
   return {
     async seed(profile, vehicles, version) {
@@ -49,7 +67,9 @@ export async function openPostgresDealerStore(url) {
         await client.query('LOCK TABLE dealer_meta IN EXCLUSIVE MODE');
         const done = await client.query("SELECT value FROM dealer_meta WHERE key = 'seed'");
         if (done.rows.length > 0) return false;
-        await client.query("INSERT INTO dealer_meta (key, value) VALUES ('profile', $1)", [JSON.stringify(profile)]);
+        await client.query("INSERT INTO dealer_meta (key, value) VALUES ('profile', $1)", [
+          JSON.stringify(profile),
+        ]);
         const columns = VEHICLE_COLUMNS.split(',').length;
         for (let i = 0; i < vehicles.length; i += 200) {
           const batch = vehicles.slice(i, i + 200);
@@ -58,7 +78,10 @@ export async function openPostgresDealerStore(url) {
             values.push(...vehicleRow(vehicle, isAvailable(vehicle.status)));
             return `(${Array.from({ length: columns }, (_, c) => `$${row * columns + c + 1}`).join(', ')})`;
           });
-          await client.query(`INSERT INTO dealer_vehicles (${VEHICLE_COLUMNS}) VALUES ${tuples.join(', ')}`, values);
+          await client.query(
+            `INSERT INTO dealer_vehicles (${VEHICLE_COLUMNS}) VALUES ${tuples.join(', ')}`,
+            values,
+          );
         }
         await client.query("INSERT INTO dealer_meta (key, value) VALUES ('seed', $1)", [version]);
         return true;
@@ -83,7 +106,10 @@ export async function openPostgresDealerStore(url) {
       const where = whereOf(filters, p);
       const out = {};
       for (const [name, column] of Object.entries(FACET_COLUMNS)) {
-        const { rows } = await pool.query(`SELECT ${column} AS value, COUNT(*) AS count FROM dealer_vehicles WHERE ${where} GROUP BY ${column}`, p.values);
+        const { rows } = await pool.query(
+          `SELECT ${column} AS value, COUNT(*) AS count FROM dealer_vehicles WHERE ${where} GROUP BY ${column}`,
+          p.values,
+        );
         out[name] = termFacet(rows);
       }
       const { rows } = await pool.query(
@@ -91,16 +117,29 @@ export async function openPostgresDealerStore(url) {
         p.values,
       );
       const r = rows[0];
-      for (const [name, min, max] of [['price_range', r.pmin, r.pmax], ['mileage_range', r.mmin, r.mmax], ['year_range', r.ymin, r.ymax]]) {
+      for (const [name, min, max] of [
+        ['price_range', r.pmin, r.pmax],
+        ['mileage_range', r.mmin, r.mmax],
+        ['year_range', r.ymin, r.ymax],
+      ]) {
         const range = rangeFacet(min, max);
         if (range !== undefined) out[name] = range;
       }
       return out;
     },
     async findVehicle(ref) {
-      const [column, value] = ref.vin !== undefined ? ['vin', ref.vin] : ref.stock !== undefined ? ['stock', ref.stock] : ['vehicle_id', ref.vehicle_id];
-      const { rows } = await pool.query(`SELECT doc, available FROM dealer_vehicles WHERE ${column} = $1`, [value]);
-      return rows.length === 0 ? undefined : { vehicle: JSON.parse(rows[0].doc), available: Number(rows[0].available) === 1 };
+      const [column, value] =
+        ref.vin !== undefined
+          ? ['vin', ref.vin]
+          : ref.stock !== undefined
+            ? ['stock', ref.stock]
+            : ['vehicle_id', ref.vehicle_id];
+      const { rows } = await pool.query(`SELECT doc, available FROM dealer_vehicles WHERE ${column} = $1`, [
+        value,
+      ]);
+      return rows.length === 0
+        ? undefined
+        : { vehicle: JSON.parse(rows[0].doc), available: Number(rows[0].available) === 1 };
     },
     async addLead(lead, sinceMs) {
       return transaction(async (client) => {
@@ -114,7 +153,15 @@ export async function openPostgresDealerStore(url) {
         }
         await client.query(
           'INSERT INTO dealer_leads (lead_id, skill, dedupe_key, status, created_ms, principal, doc) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-          [lead.lead_id, lead.skill, lead.dedupe_key ?? null, lead.status, lead.created_ms, lead.principal ?? null, JSON.stringify(lead.doc)],
+          [
+            lead.lead_id,
+            lead.skill,
+            lead.dedupe_key ?? null,
+            lead.status,
+            lead.created_ms,
+            lead.principal ?? null,
+            JSON.stringify(lead.doc),
+          ],
         );
         return { status: 'received', lead_id: lead.lead_id };
       });
@@ -125,8 +172,12 @@ export async function openPostgresDealerStore(url) {
         for (const slot of slots) {
           const { rows } = await client.query(OVERLAPPING, [slot.end_ms, slot.start_ms]);
           if (rows.length >= capacity) continue;
-          if (record.vehicle_id !== undefined && rows.some((t) => t.vehicle_id === record.vehicle_id)) continue;
-          await client.query(INSERT_APPOINTMENT, appointmentRow({ ...record, start_ms: slot.start_ms, end_ms: slot.end_ms }));
+          if (record.vehicle_id !== undefined && rows.some((t) => t.vehicle_id === record.vehicle_id))
+            continue;
+          await client.query(
+            INSERT_APPOINTMENT,
+            appointmentRow({ ...record, start_ms: slot.start_ms, end_ms: slot.end_ms }),
+          );
           return slot;
         }
         return undefined;
@@ -137,14 +188,26 @@ export async function openPostgresDealerStore(url) {
     },
     async confirmedBetween(startMs, endMs) {
       const { rows } = await pool.query(OVERLAPPING, [endMs, startMs]);
-      return rows.map((r) => ({ start_ms: num(r.start_ms), end_ms: num(r.end_ms), vehicle_id: r.vehicle_id }));
+      return rows.map((r) => ({
+        start_ms: num(r.start_ms),
+        end_ms: num(r.end_ms),
+        vehicle_id: r.vehicle_id,
+      }));
     },
     async records() {
       const leads = await pool.query('SELECT * FROM dealer_leads ORDER BY created_ms, lead_id');
-      const appointments = await pool.query('SELECT * FROM dealer_appointments ORDER BY created_ms, appointment_id');
+      const appointments = await pool.query(
+        'SELECT * FROM dealer_appointments ORDER BY created_ms, appointment_id',
+      );
       return {
         leads: leads.rows.map((r) => ({ ...r, created_ms: num(r.created_ms), doc: JSON.parse(r.doc) })),
-        appointments: appointments.rows.map((r) => ({ ...r, created_ms: num(r.created_ms), start_ms: num(r.start_ms), end_ms: num(r.end_ms), doc: JSON.parse(r.doc) })),
+        appointments: appointments.rows.map((r) => ({
+          ...r,
+          created_ms: num(r.created_ms),
+          start_ms: num(r.start_ms),
+          end_ms: num(r.end_ms),
+          doc: JSON.parse(r.doc),
+        })),
       };
     },
     async close() {

@@ -4,14 +4,19 @@
  * dealer's timezone): whether a slot lies inside opening hours, the candidate slots of a
  * requested window, and alternative slots to propose when no requested window can be honored.
  */
-const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const MINUTE = 60_000;
 /** Slots start on this grid. */
 export const STEP_MS = 30 * MINUTE;
 
 /** Local weekday and minute of day of an instant in `timeZone`. */
 function local(ms, timeZone) {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'long', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(new Date(ms));
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    weekday: 'long',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(new Date(ms));
   const get = (type) => parts.find((p) => p.type === type)?.value ?? '';
   return { day: get('weekday').toLowerCase(), minutes: Number(get('hour')) * 60 + Number(get('minute')) };
 }
@@ -25,7 +30,10 @@ export function withinHours(schedule, timeZone, startMs, endMs) {
   const hours = schedule[start.day];
   if (hours === null || hours === undefined) return false;
   if (end.day !== start.day && !(end.minutes === 0 && endMs - startMs <= 24 * 60 * MINUTE)) return false;
-  return start.minutes >= toMinutes(hours.open) && (end.day === start.day ? end.minutes : 24 * 60) <= toMinutes(hours.close);
+  return (
+    start.minutes >= toMinutes(hours.open) &&
+    (end.day === start.day ? end.minutes : 24 * 60) <= toMinutes(hours.close)
+  );
 }
 
 /** True for a timezone name this runtime knows (IANA). */
@@ -44,7 +52,8 @@ export function windowSlots({ startMs, endMs, durationMs, nowMs, schedule, timeZ
   const slots = [];
   for (let s = startMs; s <= last && slots.length < 48; s += 15 * MINUTE) {
     if (s < nowMs) continue;
-    if (withinHours(schedule, timeZone, s, s + durationMs)) slots.push({ start_ms: s, end_ms: s + durationMs });
+    if (withinHours(schedule, timeZone, s, s + durationMs))
+      slots.push({ start_ms: s, end_ms: s + durationMs });
   }
   return slots;
 }
@@ -66,7 +75,15 @@ export function nextSlots({ fromMs, durationMs, schedule, timeZone, count, days,
 
 /** A human description of an instant in the dealer's timezone. */
 export function describeTime(ms, timeZone) {
-  return new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'short', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }).format(new Date(ms));
+  return new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    weekday: 'short',
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  }).format(new Date(ms));
 }
 
 /** RFC 3339 in UTC without milliseconds. */

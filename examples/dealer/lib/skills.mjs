@@ -26,10 +26,22 @@ function taxRate(zip) {
 /** A vehicle as AAP shows it: the stored listing, with `offered_price` only for a given ZIP. */
 function shown(vehicle, zip, detail) {
   const { equipment, title_status, owners, certification, body_type, ...base } = vehicle;
-  const out = detail ? { ...base, body_type, equipment, title_status, ...(owners === undefined ? {} : { owners }), ...(certification === undefined ? {} : { certification }) } : { ...base, body_type };
+  const out = detail
+    ? {
+        ...base,
+        body_type,
+        equipment,
+        title_status,
+        ...(owners === undefined ? {} : { owners }),
+        ...(certification === undefined ? {} : { certification }),
+      }
+    : { ...base, body_type };
   if (zip !== undefined) {
     out.zip_code = zip;
-    out.offered_price = { amount: Math.round(vehicle.list_price.amount * (1 + taxRate(zip))), currency: 'USD' };
+    out.offered_price = {
+      amount: Math.round(vehicle.list_price.amount * (1 + taxRate(zip))),
+      currency: 'USD',
+    };
   }
   return out;
 }
@@ -49,13 +61,24 @@ export function dealerSkills(store) {
       const hit = await store.findVehicle(ref);
       const which = ref.vin ?? ref.stock ?? ref.vehicle_id;
       if (hit === undefined) {
-        throw aapError('VEHICLE_NOT_FOUND', `No listing matches ${which}`, { details: { instancePath: `/vehicles/${index}`, reference: ref }, now: at });
-      }
-      if (!hit.available) {
-        throw aapError('VEHICLE_UNAVAILABLE', `${label(hit.vehicle)} (${which}) is no longer available: ${hit.vehicle.status}`, {
-          details: { instancePath: `/vehicles/${index}`, vehicle_id: hit.vehicle.vehicle_id, status: hit.vehicle.status },
+        throw aapError('VEHICLE_NOT_FOUND', `No listing matches ${which}`, {
+          details: { instancePath: `/vehicles/${index}`, reference: ref },
           now: at,
         });
+      }
+      if (!hit.available) {
+        throw aapError(
+          'VEHICLE_UNAVAILABLE',
+          `${label(hit.vehicle)} (${which}) is no longer available: ${hit.vehicle.status}`,
+          {
+            details: {
+              instancePath: `/vehicles/${index}`,
+              vehicle_id: hit.vehicle.vehicle_id,
+              status: hit.vehicle.status,
+            },
+            now: at,
+          },
+        );
       }
       found.push(hit.vehicle);
     }
@@ -91,13 +114,20 @@ export function dealerSkills(store) {
       outcome.status === 'duplicate'
         ? `We already have this inquiry (${outcome.lead_id}) from the last 24 hours; ${dealer.name} will follow up on it.`
         : `Thanks${name ? `, ${name}` : ''}. ${dealer.name} received your inquiry; a sales advisor will follow up within one business day.`;
-    return { type: `${skill}.response`, data: { lead_id: outcome.lead_id, status: outcome.status, dealer }, message };
+    return {
+      type: `${skill}.response`,
+      data: { lead_id: outcome.lead_id, status: outcome.status, dealer },
+      message,
+    };
   }
 
   return {
     async 'dealer.information'() {
       const profile = await store.profile();
-      return { data: profile, message: `${profile.trade_name}, ${profile.address.line1}, ${profile.address.city}.` };
+      return {
+        data: profile,
+        message: `${profile.trade_name}, ${profile.address.line1}, ${profile.address.city}.`,
+      };
     },
 
     async 'inventory.facets'(payload) {
@@ -110,14 +140,27 @@ export function dealerSkills(store) {
       const skip = payload.pagination?.skip ?? 0;
       const asked = payload.pagination?.limit ?? DEFAULT_LIMIT;
       const limit = Math.min(asked, MAX_LIMIT);
-      const result = await store.searchVehicles({ filters: payload.filters, sort: payload.sort, skip, limit });
+      const result = await store.searchVehicles({
+        filters: payload.filters,
+        sort: payload.sort,
+        skip,
+        limit,
+      });
       const capped = asked > MAX_LIMIT ? ` Pages hold at most ${MAX_LIMIT} vehicles.` : '';
       const first = result.vehicles[0];
       const message =
         result.total === 0
           ? `No available vehicles match.${capped}`
           : `${result.total} available vehicle${result.total === 1 ? '' : 's'} match; showing ${result.vehicles.length} from ${skip + 1}${first ? `, starting with the ${label(first)} at $${first.price.amount}` : ''}.${capped}`;
-      return { data: { total: result.total, skip, limit, vehicles: result.vehicles.map((v) => shown(v, undefined, false)) }, message };
+      return {
+        data: {
+          total: result.total,
+          skip,
+          limit,
+          vehicles: result.vehicles.map((v) => shown(v, undefined, false)),
+        },
+        message,
+      };
     },
 
     async 'inventory.vehicle'(payload, context) {
@@ -128,12 +171,17 @@ export function dealerSkills(store) {
     },
 
     async 'lead.general'(payload, context) {
-      return lead('lead.general', payload, context, [payload.lead_intent ?? 'other', payload.message.trim().toLowerCase()]);
+      return lead('lead.general', payload, context, [
+        payload.lead_intent ?? 'other',
+        payload.message.trim().toLowerCase(),
+      ]);
     },
 
     async 'lead.vehicle'(payload, context) {
       const vehicles = await resolveVehicles(payload.vehicles, context.now);
-      const refs = payload.vehicles.map((v) => v.vin ?? v.stock ?? v.vehicle_id ?? `${v.year} ${v.make} ${v.model}`.toLowerCase());
+      const refs = payload.vehicles.map(
+        (v) => v.vin ?? v.stock ?? v.vehicle_id ?? `${v.year} ${v.make} ${v.model}`.toLowerCase(),
+      );
       const result = await lead('lead.vehicle', payload, context, refs.sort());
       if (vehicles[0] !== undefined && result.data.status === 'received') {
         result.message = `${result.message} About: ${label(vehicles[0])}${vehicles[0].vin ? ` (VIN ${vehicles[0].vin})` : ''}.`;
@@ -144,19 +192,29 @@ export function dealerSkills(store) {
     async 'lead.appointment'(payload, context) {
       const at = context.now;
       if (payload.timezone !== undefined && !isTimeZone(payload.timezone)) {
-        throw aapError('SCHEMA_VALIDATION_FAILED', `timezone ${payload.timezone} is not an IANA timezone`, { details: { instancePath: '/timezone', received: payload.timezone }, now: at });
-      }
-      if (payload.requested_windows === undefined) {
-        throw aapError('MISSING_REQUIRED_FIELD', 'requested_windows is required: this dealer does not take open-ended appointment requests', {
-          details: { instancePath: '/requested_windows', missing: 'requested_windows' },
+        throw aapError('SCHEMA_VALIDATION_FAILED', `timezone ${payload.timezone} is not an IANA timezone`, {
+          details: { instancePath: '/timezone', received: payload.timezone },
           now: at,
         });
+      }
+      if (payload.requested_windows === undefined) {
+        throw aapError(
+          'MISSING_REQUIRED_FIELD',
+          'requested_windows is required: this dealer does not take open-ended appointment requests',
+          {
+            details: { instancePath: '/requested_windows', missing: 'requested_windows' },
+            now: at,
+          },
+        );
       }
       const windows = payload.requested_windows.map((w, i) => {
         const startMs = Date.parse(w.start);
         const endMs = w.end === undefined ? undefined : Date.parse(w.end);
         if (endMs !== undefined && endMs <= startMs) {
-          throw aapError('SCHEMA_VALIDATION_FAILED', `requested_windows.${i}.end must be after its start`, { details: { instancePath: `/requested_windows/${i}/end`, received: w.end }, now: at });
+          throw aapError('SCHEMA_VALIDATION_FAILED', `requested_windows.${i}.end must be after its start`, {
+            details: { instancePath: `/requested_windows/${i}/end`, received: w.end },
+            now: at,
+          });
         }
         return { startMs, endMs };
       });
@@ -164,9 +222,15 @@ export function dealerSkills(store) {
       const { profile, dealer } = await dealerContact();
       const timeZone = profile.timezone;
       const firstWindow = windows[0];
-      const durationMs = (payload.duration_minutes ?? (firstWindow.endMs === undefined ? 60 : Math.min(120, Math.max(15, (firstWindow.endMs - firstWindow.startMs) / 60_000)))) * 60_000;
+      const durationMs =
+        (payload.duration_minutes ??
+          (firstWindow.endMs === undefined
+            ? 60
+            : Math.min(120, Math.max(15, (firstWindow.endMs - firstWindow.startMs) / 60_000)))) * 60_000;
       const nowMs = at.getTime();
-      const candidates = windows.flatMap((w) => windowSlots({ ...w, durationMs, nowMs, schedule: profile.schedule, timeZone }));
+      const candidates = windows.flatMap((w) =>
+        windowSlots({ ...w, durationMs, nowMs, schedule: profile.schedule, timeZone }),
+      );
       const vehicleId = vehicles[0]?.vehicle_id;
       const record = {
         appointment_id: `appt_${randomUUID().replace(/-/g, '').slice(0, 20)}`,
@@ -180,7 +244,12 @@ export function dealerSkills(store) {
       const what = payload.appointment_type.replace(/_/g, ' ');
       if (booked !== undefined) {
         return {
-          data: { appointment_id: record.appointment_id, status: 'confirmed', confirmed_window: { start: iso(booked.start_ms), end: iso(booked.end_ms) }, dealer },
+          data: {
+            appointment_id: record.appointment_id,
+            status: 'confirmed',
+            confirmed_window: { start: iso(booked.start_ms), end: iso(booked.end_ms) },
+            dealer,
+          },
           message: `Confirmed: ${what} on ${describeTime(booked.start_ms, timeZone)}${vehicles[0] ? ` with the ${label(vehicles[0])}` : ''} at ${profile.address.line1}.`,
         };
       }
@@ -188,18 +257,38 @@ export function dealerSkills(store) {
       const taken = await store.confirmedBetween(from, from + 15 * 24 * 3_600_000);
       const isFree = (slot) => {
         const overlaps = taken.filter((t) => t.start_ms < slot.end_ms && t.end_ms > slot.start_ms);
-        return overlaps.length < APPOINTMENT_CAPACITY && !overlaps.some((t) => vehicleId !== undefined && t.vehicle_id === vehicleId);
+        return (
+          overlaps.length < APPOINTMENT_CAPACITY &&
+          !overlaps.some((t) => vehicleId !== undefined && t.vehicle_id === vehicleId)
+        );
       };
-      const proposals = nextSlots({ fromMs: from, durationMs, schedule: profile.schedule, timeZone, count: 4, days: 14, isFree });
+      const proposals = nextSlots({
+        fromMs: from,
+        durationMs,
+        schedule: profile.schedule,
+        timeZone,
+        count: 4,
+        days: 14,
+        isFree,
+      });
       if (proposals.length === 0) {
-        throw aapError('APPOINTMENT_TIME_UNAVAILABLE', `None of the requested windows can be honored and there is no ${durationMs / 60_000}-minute slot in the next 14 days`, {
-          details: { duration_minutes: durationMs / 60_000 },
-          now: at,
-        });
+        throw aapError(
+          'APPOINTMENT_TIME_UNAVAILABLE',
+          `None of the requested windows can be honored and there is no ${durationMs / 60_000}-minute slot in the next 14 days`,
+          {
+            details: { duration_minutes: durationMs / 60_000 },
+            now: at,
+          },
+        );
       }
       await store.addAppointment({ ...record, status: 'proposed' });
       return {
-        data: { appointment_id: record.appointment_id, status: 'proposed', proposed_slots: proposals.map((s) => ({ start: iso(s.start_ms), end: iso(s.end_ms) })), dealer },
+        data: {
+          appointment_id: record.appointment_id,
+          status: 'proposed',
+          proposed_slots: proposals.map((s) => ({ start: iso(s.start_ms), end: iso(s.end_ms) })),
+          dealer,
+        },
         message: `The requested times are not available. Open slots: ${proposals.map((s) => describeTime(s.start_ms, timeZone)).join('; ')}. Send a new request with the slot you prefer.`,
       };
     },

@@ -1,7 +1,15 @@
 // @ts-check
 /** The dealer store on SQLite (better-sqlite3, WAL): one file beside Concord's task store. */
 import Database from 'better-sqlite3';
-import { FACET_COLUMNS, SCHEMA_SQL, VEHICLE_COLUMNS, orderOf, params, vehicleRow, whereOf } from './vehicle-query.mjs';
+import {
+  FACET_COLUMNS,
+  SCHEMA_SQL,
+  VEHICLE_COLUMNS,
+  orderOf,
+  params,
+  vehicleRow,
+  whereOf,
+} from './vehicle-query.mjs';
 import { rangeFacet, termFacet } from './dealer-store.mjs';
 import { isAvailable } from './inventory-data.mjs';
 
@@ -14,8 +22,12 @@ export function openSqliteDealerStore(path) {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   for (const sql of SCHEMA_SQL) db.exec(sql);
-  const placeholders = VEHICLE_COLUMNS.split(',').map(() => '?').join(', ');
-  const insertVehicle = db.prepare(`INSERT INTO dealer_vehicles (${VEHICLE_COLUMNS}) VALUES (${placeholders})`);
+  const placeholders = VEHICLE_COLUMNS.split(',')
+    .map(() => '?')
+    .join(', ');
+  const insertVehicle = db.prepare(
+    `INSERT INTO dealer_vehicles (${VEHICLE_COLUMNS}) VALUES (${placeholders})`,
+  );
   const cache = new Map();
   /** Prepared statements by SQL text: filters repeat, so their statements are reused. */
   const prepared = (sql) => {
@@ -30,21 +42,40 @@ export function openSqliteDealerStore(path) {
   const insertLead = db.prepare(
     'INSERT INTO dealer_leads (lead_id, skill, dedupe_key, status, created_ms, principal, doc) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
-  const findLead = db.prepare('SELECT lead_id FROM dealer_leads WHERE dedupe_key = ? AND created_ms >= ? ORDER BY created_ms LIMIT 1');
+  const findLead = db.prepare(
+    'SELECT lead_id FROM dealer_leads WHERE dedupe_key = ? AND created_ms >= ? ORDER BY created_ms LIMIT 1',
+  );
   const insertAppointment = db.prepare(
     'INSERT INTO dealer_appointments (appointment_id, status, appointment_type, vehicle_id, start_ms, end_ms, created_ms, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const overlapping = db.prepare(
     "SELECT start_ms, end_ms, vehicle_id FROM dealer_appointments WHERE status = 'confirmed' AND start_ms < ? AND end_ms > ?",
   );
-  const appointmentRow = (r) => [r.appointment_id, r.status, r.appointment_type, r.vehicle_id ?? null, r.start_ms ?? null, r.end_ms ?? null, r.created_ms, JSON.stringify(r.doc)];
+  const appointmentRow = (r) => [
+    r.appointment_id,
+    r.status,
+    r.appointment_type,
+    r.vehicle_id ?? null,
+    r.start_ms ?? null,
+    r.end_ms ?? null,
+    r.created_ms,
+    JSON.stringify(r.doc),
+  ];
 
   const addLead = db.transaction((lead, sinceMs) => {
     if (lead.dedupe_key !== undefined) {
       const existing = findLead.get(lead.dedupe_key, sinceMs);
       if (existing !== undefined) return { status: 'duplicate', lead_id: existing.lead_id };
     }
-    insertLead.run(lead.lead_id, lead.skill, lead.dedupe_key ?? null, lead.status, lead.created_ms, lead.principal ?? null, JSON.stringify(lead.doc));
+    insertLead.run(
+      lead.lead_id,
+      lead.skill,
+      lead.dedupe_key ?? null,
+      lead.status,
+      lead.created_ms,
+      lead.principal ?? null,
+      JSON.stringify(lead.doc),
+    );
     return { status: 'received', lead_id: lead.lead_id };
   });
   const book = db.transaction((slots, record, capacity) => {
@@ -64,7 +95,8 @@ export function openSqliteDealerStore(path) {
       if (done !== undefined) return false;
       db.transaction(() => {
         db.prepare("INSERT INTO dealer_meta (key, value) VALUES ('profile', ?)").run(JSON.stringify(profile));
-        for (const vehicle of vehicles) insertVehicle.run(...vehicleRow(vehicle, isAvailable(vehicle.status)));
+        for (const vehicle of vehicles)
+          insertVehicle.run(...vehicleRow(vehicle, isAvailable(vehicle.status)));
         db.prepare("INSERT INTO dealer_meta (key, value) VALUES ('seed', ?)").run(version);
       })();
       return true;
@@ -77,7 +109,9 @@ export function openSqliteDealerStore(path) {
       const p = params('sqlite');
       const where = whereOf(filters, p);
       const total = prepared(`SELECT COUNT(*) AS n FROM dealer_vehicles WHERE ${where}`).get(...p.values).n;
-      const rows = prepared(`SELECT doc FROM dealer_vehicles WHERE ${where} ORDER BY ${orderOf(sort)} LIMIT ? OFFSET ?`).all(...p.values, limit, skip);
+      const rows = prepared(
+        `SELECT doc FROM dealer_vehicles WHERE ${where} ORDER BY ${orderOf(sort)} LIMIT ? OFFSET ?`,
+      ).all(...p.values, limit, skip);
       return { total, vehicles: rows.map((row) => JSON.parse(row.doc)) };
     },
     async facets(filters) {
@@ -85,19 +119,32 @@ export function openSqliteDealerStore(path) {
       const where = whereOf(filters, p);
       const out = {};
       for (const [name, column] of Object.entries(FACET_COLUMNS)) {
-        out[name] = termFacet(prepared(`SELECT ${column} AS value, COUNT(*) AS count FROM dealer_vehicles WHERE ${where} GROUP BY ${column}`).all(...p.values));
+        out[name] = termFacet(
+          prepared(
+            `SELECT ${column} AS value, COUNT(*) AS count FROM dealer_vehicles WHERE ${where} GROUP BY ${column}`,
+          ).all(...p.values),
+        );
       }
       const r = prepared(
         `SELECT MIN(price) AS pmin, MAX(price) AS pmax, MIN(mileage) AS mmin, MAX(mileage) AS mmax, MIN(year) AS ymin, MAX(year) AS ymax FROM dealer_vehicles WHERE ${where}`,
       ).get(...p.values);
-      for (const [name, min, max] of [['price_range', r.pmin, r.pmax], ['mileage_range', r.mmin, r.mmax], ['year_range', r.ymin, r.ymax]]) {
+      for (const [name, min, max] of [
+        ['price_range', r.pmin, r.pmax],
+        ['mileage_range', r.mmin, r.mmax],
+        ['year_range', r.ymin, r.ymax],
+      ]) {
         const range = rangeFacet(min, max);
         if (range !== undefined) out[name] = range;
       }
       return out;
     },
     async findVehicle(ref) {
-      const [column, value] = ref.vin !== undefined ? ['vin', ref.vin] : ref.stock !== undefined ? ['stock', ref.stock] : ['vehicle_id', ref.vehicle_id];
+      const [column, value] =
+        ref.vin !== undefined
+          ? ['vin', ref.vin]
+          : ref.stock !== undefined
+            ? ['stock', ref.stock]
+            : ['vehicle_id', ref.vehicle_id];
       const row = prepared(`SELECT doc, available FROM dealer_vehicles WHERE ${column} = ?`).get(value);
       return row === undefined ? undefined : { vehicle: JSON.parse(row.doc), available: row.available === 1 };
     },
@@ -114,8 +161,14 @@ export function openSqliteDealerStore(path) {
       return overlapping.all(endMs, startMs);
     },
     async records() {
-      const leads = db.prepare('SELECT * FROM dealer_leads ORDER BY created_ms, lead_id').all().map((r) => ({ ...r, doc: JSON.parse(r.doc) }));
-      const appointments = db.prepare('SELECT * FROM dealer_appointments ORDER BY created_ms, appointment_id').all().map((r) => ({ ...r, doc: JSON.parse(r.doc) }));
+      const leads = db
+        .prepare('SELECT * FROM dealer_leads ORDER BY created_ms, lead_id')
+        .all()
+        .map((r) => ({ ...r, doc: JSON.parse(r.doc) }));
+      const appointments = db
+        .prepare('SELECT * FROM dealer_appointments ORDER BY created_ms, appointment_id')
+        .all()
+        .map((r) => ({ ...r, doc: JSON.parse(r.doc) }));
       return { leads, appointments };
     },
     async close() {

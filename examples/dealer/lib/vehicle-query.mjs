@@ -76,19 +76,53 @@ export const SCHEMA_SQL = [
 /** The row of a vehicle (column order of INSERT_VEHICLE). */
 export function vehicleRow(vehicle, available) {
   const lc = (value) => (value === undefined ? null : String(value).toLowerCase());
-  const search = [vehicle.year, vehicle.make, vehicle.model, vehicle.trim, vehicle.body_type, vehicle.fuel, vehicle.exterior_color, vehicle.condition, vehicle.description]
+  const search = [
+    vehicle.year,
+    vehicle.make,
+    vehicle.model,
+    vehicle.trim,
+    vehicle.body_type,
+    vehicle.fuel,
+    vehicle.exterior_color,
+    vehicle.condition,
+    vehicle.description,
+  ]
     .filter((x) => x !== undefined)
     .join(' ')
     .toLowerCase();
   return [
-    vehicle.vehicle_id, vehicle.vin ?? null, vehicle.stock ?? null, vehicle.year,
-    vehicle.make, lc(vehicle.make), vehicle.model, lc(vehicle.model),
-    vehicle.trim ?? null, lc(vehicle.trim), vehicle.transmission ?? null, lc(vehicle.transmission),
-    vehicle.fuel ?? null, lc(vehicle.fuel), vehicle.driveline ?? null, lc(vehicle.driveline),
-    vehicle.body_type ?? null, lc(vehicle.body_type), vehicle.exterior_color ?? null, lc(vehicle.exterior_color),
-    vehicle.interior_color ?? null, lc(vehicle.interior_color), vehicle.condition, vehicle.status, available ? 1 : 0,
-    vehicle.price?.amount ?? null, vehicle.list_price?.amount ?? null, vehicle.msrp?.amount ?? null,
-    vehicle.mileage ?? null, vehicle.last_verified_at ?? null, search, JSON.stringify(vehicle),
+    vehicle.vehicle_id,
+    vehicle.vin ?? null,
+    vehicle.stock ?? null,
+    vehicle.year,
+    vehicle.make,
+    lc(vehicle.make),
+    vehicle.model,
+    lc(vehicle.model),
+    vehicle.trim ?? null,
+    lc(vehicle.trim),
+    vehicle.transmission ?? null,
+    lc(vehicle.transmission),
+    vehicle.fuel ?? null,
+    lc(vehicle.fuel),
+    vehicle.driveline ?? null,
+    lc(vehicle.driveline),
+    vehicle.body_type ?? null,
+    lc(vehicle.body_type),
+    vehicle.exterior_color ?? null,
+    lc(vehicle.exterior_color),
+    vehicle.interior_color ?? null,
+    lc(vehicle.interior_color),
+    vehicle.condition,
+    vehicle.status,
+    available ? 1 : 0,
+    vehicle.price?.amount ?? null,
+    vehicle.list_price?.amount ?? null,
+    vehicle.msrp?.amount ?? null,
+    vehicle.mileage ?? null,
+    vehicle.last_verified_at ?? null,
+    search,
+    JSON.stringify(vehicle),
   ];
 }
 
