@@ -135,5 +135,22 @@ export async function createAgent(context) {
       authenticate: (request) => auth.authenticate(request, []),
     },
     close: () => store.close(),
+    // The serve banner's curl: the seed's inventory.search for certified Hondas under $30,000.
+    exampleRequest: {
+      parts: [
+        {
+          data: {
+            type: 'inventory.search.request',
+            filters: { make: ['Honda'], condition: ['used', 'certified'], year_min: 2020, price_max: 30000 },
+            pagination: { skip: 0, limit: 3 },
+            sort: { field: 'price', order: 'asc' },
+          },
+          mediaType: 'application/vnd.autoagent.inventory-search-request+json',
+        },
+      ],
+      configuration: {
+        acceptedOutputModes: ['application/vnd.autoagent.inventory-search-response+json'],
+      },
+    },
   };
 }

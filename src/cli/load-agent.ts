@@ -30,6 +30,17 @@ export interface LoadedAgent {
   serverOptions?: Partial<A2AServerOptions>;
   /** Releases what the agent holds (its own database), after the server stopped. */
   close?: () => Promise<void> | void;
+  /** A request worth trying, for the serve banner's curl (export `exampleRequest`). */
+  exampleRequest?: ExampleRequest;
+}
+
+/**
+ * A first request to show users (`exampleRequest` export): the message parts and configuration
+ * of a 1.0 `SendMessage`, in ProtoJSON. The banner adds the messageId and the role.
+ */
+export interface ExampleRequest {
+  parts: unknown[];
+  configuration?: Record<string, unknown>;
 }
 
 type AgentFactory = (context: AgentModuleContext) => Promise<unknown> | unknown;
@@ -81,11 +92,16 @@ export async function loadAgent(target: string, context?: AgentModuleContext): P
   }
   const serverOptions = mod.serverOptions as Partial<A2AServerOptions> | undefined;
   const close = mod.close as LoadedAgent['close'] | undefined;
+  const example = (mod.exampleRequest ?? mod.default?.exampleRequest) as ExampleRequest | undefined;
+  if (example !== undefined && (typeof example !== 'object' || !Array.isArray(example.parts))) {
+    throw new Error(`${file}: exampleRequest must be { parts: [...], configuration?: {...} }`);
+  }
   return {
     file,
     agentCard,
     executor,
     ...(serverOptions === undefined ? {} : { serverOptions }),
     ...(typeof close === 'function' ? { close } : {}),
+    ...(example === undefined ? {} : { exampleRequest: example }),
   };
 }

@@ -12,7 +12,7 @@ import { listen } from '../server/adapters/node.js';
 import { createMemoryTaskStore, type TaskStore } from '../store/index.js';
 import { openSqliteTaskStore } from '../store/sqlite/index.js';
 import { startHost, type ReloadOutcome } from '../host/index.js';
-import { isAgentModule, loadAgent } from './load-agent.js';
+import { isAgentModule, loadAgent, type ExampleRequest } from './load-agent.js';
 
 /** Usage text of `serve`. */
 export const SERVE_USAGE = `Usage: concord serve <agents-dir|config.json5|agent.md|agent-module> [options]
@@ -89,7 +89,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
   out(`  agent card: ${url}.well-known/agent-card.json`);
   out('  try it:');
   out(
-    `  curl -s ${url} -H 'content-type: application/json' -H 'A2A-Version: 1.0' -d '{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"hello"}]}}}'`,
+    `  curl -s ${url} -H 'content-type: application/json' -H 'A2A-Version: 1.0' -d '${tryItBody(agent.exampleRequest)}'`,
   );
 
   await stopped;
@@ -178,4 +178,13 @@ function reported(outcome: ReloadOutcome, out: (line: string) => void): void {
   ];
   out(`  reloaded: ${what.length > 0 ? what.join(', ') : 'nothing changed'}`);
   for (const note of outcome.pending) console.error(`[concord] ${note}`);
+}
+
+/** The JSON-RPC body of the banner's curl: the agent's example request, or a plain "hello". */
+function tryItBody(example: ExampleRequest | undefined): string {
+  const message = { messageId: 'm1', role: 'ROLE_USER', parts: example?.parts ?? [{ text: 'hello' }] };
+  const params =
+    example?.configuration === undefined ? { message } : { message, configuration: example.configuration };
+  // Single quotes end the shell's quoting; JSON never needs them, so escape them for the shell.
+  return JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params }).replaceAll("'", "'\\''");
 }

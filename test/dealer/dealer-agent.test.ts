@@ -136,6 +136,26 @@ describe('valid example requests', () => {
   });
 });
 
+describe('the serve banner', () => {
+  it("prints a curl that really runs: the seed's certified-Honda search, answered with vehicles", async () => {
+    const line = dealer
+      .output()
+      .split('\n')
+      .find((l) => l.trim().startsWith('curl -s '));
+    expect(line, dealer.output()).toBeDefined();
+    const result = await new Promise<Record<string, any>>((done, fail) => {
+      // Run exactly what was printed, through a shell, as a user pasting it would.
+      execFile('sh', ['-c', line!.trim()], { timeout: 20_000 }, (error, stdout) =>
+        error === null ? done(JSON.parse(stdout)) : fail(error),
+      );
+    });
+    const payload = expectValidReply(result.result, 'm1');
+    expect(payload.type).toBe('inventory.search.response');
+    expect(payload.data.total).toBeGreaterThan(0);
+    expect(payload.data.vehicles.every((v: { make: string }) => v.make === 'Honda')).toBe(true);
+  });
+});
+
 describe("the seed's seven curl calls", () => {
   const seed = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures/seed-curls.json'), 'utf8')) as {
     calls: { skill: string; url: string; headers: string[]; body: string }[];
