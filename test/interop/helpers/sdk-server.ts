@@ -12,6 +12,7 @@ import { TaskState, type AgentCard, type Part, type Task } from '@a2a-js/sdk';
 import {
   AgentEvent,
   DefaultRequestHandler,
+  InMemoryPushNotificationStore,
   InMemoryTaskStore,
   type AgentExecutor,
   type ExecutionEventBus,
@@ -113,7 +114,7 @@ const executor: AgentExecutor = {
   },
 };
 
-function cardFor(base: string, rest: string): AgentCard {
+function cardFor(base: string, rest: string, push = false): AgentCard {
   return {
     name: 'SDK Echo',
     description: 'An echo agent served by @a2a-js/sdk',
@@ -129,7 +130,7 @@ function cardFor(base: string, rest: string): AgentCard {
     ],
     capabilities: {
       streaming: true,
-      pushNotifications: false,
+      pushNotifications: push,
       extendedAgentCard: false,
       extensions: [],
     },
@@ -153,8 +154,12 @@ function cardFor(base: string, rest: string): AgentCard {
   } as AgentCard;
 }
 
-/** Starts the SDK agent on 127.0.0.1 with an ephemeral port. */
-export async function startSdkServer(): Promise<SdkServer> {
+/**
+ * Starts the SDK agent on 127.0.0.1 with an ephemeral port. With `push`, its card declares push
+ * notifications and the SDK keeps push configs in its in-memory store (for the client's CRUD).
+ */
+export async function startSdkServer(options: { push?: boolean } = {}): Promise<SdkServer> {
+  const push = options.push === true;
   const app = express();
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -162,7 +167,13 @@ export async function startSdkServer(): Promise<SdkServer> {
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}/`;
   const restUrl = `http://127.0.0.1:${port}/rest`;
-  const handler = new DefaultRequestHandler(cardFor(url, restUrl), new InMemoryTaskStore(), executor);
+  const handler = new DefaultRequestHandler(
+    cardFor(url, restUrl, push),
+    new InMemoryTaskStore(),
+    executor,
+    undefined,
+    push ? new InMemoryPushNotificationStore() : undefined,
+  );
   const legacyCompat = { enabled: true };
   app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler, legacyCompat }));
   app.use(
