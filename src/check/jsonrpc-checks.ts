@@ -8,13 +8,13 @@ import { randomUUID } from 'node:crypto';
 import type { CheckContext } from './check-context.js';
 import { jsonRpcProblem } from './envelope-checks.js';
 import { describeError, expectedError, isError } from './error-checks.js';
-import { METHOD_NAMES, type Operation } from './method-names.js';
+import { JSON_RPC_METHOD_NAMES, type OperationName } from '../protocol/index.js';
 import type { ProbeTarget } from './probe-targets.js';
 import { jsonOf } from './raw-http.js';
 import { WireProbe, type Exchange, type Reading } from './wire-probe.js';
 
 /** Minimal params per operation, naming a task that does not exist. */
-function paramsFor(operation: Operation, version: '0.3' | '1.0', taskId: string): unknown {
+function paramsFor(operation: OperationName, version: '0.3' | '1.0', taskId: string): unknown {
   const v10 = version === '1.0';
   switch (operation) {
     case 'sendMessage':
@@ -43,7 +43,7 @@ function paramsFor(operation: Operation, version: '0.3' | '1.0', taskId: string)
 }
 
 /** Whether the card lets this operation exist in 0.3 (0.3 does not say what a missing capability answers). */
-function offeredIn03(ctx: CheckContext, operation: Operation): boolean {
+function offeredIn03(ctx: CheckContext, operation: OperationName): boolean {
   if (operation === 'sendStreamingMessage' || operation === 'subscribeToTask') return ctx.promises.streaming;
   if (operation.includes('PushNotificationConfig')) return ctx.promises.pushNotifications;
   if (operation === 'getExtendedAgentCard') return ctx.promises.extendedCard;
@@ -118,7 +118,7 @@ async function checkMethodNames(ctx: CheckContext, target: ProbeTarget): Promise
   const probe = ctx.probe(target);
   const rule = target.version === '1.0' ? 14 : 13;
   const taskId = `concord-check-${randomUUID()}`;
-  for (const operation of Object.keys(METHOD_NAMES[target.version]) as Operation[]) {
+  for (const operation of Object.keys(JSON_RPC_METHOD_NAMES[target.version]) as OperationName[]) {
     const method = probe.method(operation)!;
     if (target.version === '0.3' && !offeredIn03(ctx, operation)) {
       ctx.recorder.skip(rule, `${method}: the card does not offer it, and 0.3 names no error for that`);

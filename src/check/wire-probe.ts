@@ -13,7 +13,7 @@ import {
   type SendMessageRequest,
   type WireCodec,
 } from '../protocol/index.js';
-import { METHOD_NAMES, type Operation } from './method-names.js';
+import { JSON_RPC_METHOD_NAMES, type OperationName } from '../protocol/index.js';
 import type { ProbeTarget } from './probe-targets.js';
 import {
   describeAnswer,
@@ -109,8 +109,8 @@ export class WireProbe {
   }
 
   /** The JSON-RPC method name of an operation in this version. */
-  method(operation: Operation): string | undefined {
-    return METHOD_NAMES[this.target.version][operation];
+  method(operation: OperationName): string | undefined {
+    return JSON_RPC_METHOD_NAMES[this.target.version][operation];
   }
 
   /** A JSON-RPC POST; `body` replaces the envelope when given (malformed input). */

@@ -5,6 +5,7 @@
  */
 import {
   A2AError,
+  JSON_RPC_METHOD_NAMES,
   v0_3JsonRpcCodec,
   v1_0Codec,
   type ProtocolVersion,
@@ -15,43 +16,11 @@ import { A2ALocalError } from './client-errors.js';
 import {
   decodeResult,
   encodeRequest,
-  type OperationName,
   type UnaryOperationName,
   type WireBinding,
   type WirePlan,
 } from './wire-binding.js';
 import { jsonRpcError, parseJsonBody } from './wire-errors.js';
-
-/** JSON-RPC method names per version (digest §11 items 13-14); 0.3 has no ListTasks. */
-export const JSON_RPC_METHOD_NAMES: Readonly<
-  Record<ProtocolVersion, Partial<Record<OperationName, string>>>
-> = {
-  '0.3': {
-    sendMessage: 'message/send',
-    sendStreamingMessage: 'message/stream',
-    getTask: 'tasks/get',
-    cancelTask: 'tasks/cancel',
-    subscribeToTask: 'tasks/resubscribe',
-    createTaskPushNotificationConfig: 'tasks/pushNotificationConfig/set',
-    getTaskPushNotificationConfig: 'tasks/pushNotificationConfig/get',
-    listTaskPushNotificationConfigs: 'tasks/pushNotificationConfig/list',
-    deleteTaskPushNotificationConfig: 'tasks/pushNotificationConfig/delete',
-    getExtendedAgentCard: 'agent/getAuthenticatedExtendedCard',
-  },
-  '1.0': {
-    sendMessage: 'SendMessage',
-    sendStreamingMessage: 'SendStreamingMessage',
-    getTask: 'GetTask',
-    listTasks: 'ListTasks',
-    cancelTask: 'CancelTask',
-    subscribeToTask: 'SubscribeToTask',
-    createTaskPushNotificationConfig: 'CreateTaskPushNotificationConfig',
-    getTaskPushNotificationConfig: 'GetTaskPushNotificationConfig',
-    listTaskPushNotificationConfigs: 'ListTaskPushNotificationConfigs',
-    deleteTaskPushNotificationConfig: 'DeleteTaskPushNotificationConfig',
-    getExtendedAgentCard: 'GetExtendedAgentCard',
-  },
-};
 
 let nextRequestId = 1;
 

@@ -25,6 +25,7 @@ export {
 export * from './json-rpc.js';
 export * from './sse.js';
 export * from './version.js';
+export * from './operation-names.js';
 export * from './error-envelopes.js';
 export * from './error-tables.js';
 export { v1_0Codec } from './v1_0/index.js';

@@ -82,6 +82,16 @@ describe('JSON-RPC envelope errors', () => {
     expect(error.code).toBe(-32601);
     expect(error.message).toMatch(/0\.3 method name/);
   });
+
+  it.each(['toString', 'constructor', '__proto__', 'hasOwnProperty'])(
+    'a method named like an Object member (%s) is -32601, not an internal error',
+    async (method) => {
+      for (const headers of [{}, V1]) {
+        const { json } = await rpcRaw(JSON.stringify({ jsonrpc: '2.0', id: 9, method, params: {} }), headers);
+        expect(jsonRpcWireError(200, json).code).toBe(-32601);
+      }
+    },
+  );
 });
 
 describe('invalid params name the failing path', () => {

@@ -8,6 +8,7 @@ import {
   encodeSseEvent,
   jsonRpcError,
   jsonRpcResult,
+  JSON_RPC_OPERATIONS,
   parseJsonRpcRequest,
   toJsonRpcErrorObject,
   type JsonRpcId,
@@ -19,7 +20,7 @@ import type { CallContext } from '../call-context.js';
 import { jsonRpcCodec } from './codecs.js';
 import { mappedError, type ErrorMapper } from './error-mapping.js';
 import type { HttpRequest, HttpResponse } from './http-types.js';
-import { invokeStream, JSON_RPC_METHODS, OPERATIONS } from './operations.js';
+import { invokeStream, OPERATIONS } from './operations.js';
 import { sseResponse } from './sse-body.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -79,9 +80,9 @@ export async function handleJsonRpc(
     const call = await options.setup(request, version);
     const rpc = parseJsonRpcRequest(await request.text());
     id = rpc.id;
-    const name = JSON_RPC_METHODS[version][rpc.method];
+    const name = JSON_RPC_OPERATIONS[version][rpc.method];
     if (name === undefined) {
-      const other = JSON_RPC_METHODS[version === '1.0' ? '0.3' : '1.0'][rpc.method];
+      const other = JSON_RPC_OPERATIONS[version === '1.0' ? '0.3' : '1.0'][rpc.method];
       const hint =
         other === undefined
           ? ''

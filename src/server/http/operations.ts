@@ -3,24 +3,13 @@
  * it, and how its result is encoded. Both bindings (JSON-RPC and REST) dispatch through this
  * table, so they stay functionally equivalent (A2A 1.0 §5; digest §11 item 8).
  */
-import type { WireCodec } from '../../protocol/index.js';
+import type { OperationName, WireCodec } from '../../protocol/index.js';
 import type { CallContext } from '../call-context.js';
 import type { EventStream, RequestHandler } from '../request-handler.js';
 import type { HttpRequest } from './http-types.js';
 
 /** Operation names, spelled as the spec spells them (house style rule 3). */
-export type OperationName =
-  | 'sendMessage'
-  | 'sendStreamingMessage'
-  | 'getTask'
-  | 'listTasks'
-  | 'cancelTask'
-  | 'subscribeToTask'
-  | 'createTaskPushNotificationConfig'
-  | 'getTaskPushNotificationConfig'
-  | 'listTaskPushNotificationConfigs'
-  | 'deleteTaskPushNotificationConfig'
-  | 'getExtendedAgentCard';
+export type { OperationName };
 
 /** Extra transport facts an operation may need. */
 export interface InvokeExtras {
@@ -125,35 +114,6 @@ export const OPERATIONS: Readonly<Record<OperationName, Operation>> = {
     invoke: (h, r, call) => h.getExtendedAgentCard(r, call),
     encode: (c, r) => c.encodeAgentCard(r),
   }),
-};
-
-/** JSON-RPC method names per version (digest §11 items 13-14). 0.3 has no ListTasks method. */
-export const JSON_RPC_METHODS: Readonly<Record<'0.3' | '1.0', Readonly<Record<string, OperationName>>>> = {
-  '0.3': {
-    'message/send': 'sendMessage',
-    'message/stream': 'sendStreamingMessage',
-    'tasks/get': 'getTask',
-    'tasks/cancel': 'cancelTask',
-    'tasks/resubscribe': 'subscribeToTask',
-    'tasks/pushNotificationConfig/set': 'createTaskPushNotificationConfig',
-    'tasks/pushNotificationConfig/get': 'getTaskPushNotificationConfig',
-    'tasks/pushNotificationConfig/list': 'listTaskPushNotificationConfigs',
-    'tasks/pushNotificationConfig/delete': 'deleteTaskPushNotificationConfig',
-    'agent/getAuthenticatedExtendedCard': 'getExtendedAgentCard',
-  },
-  '1.0': {
-    SendMessage: 'sendMessage',
-    SendStreamingMessage: 'sendStreamingMessage',
-    GetTask: 'getTask',
-    ListTasks: 'listTasks',
-    CancelTask: 'cancelTask',
-    SubscribeToTask: 'subscribeToTask',
-    CreateTaskPushNotificationConfig: 'createTaskPushNotificationConfig',
-    GetTaskPushNotificationConfig: 'getTaskPushNotificationConfig',
-    ListTaskPushNotificationConfigs: 'listTaskPushNotificationConfigs',
-    DeleteTaskPushNotificationConfig: 'deleteTaskPushNotificationConfig',
-    GetExtendedAgentCard: 'getExtendedAgentCard',
-  },
 };
 
 /** Runs a streaming operation, passing `Last-Event-ID` on for resumption (digest §3.3). */

@@ -1,12 +1,12 @@
 /**
- * The JSON-RPC method names of each version, as digest §11 items 13 and 14 list them (the check
- * judges servers against the spec's table, so it keeps its own copy rather than the client's).
- * 0.3 has no ListTasks over JSON-RPC (digest §2).
+ * The A2A operations by the spec's names (house style rule 3), and the JSON-RPC method that names
+ * each one in each version (digest §11 items 13-14). One table for the server's dispatch, the
+ * client's requests and `concord check`'s probes. 0.3 has no ListTasks over JSON-RPC (digest §2).
  */
-import type { ProtocolVersion } from '../protocol/index.js';
+import type { ProtocolVersion } from './codec.js';
 
-/** The operations, by the spec's names. */
-export type Operation =
+/** Every A2A operation (A2A 1.0 §3.1). */
+export type OperationName =
   | 'sendMessage'
   | 'sendStreamingMessage'
   | 'getTask'
@@ -19,8 +19,10 @@ export type Operation =
   | 'deleteTaskPushNotificationConfig'
   | 'getExtendedAgentCard';
 
-/** Method name per operation and version. */
-export const METHOD_NAMES: Readonly<Record<ProtocolVersion, Partial<Record<Operation, string>>>> = {
+/** The JSON-RPC method of each operation, per version. */
+export const JSON_RPC_METHOD_NAMES: Readonly<
+  Record<ProtocolVersion, Readonly<Partial<Record<OperationName, string>>>>
+> = {
   '0.3': {
     sendMessage: 'message/send',
     sendStreamingMessage: 'message/stream',
@@ -47,3 +49,17 @@ export const METHOD_NAMES: Readonly<Record<ProtocolVersion, Partial<Record<Opera
     getExtendedAgentCard: 'GetExtendedAgentCard',
   },
 };
+
+/** The operation of each JSON-RPC method, per version: the table above read backwards. */
+export const JSON_RPC_OPERATIONS: Readonly<Record<ProtocolVersion, Readonly<Record<string, OperationName>>>> =
+  {
+    '0.3': invert(JSON_RPC_METHOD_NAMES['0.3']),
+    '1.0': invert(JSON_RPC_METHOD_NAMES['1.0']),
+  };
+
+function invert(names: Partial<Record<OperationName, string>>): Record<string, OperationName> {
+  // No prototype: a method called `constructor` or `toString` must not find anything.
+  const out = Object.create(null) as Record<string, OperationName>;
+  for (const [operation, method] of Object.entries(names)) out[method] = operation as OperationName;
+  return out;
+}
