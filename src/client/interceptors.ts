@@ -5,20 +5,12 @@
  * `after` observes the outcome (metrics, logging: the library itself never logs, DESIGN.md).
  */
 
+import type { OperationName } from '../protocol/index.js';
+
 /** What a request is for: an operation by the spec's name, or the card fetch. */
 export type CallPurpose =
   | 'getAgentCard'
-  | 'sendMessage'
-  | 'sendStreamingMessage'
-  | 'getTask'
-  | 'listTasks'
-  | 'cancelTask'
-  | 'subscribeToTask'
-  | 'createTaskPushNotificationConfig'
-  | 'getTaskPushNotificationConfig'
-  | 'listTaskPushNotificationConfigs'
-  | 'deleteTaskPushNotificationConfig'
-  | 'getExtendedAgentCard'
+  | OperationName
   /** The agent's published contracts document (`/contracts`, decision 0018). */
   | 'getContracts';
 

@@ -15,7 +15,13 @@
  * as a whole in dev mode (decision 0022).
  */
 import { A2AError, negotiateVersion, toRestErrorBody, type ProtocolVersion } from '../protocol/index.js';
-import { cacheableJson, type HttpApp, type HttpRequest, type HttpResponse } from '../server/index.js';
+import {
+  cacheableJson,
+  requestBelow,
+  type HttpApp,
+  type HttpRequest,
+  type HttpResponse,
+} from '../server/index.js';
 import type { A2AServer } from '../server/index.js';
 import type { TaskStore } from '../store/index.js';
 import type { HostConfig } from './host-config.js';
@@ -247,7 +253,7 @@ export class AgentHost implements HttpApp {
       return notFound(`No agent "${id}" here; the agents are listed at /agents`);
     }
     const sub = slash === -1 ? '/' : rest.slice(slash);
-    const inner = below(request, sub, `agents/${encodeURIComponent(id)}`);
+    const inner = requestBelow(request, sub, `/agents/${encodeURIComponent(id)}`);
     if (sub === '/contracts' || sub.startsWith('/contracts/')) {
       return handleContracts(inner, sub, agent.definition);
     }
@@ -290,21 +296,6 @@ export class AgentHost implements HttpApp {
   private json(status: number, body: unknown): HttpResponse {
     return { status, headers: { ...JSON_HEADERS }, body: JSON.stringify(body) };
   }
-}
-
-/** The request as seen from below a mount point. */
-function below(request: HttpRequest, path: string, mount: string): HttpRequest {
-  return {
-    method: request.method,
-    path,
-    query: request.query,
-    header: (name) => request.header(name),
-    text: () => request.text(),
-    get signal() {
-      return request.signal;
-    },
-    ...(request.origin === undefined ? {} : { origin: `${request.origin}/${mount}` }),
-  };
 }
 
 function notFound(message: string): HttpResponse {

@@ -29,7 +29,7 @@ import {
   setupCall,
   type Authenticator,
 } from './http/call-setup.js';
-import type { HttpApp, HttpRequest, HttpResponse } from './http/http-types.js';
+import { requestBelow, type HttpApp, type HttpRequest, type HttpResponse } from './http/http-types.js';
 import { cacheableJson } from './http/cacheable-json.js';
 import type { ErrorMapper } from './http/error-mapping.js';
 import { handleJsonRpc, jsonRpcErrorResponse, readableRequestId } from './http/json-rpc-binding.js';
@@ -284,19 +284,7 @@ export class A2AServer implements HttpApp {
   private unprefixed(request: HttpRequest): HttpRequest | undefined {
     const prefix = this.prefixes.find((p) => request.path === p || request.path.startsWith(`${p}/`));
     if (prefix === undefined) return undefined;
-    const path = request.path.slice(prefix.length) || '/';
-    return {
-      method: request.method,
-      path,
-      query: request.query,
-      header: (name) => request.header(name),
-      text: () => request.text(),
-      get signal() {
-        return request.signal;
-      },
-      ...(request.origin === undefined ? {} : { origin: `${request.origin}${prefix}` }),
-      ...(request.remoteAddress === undefined ? {} : { remoteAddress: request.remoteAddress }),
-    };
+    return requestBelow(request, request.path.slice(prefix.length) || '/', prefix);
   }
 
   private serveDocument(request: HttpRequest, build: DocumentBuilder): HttpResponse {

@@ -38,7 +38,7 @@ export type {
   HttpBodyResponse,
   HttpStreamResponse,
 } from './http/http-types.js';
-export { isStreamResponse } from './http/http-types.js';
+export { isStreamResponse, requestBelow } from './http/http-types.js';
 export { cacheableJson, etagOf } from './http/cacheable-json.js';
 export { authenticateChallenge } from './http/call-setup.js';
 export {

@@ -429,6 +429,12 @@ describe('API keys in the query and in a cookie, through the host', () => {
     expect(await wrong.text()).not.toContain('not-the-key');
   });
 
+  it("gives agents below /agents/<id>/ the caller's address (per-client limits rely on it)", async () => {
+    const response = await send(`${keyed.url}agents/keyed/`, 'whoami', { cookie: `session=${COOKIE_KEY}` });
+    const body = (await response.json()) as Json;
+    expect(body.result.task.artifacts[0].parts[0].text).toBe('caller: 127.0.0.1');
+  });
+
   it('accepts the key in a cookie among others, and refuses a wrong one', async () => {
     const ok = await send(`${keyed.url}agents/keyed/`, 'hi', { cookie: `theme=dark; session=${COOKIE_KEY}` });
     expect(ok.status).toBe(200);

@@ -43,6 +43,29 @@ export interface HttpStreamResponse {
 /** What a binding returns. */
 export type HttpResponse = HttpBodyResponse | HttpStreamResponse;
 
+/**
+ * The same request as seen from below a mount point or path prefix: `path` is what remains below
+ * it and `origin` gains `mountPath` (e.g. `/agents/echo`). Everything else reads through to the
+ * original, lazily, so the adapters' lazy members (signal, query) stay lazy.
+ */
+export function requestBelow(request: HttpRequest, path: string, mountPath: string): HttpRequest {
+  const below: HttpRequest = {
+    method: request.method,
+    path,
+    get query() {
+      return request.query;
+    },
+    header: (name) => request.header(name),
+    text: () => request.text(),
+    get signal() {
+      return request.signal;
+    },
+  };
+  if (request.origin !== undefined) below.origin = `${request.origin}${mountPath}`;
+  if (request.remoteAddress !== undefined) below.remoteAddress = request.remoteAddress;
+  return below;
+}
+
 /** True for streamed responses. */
 export function isStreamResponse(response: HttpResponse): response is HttpStreamResponse {
   return 'stream' in response;
