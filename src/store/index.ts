@@ -1,6 +1,13 @@
 /** Public entry of the store layer: the TaskStore port and the in-memory store. */
 export * from './task-store.js';
 export * from './approval-store.js';
+export {
+  EvidenceSequenceError,
+  type EvidenceRecord,
+  type EvidenceStore,
+  type NewEvidenceRecord,
+} from './evidence-store.js';
+export { MemoryEvidenceStore, createMemoryEvidenceStore } from './memory/memory-evidence-store.js';
 export { MemoryApprovalStore, createMemoryApprovalStore } from './memory/memory-approval-store.js';
 export {
   DEFAULT_MAX_TASKS,

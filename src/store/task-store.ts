@@ -6,6 +6,7 @@
  */
 import type { StreamResponse, Task, TaskState } from '../protocol/index.js';
 import type { ApprovalStore } from './approval-store.js';
+import type { EvidenceStore } from './evidence-store.js';
 
 /** Who may see a task, and under which tenant it lives. Empty strings mean "none". */
 export interface TaskScope {
@@ -88,4 +89,9 @@ export interface TaskStore {
    * (the same file for SQLite) and closed with this store.
    */
   readonly approvals?: ApprovalStore;
+  /**
+   * Stores that can persist evidence chains expose them here, kept as the tasks are (the same file
+   * for SQLite) and closed with this store.
+   */
+  readonly evidence?: EvidenceStore;
 }

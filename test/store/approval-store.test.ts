@@ -170,7 +170,7 @@ describe('SQLite approvals durability', () => {
     await old.close();
     // Turn the file back into a schema-1 file: what the previous Concord wrote.
     const raw = new Database(path);
-    raw.exec('DROP TABLE approvals; DROP TABLE approval_events;');
+    raw.exec('DROP TABLE approvals; DROP TABLE approval_events; DROP TABLE evidence_records;');
     raw.pragma('user_version = 1');
     raw.close();
 

@@ -24,6 +24,7 @@ import {
 } from '../task-store.js';
 import { FirstInOrder } from './first-in-order.js';
 import { MemoryApprovalStore } from './memory-approval-store.js';
+import { MemoryEvidenceStore } from './memory-evidence-store.js';
 
 /** One per task, updated in place by commits. */
 interface Entry {
@@ -74,6 +75,8 @@ export class MemoryTaskStore implements TaskStore {
   private closed = false;
   /** Approvals of held messages, kept (and closed) alongside the tasks. */
   readonly approvals = new MemoryApprovalStore();
+  /** Evidence chains (e.g. AUMP evidence events), kept and closed alongside the tasks. */
+  readonly evidence = new MemoryEvidenceStore();
 
   constructor(options: MemoryTaskStoreOptions = {}) {
     const max = options.maxTasks ?? DEFAULT_MAX_TASKS;
@@ -112,7 +115,7 @@ export class MemoryTaskStore implements TaskStore {
 
   close(): Promise<void> {
     this.closed = true;
-    return this.approvals.close();
+    return Promise.all([this.approvals.close(), this.evidence.close()]).then(() => undefined);
   }
 
   private apply(commit: TaskCommit): number {

@@ -70,6 +70,18 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX approval_events_by_approval ON approval_events (approval_id, seq);
   `,
+  // 2 -> 3: evidence chains (evidence-store.ts; the AUMP extension's evidence events), in the tasks'
+  // file so evidence is as durable as the tasks it speaks about. The primary key is the chain order
+  // and refuses a second record at the same sequence number.
+  `
+  CREATE TABLE evidence_records (
+    chain TEXT NOT NULL,
+    seq INTEGER NOT NULL CHECK (seq >= 1),
+    event TEXT NOT NULL,
+    recorded_at TEXT NOT NULL,
+    PRIMARY KEY (chain, seq)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /** The schema version this code writes (`PRAGMA user_version`). */

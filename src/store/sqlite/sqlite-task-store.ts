@@ -17,6 +17,7 @@ import type {
 } from '../task-store.js';
 import { ListQuery } from './list-query.js';
 import { SqliteApprovalStore } from './sqlite-approval-store.js';
+import { SqliteEvidenceStore } from './sqlite-evidence-store.js';
 import { openDatabase } from './schema.js';
 import { prepareStatements, type Statements } from './statements.js';
 import { WriteQueue } from './write-queue.js';
@@ -38,6 +39,8 @@ export class SqliteTaskStore implements TaskStore {
   private closed = false;
   /** Approvals in the same file and connection, closed with this store (sqlite-approval-store.ts). */
   readonly approvals: SqliteApprovalStore;
+  /** Evidence chains in the same file and connection, closed with this store (sqlite-evidence-store.ts). */
+  readonly evidence: SqliteEvidenceStore;
 
   constructor(options: SqliteTaskStoreOptions) {
     this.db = openDatabase({ path: options.path, busyTimeoutMs: options.busyTimeoutMs ?? 5000 });
@@ -46,6 +49,7 @@ export class SqliteTaskStore implements TaskStore {
     this.lists = new ListQuery(this.db);
     const writes = this.writes;
     this.approvals = new SqliteApprovalStore({ db: this.db, beforeWrite: () => writes.flush() });
+    this.evidence = new SqliteEvidenceStore({ db: this.db, beforeWrite: () => writes.flush() });
   }
 
   commit(commit: TaskCommit): Promise<number> {
