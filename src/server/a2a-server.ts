@@ -35,6 +35,7 @@ import type { ErrorMapper } from './http/error-mapping.js';
 import { handleJsonRpc, jsonRpcErrorResponse, readableRequestId } from './http/json-rpc-binding.js';
 import { handleRest, restErrorResponse } from './http/rest-binding.js';
 import { RequestHandler, type MessageAdmission } from './request-handler.js';
+import { withDeclarations, type ServerExtension } from './server-extension.js';
 
 /** A card as given by the user: interfaces may be left for the server to fill in. */
 export type AgentCardInput = Omit<AgentCard, 'supportedInterfaces'> & {
@@ -97,6 +98,12 @@ export interface A2AServerOptions {
    * profiles that document their endpoint under such a path. The card keeps naming the base URL.
    */
   pathPrefixes?: string[];
+  /**
+   * A2A extensions (A2A 1.0 §8) plugged in through `ServerExtension`: declared on the card, run on
+   * every send after `admitMessage`, offered to the agent as `context.extensions`, and given first
+   * look at requests that are not A2A operations (server-extension.ts, decision 0054).
+   */
+  extensions?: readonly ServerExtension[];
 }
 
 /** Builds a served document from the base URL and the card (1.0 form) as served there. */
@@ -105,13 +112,20 @@ export type DocumentBuilder = (context: { baseUrl: string; card: AgentCard }) =>
 /** The interfaces a Concord server offers at `baseUrl`, preferred first (A2A 1.0 §8.3.1). */
 export const defaultInterfaces: (baseUrl: string) => AgentInterface[] = defaultCardInterfaces;
 
-function finishCard(input: AgentCardInput, baseUrl: string | undefined): AgentCard {
+function finishCard(
+  input: AgentCardInput,
+  baseUrl: string | undefined,
+  extensions: readonly ServerExtension[] = [],
+): AgentCard {
   const interfaces =
     input.supportedInterfaces !== undefined && input.supportedInterfaces.length > 0
       ? input.supportedInterfaces
       : defaultInterfaces(baseUrl ?? 'http://localhost/');
   // Capability flags must match behaviour (digest §11 item 6): push is not offered yet.
   const capabilities = { ...input.capabilities, pushNotifications: false };
+  // Extensions in use are declared (A2A 1.0 §8.1); the card's own entries win for the same URI.
+  const declared = withDeclarations(input.capabilities.extensions, extensions);
+  if (declared !== undefined) capabilities.extensions = declared;
   return { ...input, supportedInterfaces: interfaces, capabilities };
 }
 
@@ -128,6 +142,9 @@ export class A2AServer implements HttpApp {
   /** False for an alias: the handler (and its store) belong to the server it was made from. */
   private readonly ownsHandler: boolean;
   private readonly heartbeatMs: number;
+  private readonly extensions: readonly ServerExtension[];
+  /** The extensions that serve requests of their own (`ServerExtension.route`). */
+  private readonly routes: readonly ServerExtension[];
   /** What both bindings get on every call; built once, not per request. */
   private readonly bindingOptions: {
     handler: RequestHandler;
@@ -147,7 +164,9 @@ export class A2AServer implements HttpApp {
     this.maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
     this.heartbeatMs = options.heartbeatMs ?? 15_000;
     this.baseUrl = options.baseUrl;
-    this.card = finishCard(options.agentCard, options.baseUrl);
+    this.extensions = options.extensions ?? [];
+    this.routes = this.extensions.filter((extension) => extension.route !== undefined);
+    this.card = finishCard(options.agentCard, options.baseUrl, this.extensions);
     this.cardEndpoint = this.newCardEndpoint();
     this.handler =
       shared ??
@@ -157,11 +176,14 @@ export class A2AServer implements HttpApp {
         store: this.store,
         ...(options.extendedAgentCard === undefined
           ? {}
-          : { extendedAgentCard: finishCard(options.extendedAgentCard, options.baseUrl) }),
+          : {
+              extendedAgentCard: finishCard(options.extendedAgentCard, options.baseUrl, this.extensions),
+            }),
         ...(options.onError === undefined ? {} : { onError: options.onError }),
         ...(options.admitMessage === undefined ? {} : { admitMessage: options.admitMessage }),
         ...(options.contracts === undefined ? {} : { contracts: options.contracts }),
         ...(options.agents === undefined ? {} : { agents: options.agents }),
+        ...(this.extensions.length === 0 ? {} : { extensions: this.extensions }),
       });
     const authenticate = options.authenticate;
     this.bindingOptions = {
@@ -205,14 +227,14 @@ export class A2AServer implements HttpApp {
   }
 
   private rebuildCards(): void {
-    this.card = finishCard(this.options.agentCard, this.baseUrl);
+    this.card = finishCard(this.options.agentCard, this.baseUrl, this.extensions);
     this.cardEndpoint = this.newCardEndpoint();
     this.documents = new Map();
     if (!this.ownsHandler) return;
     const extended = this.options.extendedAgentCard;
     this.handler.replaceCards(
       this.card,
-      extended === undefined ? undefined : finishCard(extended, this.baseUrl),
+      extended === undefined ? undefined : finishCard(extended, this.baseUrl, this.extensions),
     );
   }
 
@@ -232,6 +254,10 @@ export class A2AServer implements HttpApp {
     const document = this.options.documents?.[request.path];
     if (document !== undefined && (request.method === 'GET' || request.method === 'HEAD')) {
       return this.serveDocument(request, document);
+    }
+    if (this.routes.length > 0) {
+      const routed = await this.extensionRoute(request);
+      if (routed !== undefined) return routed;
     }
     const jsonRpc = request.method === 'POST' && (request.path === '/' || request.path === '');
     const mapError = this.options.mapError;
@@ -313,6 +339,19 @@ export class A2AServer implements HttpApp {
   /** Stops accepting work and closes the store (an alias leaves both to its origin). */
   async close(): Promise<void> {
     if (this.ownsHandler) await this.store.close();
+  }
+
+  /** The first answer of an extension's `route`; a throwing route answers with its error. */
+  private async extensionRoute(request: HttpRequest): Promise<HttpResponse | undefined> {
+    for (const extension of this.routes) {
+      try {
+        const response = await extension.route!(request, this.card);
+        if (response !== undefined) return response;
+      } catch (error) {
+        return restErrorResponse(error, '1.0');
+      }
+    }
+    return undefined;
   }
 
   private echoHeaders(request: HttpRequest): Record<string, string> | undefined {

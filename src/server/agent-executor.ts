@@ -34,6 +34,8 @@ export interface RequestContext {
   readonly contract?: ContractInvocation;
   /** Sends to other agents (by host id or URL), when the server was given a sender (the host does). */
   readonly agents?: AgentSender;
+  /** What the server's A2A extensions offer the agent, by extension URI (`ServerExtension.service`). */
+  readonly extensions: ReadonlyMap<string, unknown>;
 }
 
 /** What an agent sends to another: text, a contract invocation, or a whole message. */

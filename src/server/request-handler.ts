@@ -44,6 +44,7 @@ import {
 import type { AgentExecutor, AgentSender } from './agent-executor.js';
 import type { ContractGate } from './contract-gate.js';
 import type { CallContext } from './call-context.js';
+import { extensionServices, type AcceptedSend, type ServerExtension } from './server-extension.js';
 import { EventHub } from './event-hub.js';
 import { applyHistoryLength, withoutArtifacts } from './history-length.js';
 import { checkOutputModes } from './output-modes.js';
@@ -68,6 +69,8 @@ export interface RequestHandlerOptions {
   contracts?: ContractGate;
   /** Given to executors as `context.agents`, to send to other agents. */
   agents?: AgentSender;
+  /** A2A extensions run on every send, after `admitMessage` (server-extension.ts). */
+  extensions?: readonly ServerExtension[];
 }
 
 /**
@@ -94,9 +97,11 @@ export class RequestHandler {
   private extendedAgentCard: AgentCard | undefined;
   private readonly admitMessage: MessageAdmission | undefined;
   private readonly contracts: ContractGate | undefined;
+  private readonly extensions: readonly ServerExtension[];
 
   constructor(options: RequestHandlerOptions) {
     this.admitMessage = options.admitMessage;
+    this.extensions = options.extensions ?? [];
     this.contracts = options.contracts;
     this.card = options.agentCard;
     this.store = options.store;
@@ -107,6 +112,7 @@ export class RequestHandler {
       { store: this.store, hub: this.hub, onError },
       options.executor,
       options.agents,
+      extensionServices(this.extensions),
     );
   }
 
@@ -401,6 +407,9 @@ export class RequestHandler {
       incoming.taskId === taskId && incoming.contextId === contextId
         ? incoming
         : { ...incoming, taskId, contextId };
+    if (this.extensions.length > 0) {
+      await this.runExtensions({ request, call, task: stored?.task, message, taskId, contextId });
+    }
     if (invocation?.requiresApproval === true) {
       return holdForApproval(this.approvalDeps(), {
         taskId,
@@ -424,6 +433,22 @@ export class RequestHandler {
       ...(invocation === undefined ? {} : { contract: invocation, contracts: this.contracts }),
     });
     return run.execution;
+  }
+
+  /**
+   * Every extension's `admit`, then (all having admitted) every `accepted`: an extension records a
+   * send only once no other check can still refuse it (decision 0054).
+   */
+  private async runExtensions(accepted: Omit<AcceptedSend, 'activated'>): Promise<void> {
+    const sends = this.extensions.map((extension) => ({
+      extension,
+      send: { ...accepted, activated: accepted.call.activatedExtensions.includes(extension.declaration.uri) },
+    }));
+    for (const { extension, send } of sends) {
+      const { message: _m, taskId: _t, contextId: _c, ...checked } = send;
+      await extension.admit?.(checked);
+    }
+    for (const { extension, send } of sends) await extension.accepted?.(send);
   }
 }
 

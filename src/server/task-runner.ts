@@ -60,9 +60,15 @@ class ExecutionContext implements RequestContext {
   readonly call: CallContext;
   readonly contract?: ContractInvocation;
   readonly agents?: AgentSender;
+  readonly extensions: ReadonlyMap<string, unknown>;
   readonly #execution: TaskExecution;
 
-  constructor(execution: TaskExecution, options: StartOptions, agents: AgentSender | undefined) {
+  constructor(
+    execution: TaskExecution,
+    options: StartOptions,
+    agents: AgentSender | undefined,
+    extensions: ReadonlyMap<string, unknown>,
+  ) {
     this.#execution = execution;
     this.message = options.message;
     this.taskId = options.taskId;
@@ -74,6 +80,7 @@ class ExecutionContext implements RequestContext {
     this.call = options.call;
     if (options.contract !== undefined) this.contract = options.contract;
     if (agents !== undefined) this.agents = agents;
+    this.extensions = extensions;
   }
 
   get signal(): AbortSignal {
@@ -89,6 +96,8 @@ export class TaskRunner {
     private readonly deps: ExecutionDeps,
     private readonly executor: AgentExecutor,
     private readonly agents?: AgentSender,
+    /** The services of the server's extensions, shared by every context (server-extension.ts). */
+    private readonly extensions: ReadonlyMap<string, unknown> = new Map(),
   ) {}
 
   /** The live run of a task, if its agent is still at work in this process. */
@@ -109,7 +118,7 @@ export class TaskRunner {
     else if (contract !== undefined) init.metadata = invocationMetadata(contract);
     if (options.messageRecorded === true) init.messageRecorded = true;
     const execution = new TaskExecution(this.deps, init);
-    const context = new ExecutionContext(execution, options, this.agents);
+    const context = new ExecutionContext(execution, options, this.agents, this.extensions);
     const sink =
       contract !== undefined && contracts !== undefined
         ? new OutputCheckingSink(execution, contracts, contract)

@@ -1,0 +1,78 @@
+/**
+ * Server-side A2A extensions (A2A 1.0 §8; decision 0054): the one interface through which an
+ * extension (AUMP mandates, a profile such as AAP) plugs into an A2A server without the server
+ * knowing it. An extension
+ *
+ * - is declared on the card (`capabilities.extensions[]`, §8.1), which is also what lets clients
+ *   activate it (§8.2: the server activates only what its card declares);
+ * - checks every send after the protocol checks, the contract gate and `admitMessage`, and refuses
+ *   one by throwing an A2AError: nothing is created, nothing reaches the agent (`admit`);
+ * - hears of every send that passed all checks, just before the agent gets it, and may record it
+ *   (`accepted`: e.g. evidence with the A2A messageId); throwing there refuses the send too;
+ * - may serve documents below the agent's base URL that are not A2A operations (`route`: e.g. a
+ *   well-known profile);
+ * - may offer the agent's code an object of its own (`service`, read by the executor as
+ *   `context.extensions.get(uri)`).
+ *
+ * Activated extensions are echoed in the response header by the server itself (digest §11 item 53).
+ */
+import type { AgentCard, AgentExtension, Message, SendMessageRequest, Task } from '../protocol/index.js';
+import type { CallContext } from './call-context.js';
+import type { HttpRequest, HttpResponse } from './http/http-types.js';
+
+/** A send as an extension sees it. */
+export interface ExtensionSend {
+  readonly request: SendMessageRequest;
+  readonly call: CallContext;
+  /** The stored task of a follow-up; undefined for a message that creates a task. */
+  readonly task: Task | undefined;
+  /** Whether the client activated this extension on the call (A2A 1.0 §8.2). */
+  readonly activated: boolean;
+}
+
+/** A send that passed every check, as the agent is about to get it (or held for its owner's approval). */
+export interface AcceptedSend extends ExtensionSend {
+  /** The message with its task and context ids filled in. */
+  readonly message: Message;
+  readonly taskId: string;
+  readonly contextId: string;
+}
+
+/** An A2A extension on the server side; see the file comment. Every member but `declaration` is optional. */
+export interface ServerExtension {
+  /** How the card declares it (A2A 1.0 §4.4.4 AgentExtension); added unless the card lists the URI. */
+  readonly declaration: AgentExtension;
+  /** Checks a send; throw an A2AError to refuse it before anything is created. */
+  admit?(send: ExtensionSend): void | Promise<void>;
+  /** Called once per accepted send, before the agent sees the message; throwing refuses the send. */
+  accepted?(send: AcceptedSend): void | Promise<void>;
+  /**
+   * Serves a request below the agent's base URL, or returns undefined to leave it to the A2A routes.
+   * Runs before them, so it should answer only its own paths. `card` is the card as served now.
+   */
+  route?(request: HttpRequest, card: AgentCard): HttpResponse | undefined | Promise<HttpResponse | undefined>;
+  /** What the agent's code gets from `context.extensions.get(declaration.uri)`. */
+  readonly service?: unknown;
+}
+
+/** The card's extensions plus the declarations it does not list yet (by URI, card first). */
+export function withDeclarations(
+  declared: readonly AgentExtension[] | undefined,
+  extensions: readonly ServerExtension[],
+): AgentExtension[] | undefined {
+  if (extensions.length === 0) return declared === undefined ? undefined : [...declared];
+  const out = [...(declared ?? [])];
+  for (const { declaration } of extensions) {
+    if (!out.some((each) => each.uri === declaration.uri)) out.push(declaration);
+  }
+  return out;
+}
+
+/** The services of `extensions` by URI, for `RequestContext.extensions`. */
+export function extensionServices(extensions: readonly ServerExtension[]): ReadonlyMap<string, unknown> {
+  const services = new Map<string, unknown>();
+  for (const extension of extensions) {
+    if (extension.service !== undefined) services.set(extension.declaration.uri, extension.service);
+  }
+  return services;
+}
