@@ -11,6 +11,8 @@ export interface SourceLocation {
   file: string;
   /** 1-based line, when known. */
   line?: number;
+  /** JSON Pointer of the definition within its file ('' for markdown), for locating its fields. */
+  pointer?: string;
 }
 
 /** A JSON Schema document (draft 2020-12), as written in the definition. */
@@ -132,6 +134,8 @@ export interface AgentDefinition {
   /** Agent-level requirements; absent means the host's organisation-wide ones. */
   security?: SecurityRequirementInput[];
   card: CardOverrides;
+  /** A2A extensions the agent enables, by the host extension's name, with their settings as written. */
+  extensions?: Record<string, unknown>;
   /** Where the definition was written. */
   source: SourceLocation;
 }

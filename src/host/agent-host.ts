@@ -30,6 +30,7 @@ import { handleApprovals } from './approvals-api.js';
 import { handleContracts } from './contracts-api.js';
 import { DefinitionError, type DefinitionProblem } from './definitions/index.js';
 import { directoryCardJson, listing, type ListedAgent } from './host-directory.js';
+import type { HostExtension } from './host-extensions.js';
 import type { RemoteAgents } from './remote-agents.js';
 import { buildHostParts, type HostParts } from './host-parts.js';
 import { mountAgent, type MountedAgent, type PreparedUpdate } from './mounted-agent.js';
@@ -49,6 +50,8 @@ export interface AgentHostOptions {
   remoteAgents?: RemoteAgents;
   /** Receives each line stdio MCP servers write to stderr (the library itself never logs). */
   onMcpLog?: (server: string, line: string) => void;
+  /** The A2A extensions agents may enable in their definitions (host-extensions.ts). */
+  extensions?: readonly HostExtension[];
 }
 
 /** What a reload changed. */
@@ -108,6 +111,7 @@ export class AgentHost implements HttpApp {
             parts,
             store: options.storeFor(definition.id),
             onError,
+            extensions: options.extensions ?? [],
             sender: createAgentSender({
               from: definition.id,
               local,

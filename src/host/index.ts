@@ -14,3 +14,4 @@ export * from './executors/index.js';
 export type * from './host-config.js';
 export { CONTRACTS_EXTENSION_URI, contractsExtension, publishedContracts } from './contracts-api.js';
 export { APPROVAL_SCOPE } from './approvals-api.js';
+export type { HostExtension, HostExtensionContext } from './host-extensions.js';

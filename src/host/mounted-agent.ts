@@ -24,6 +24,7 @@ import type { TaskStore } from '../store/index.js';
 import { buildAgent, type AgentBuild } from './agent-build.js';
 import type { HostParts } from './host-parts.js';
 import { ExecutorSlot } from './executor-slot.js';
+import { mountExtensions, type HostExtension } from './host-extensions.js';
 import { skillAdmission } from './skill-admission.js';
 
 export { cardsFor, cardSigner, contractsOf, createExecutor } from './agent-build.js';
@@ -35,6 +36,8 @@ export interface MountContext {
   onError: (error: unknown, where: string) => void;
   /** Given to the agent's executors as `context.agents`. */
   sender?: AgentSender;
+  /** The extensions the host has; the definition picks from them (host-extensions.ts). */
+  extensions?: readonly HostExtension[];
 }
 
 /** A reload of one agent, built but not applied yet. */
@@ -61,6 +64,12 @@ export interface MountedAgent {
 
 /** Mounts one agent; throws (before anything listens) when it cannot be built. */
 export async function mountAgent(definition: AgentDefinition, context: MountContext): Promise<MountedAgent> {
+  // Extensions first: nothing they refuse leaves an executor (MCP connections) to dispose of.
+  // They are built once; a reload does not rebuild them (decision 0054).
+  const extensions = await mountExtensions(definition, context.extensions ?? [], {
+    store: context.store,
+    outbound: context.parts.config.outbound,
+  });
   let current: AgentBuild = await buildAgent(definition, context.parts, undefined);
   const slot = new ExecutorSlot(current.executor, context.onError);
   const authenticate: Authenticator = (request) => current.authenticate?.(request);
@@ -75,6 +84,7 @@ export async function mountAgent(definition: AgentDefinition, context: MountCont
       current.signCard === undefined ? Promise.resolve([]) : current.signCard(json, version),
     admitMessage: (request, call) => skillAdmission(current.definition, request, call),
     ...(context.sender === undefined ? {} : { agents: context.sender }),
+    ...(extensions.length === 0 ? {} : { extensions }),
     onError: context.onError,
   });
   const aliases = new Map<string, A2AServer>();

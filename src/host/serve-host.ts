@@ -14,6 +14,7 @@ import { AgentHost } from './agent-host.js';
 import { loadHost } from './definitions/index.js';
 import type { HostConfig } from './host-config.js';
 import { watchDefinitions, type DefinitionWatch, type ReloadOutcome } from './definition-watch.js';
+import type { HostExtension } from './host-extensions.js';
 import { createRemoteAgents } from './remote-agents.js';
 
 /** Options of `startHost`. */
@@ -31,6 +32,8 @@ export interface StartHostOptions {
   watch?: boolean;
   env?: NodeJS.ProcessEnv;
   onError?: (error: unknown, where: string) => void;
+  /** The A2A extensions agents may enable (`extensions:` in a definition); `concord serve` passes its built-in ones. */
+  extensions?: readonly HostExtension[];
   /** Reports reloads in dev mode (and definitions that no longer load). */
   onReload?: (outcome: ReloadOutcome) => void;
   /** Receives each line stdio MCP servers write to stderr. */
@@ -55,7 +58,7 @@ export interface RunningHost {
 /** Builds the host for a loaded config (no listening). */
 export async function createHost(
   config: HostConfig,
-  options: Pick<StartHostOptions, 'store' | 'dataDir' | 'env' | 'onError' | 'onMcpLog'> = {},
+  options: Pick<StartHostOptions, 'store' | 'dataDir' | 'env' | 'onError' | 'onMcpLog' | 'extensions'> = {},
 ): Promise<AgentHost> {
   const kind = options.store ?? 'sqlite';
   const dataDir = resolve(options.dataDir ?? '.concord');
@@ -77,6 +80,7 @@ export async function createHost(
       env: options.env ?? process.env,
       ...(options.onError === undefined ? {} : { onError: options.onError }),
       ...(options.onMcpLog === undefined ? {} : { onMcpLog: options.onMcpLog }),
+      ...(options.extensions === undefined ? {} : { extensions: options.extensions }),
     });
   } catch (error) {
     for (const store of opened) await store.close();

@@ -30,7 +30,12 @@ export {
 export type { CardSigner, CardDecorator } from './http/agent-card-endpoint.js';
 export type { StreamItem } from './task-streams.js';
 export { EventHub } from './event-hub.js';
-export type { AcceptedSend, ExtensionSend, ServerExtension } from './server-extension.js';
+export {
+  ExtensionConfigError,
+  type AcceptedSend,
+  type ExtensionSend,
+  type ServerExtension,
+} from './server-extension.js';
 export type { Authenticator } from './http/call-setup.js';
 export type {
   HttpApp,

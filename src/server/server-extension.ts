@@ -55,6 +55,21 @@ export interface ServerExtension {
   readonly service?: unknown;
 }
 
+/**
+ * Settings an extension refuses when it is built (e.g. from an agent definition's `extensions`);
+ * `pointer` is the JSON Pointer of the wrong setting within them, so the host can name the field.
+ */
+export class ExtensionConfigError extends Error {
+  override readonly name = 'ExtensionConfigError';
+
+  constructor(
+    readonly pointer: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** The card's extensions plus the declarations it does not list yet (by URI, card first). */
 export function withDeclarations(
   declared: readonly AgentExtension[] | undefined,

@@ -48,6 +48,7 @@ export interface RawAgent {
   handler?: string;
   security?: SecurityRequirementInput[];
   card?: CardOverrides;
+  extensions?: Record<string, unknown>;
 }
 
 /** Where a raw agent was written. */
@@ -91,6 +92,11 @@ export function normalizeAgent(input: AgentSourceInput): AgentDefinition {
     // A markdown definition starts at its first line; a config entry where its object opens.
     source: { file, ...lineField(input.body !== undefined ? 1 : sink.lineOf(pointer)) },
   };
+  if (raw.extensions !== undefined) {
+    // Extensions check their settings when the host mounts them; the pointer locates their errors.
+    definition.extensions = raw.extensions;
+    definition.source.pointer = pointer;
+  }
   if (raw.model !== undefined) definition.model = raw.model;
   if (raw.temperature !== undefined) definition.temperature = raw.temperature;
   if (raw.maxTokens !== undefined) definition.maxTokens = raw.maxTokens;

@@ -1,0 +1,87 @@
+/**
+ * Public entry `concord/extensions/aump` (Concord issue 6): AUMP user mandates as an A2A extension.
+ * The plain functions of the protocol — load and check mandates, `mandateHash`, `evaluateAction`,
+ * `a2aMessage`, `validateA2aMessage`, evidence events and their hash chain, the profile — and
+ * their wiring into Concord through the public extension interfaces only: a `ServerExtension` for
+ * servers, a client interceptor for clients, a runtime that holds mandates and evidence and runs
+ * the seed's send pattern, and a host extension for agent definitions. This list is the
+ * deliberate public surface (house style rule 11).
+ */
+
+// Identifiers.
+export {
+  AUMP_A2A_EXTENSION_URI,
+  AUMP_PROFILE_PATH,
+  AUMP_SCHEMA_URIS,
+  AUMP_SPEC_URL,
+  AUMP_VERSION,
+  type AumpSchemaName,
+} from './constants.js';
+
+// Documents, schemas and hashes.
+export type * from './mandate-types.js';
+export { validateAumpSchema, type AumpSchemaTarget, type SchemaProblem } from './schemas.js';
+export { AUMP_HASH_PATTERN, mandateHash, sha256Of } from './canonical-hash.js';
+export {
+  loadMandateFile,
+  MandateError,
+  parseMandate,
+  validateMandateSemantics,
+  type MandateCheck,
+} from './mandate.js';
+
+// Action evaluation.
+export { COMMITMENT_ACTIONS, evaluateAction, type EvaluateOptions } from './evaluate-action.js';
+
+// The A2A binding and the other bridges of the conformance suite.
+export {
+  a2aMessage,
+  aumpAgentExtension,
+  mandateReference,
+  validateA2aMessage,
+  type A2aMandateMessage,
+  type A2aMandateReference,
+  type A2aMessageInput,
+  type A2aProblem,
+  type A2aValidation,
+  type A2aValidationOptions,
+} from './a2a-binding.js';
+export { findEmbeddedMandates, looksLikeMandate } from './mandate-leak.js';
+export { AUMP_MCP_META_KEYS, validateBridge, type BridgeType, type BridgeValidation } from './bridges.js';
+
+// Evidence.
+export {
+  buildEvidenceEvent,
+  checkEvidencePolicy,
+  eventHash,
+  EvidencePolicyError,
+  validateEvidenceEvent,
+  verifyEvidenceChain,
+  type ChainProblem,
+  type ChainVerification,
+  type EventPlacement,
+  type EvidenceCheck,
+  type EvidenceInput,
+} from './evidence.js';
+export { EvidenceLog, type EvidenceLogOptions } from './evidence-log.js';
+
+// Runtime, client, server, host.
+export {
+  AumpEvidenceError,
+  AumpMessageError,
+  AumpRuntime,
+  createAumpRuntime,
+  type AumpRuntimeOptions,
+  type MandatedSend,
+  type MandatedSendResult,
+  type MessageSender,
+} from './runtime.js';
+export { aumpInterceptor, type AumpInterceptorOptions, type AumpResponseInfo } from './client-interceptor.js';
+export { aumpServerExtension, type AumpServerOptions } from './server-extension.js';
+export { aumpProfile, type AumpBinding, type AumpProfile, type AumpProfileOptions } from './profile.js';
+export {
+  aumpHostExtension,
+  type AumpHostAgent,
+  type AumpHostExtension,
+  type AumpHostOptions,
+} from './host-extension.js';
