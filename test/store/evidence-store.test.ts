@@ -38,7 +38,7 @@ describeEvidenceStoreSuite('memory', () => {
 
 describeEvidenceStoreSuite('memory TaskStore.evidence', () => {
   const store = createMemoryTaskStore();
-  return Promise.resolve({ evidence: store.evidence, cleanup: () => store.close() });
+  return Promise.resolve({ evidence: store.evidence!, cleanup: () => store.close() });
 });
 
 describeEvidenceStoreSuite('sqlite TaskStore.evidence (file)', () => {
@@ -58,11 +58,12 @@ describe('evidence closes with its task store', () => {
   ] as const) {
     it(`refuses every call once the ${name} task store is closed`, async () => {
       const store = open();
-      await store.evidence.append(newEvidence('m1', 1));
+      const evidence = store.evidence!;
+      await evidence.append(newEvidence('m1', 1));
       await store.close();
-      await expect(store.evidence.read('m1')).rejects.toThrow(/evidence store is closed/);
-      await expect(store.evidence.append(newEvidence('m1', 2))).rejects.toThrow(/closed/);
-      await expect(store.evidence.chains()).rejects.toThrow(/closed/);
+      await expect(evidence.read('m1')).rejects.toThrow(/evidence store is closed/);
+      await expect(evidence.append(newEvidence('m1', 2))).rejects.toThrow(/closed/);
+      await expect(evidence.chains()).rejects.toThrow(/closed/);
     });
   }
 });
