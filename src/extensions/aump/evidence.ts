@@ -60,11 +60,14 @@ export class EvidencePolicyError extends Error {
   }
 }
 
-/** The event_hash of `event`: its AUMP hash without `hashes.event_hash`. */
+/**
+ * The event_hash of `event`: its AUMP hash without `hashes.event_hash` (and without `hashes` at all
+ * when nothing else is in it, so `{}` and absent hash alike).
+ */
 export function eventHash(event: EvidenceEvent): string {
   const { hashes, ...rest } = event;
   const { event_hash: _own, ...links } = hashes ?? {};
-  return sha256Of(hashes === undefined ? rest : { ...rest, hashes: links });
+  return sha256Of(Object.keys(links).length === 0 ? rest : { ...rest, hashes: links });
 }
 
 /** The private strings of a mandate that must never appear in evidence kept without private fields. */
