@@ -295,6 +295,13 @@ describe('verifying a chain kept in SQLite', () => {
     expect(verifyEvidenceChain(chain, { mandate: fixture }).problems.map((p) => p.code)).toEqual([
       'mandate_mismatch',
     ]);
+    const own = [buildLike(fixture, 1)];
+    own[0]!.hashes = { event_hash: eventHash(own[0]!) };
+    expect(verifyEvidenceChain(own, { mandate: fixture }).valid).toBe(true);
+    const edited: Mandate = { ...fixture, expires_at: '2027-01-01T00:00:00Z' };
+    expect(verifyEvidenceChain(own, { mandate: edited }).problems.map((p) => p.code)).toEqual([
+      'mandate_hash_mismatch',
+    ]);
   });
 });
 
