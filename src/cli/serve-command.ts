@@ -12,6 +12,7 @@ import { listen } from '../server/adapters/node.js';
 import { createMemoryTaskStore, type TaskStore } from '../store/index.js';
 import { openSqliteTaskStore } from '../store/sqlite/index.js';
 import { startHost, type ReloadOutcome } from '../host/index.js';
+import { HOST_EXTENSIONS } from './host-extensions.js';
 import { isAgentModule, loadAgent, type ExampleRequest } from './load-agent.js';
 
 /** Usage text of `serve`. */
@@ -141,6 +142,7 @@ async function serveHost(
     dataDir: flags['data-dir'] ?? '.concord',
     ...(internalPort === undefined ? {} : { internalPort }),
     watch: flags.watch === true,
+    extensions: HOST_EXTENSIONS,
     onError: (error, place) =>
       console.error(`[concord] ${place}:`, error instanceof Error ? error.message : error),
     onReload: (outcome) => reported(outcome, out),

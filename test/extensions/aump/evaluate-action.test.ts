@@ -47,19 +47,23 @@ describe('evaluateAction', () => {
   });
 
   it('is deterministic: the same inputs give the same bytes', () => {
-    const inputs = [
+    const action: ProposedAction = {
+      ...accept,
+      disclosures: [{ field: 'preferences.private_notes', content: 'x' }],
+    };
+    const inputs: Parameters<typeof evaluateAction> = [
       buyer,
-      { ...accept, disclosures: [{ field: 'preferences.private_notes', content: 'x' }] },
+      action,
       { confidence: 0.2 },
       { now: SUITE_NOW },
-    ] as const;
+    ];
     const first = JSON.stringify(evaluateAction(...inputs));
     for (let i = 0; i < 5; i++) expect(JSON.stringify(evaluateAction(...inputs))).toBe(first);
     expect(
       JSON.stringify(
         evaluateAction(
           structuredClone(buyer),
-          structuredClone(inputs[1]),
+          structuredClone(action),
           { confidence: 0.2 },
           { now: new Date(SUITE_NOW) },
         ),
