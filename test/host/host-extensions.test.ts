@@ -32,7 +32,11 @@ function writeHost(extensions: unknown): string {
   writeFileSync(
     join(dir, 'concord.config.json5'),
     JSON.stringify(
-      { agents: { list: [{ id: 'greeter', description: 'Greets', exposed: true, handler: './agent.mjs', extensions }] } },
+      {
+        agents: {
+          list: [{ id: 'greeter', description: 'Greets', exposed: true, handler: './agent.mjs', extensions }],
+        },
+      },
       null,
       2,
     ),
