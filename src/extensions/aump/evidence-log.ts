@@ -11,11 +11,10 @@ import {
   buildEvidenceEvent,
   checkEvidencePolicy,
   validateEvidenceEvent,
-  verifyEvidenceChain,
   EvidencePolicyError,
-  type ChainVerification,
   type EvidenceInput,
 } from './evidence.js';
+import { verifyEvidenceChain, type ChainVerification } from './evidence-chain.js';
 import type { EvidenceActor, EvidenceEvent, Mandate } from './mandate-types.js';
 
 /** Options of an EvidenceLog. */

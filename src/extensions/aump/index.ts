@@ -56,13 +56,11 @@ export {
   eventHash,
   EvidencePolicyError,
   validateEvidenceEvent,
-  verifyEvidenceChain,
-  type ChainProblem,
-  type ChainVerification,
   type EventPlacement,
   type EvidenceCheck,
   type EvidenceInput,
 } from './evidence.js';
+export { verifyEvidenceChain, type ChainProblem, type ChainVerification } from './evidence-chain.js';
 export { EvidenceLog, type EvidenceLogOptions } from './evidence-log.js';
 
 // Runtime, client, server, host.

@@ -22,7 +22,8 @@ import {
 } from './a2a-binding.js';
 import { aumpInterceptor } from './client-interceptor.js';
 import { evaluateAction } from './evaluate-action.js';
-import type { ChainVerification, EvidenceInput } from './evidence.js';
+import type { EvidenceInput } from './evidence.js';
+import type { ChainVerification } from './evidence-chain.js';
 import { EvidenceLog } from './evidence-log.js';
 import { validateMandateSemantics } from './mandate.js';
 import type {
