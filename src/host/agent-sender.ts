@@ -79,7 +79,11 @@ export function createAgentSender(options: AgentSenderOptions): AgentSender {
       const call: CallContext = {
         version: '1.0',
         tenant: '',
-        activatedExtensions: [],
+        // In process there is no header: the extensions the message lists, and the target supports,
+        // are the ones it activates (A2A 1.0 §8.2), as they would be over HTTP.
+        activatedExtensions: (message.extensions ?? []).filter((uri) =>
+          (handler.agentCard.capabilities.extensions ?? []).some((declared) => declared.uri === uri),
+        ),
         user: { name: `agent:${options.from}`, scopes: [] },
         ...(sendOptions.signal === undefined ? {} : { signal: sendOptions.signal }),
       };

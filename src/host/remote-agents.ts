@@ -21,9 +21,15 @@ export interface RemoteAgents {
 export function createRemoteAgents(outbound: OutboundConfig = {}): RemoteAgents {
   // One cache for the host: cards are reused while fresh (RFC 9111), not fetched per send.
   const cardCache = new CardCache();
-  const connect = (url: string, signal: AbortSignal | undefined): Promise<A2AClient> => {
+  const connect = (
+    url: string,
+    signal: AbortSignal | undefined,
+    extensions: readonly string[] = [],
+  ): Promise<A2AClient> => {
     const options: A2AConnectOptions = {
       cardCache,
+      // The extensions a message lists are activated on its request (A2A-Extensions, A2A 1.0 §8.2).
+      ...(extensions.length === 0 ? {} : { extensions }),
       ...(outbound.allowPrivateNetworks === undefined
         ? {}
         : { allowPrivateNetworks: outbound.allowPrivateNetworks }),
@@ -35,7 +41,7 @@ export function createRemoteAgents(outbound: OutboundConfig = {}): RemoteAgents 
   };
   return {
     async send(url, message, { signal }) {
-      const client = await connect(url, signal);
+      const client = await connect(url, signal, message.extensions);
       try {
         const contracts = await client.contracts();
         // The remote's gate, here: throws ContractRefusedError (an InvalidParamsError) on refusal.

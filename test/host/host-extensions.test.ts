@@ -25,18 +25,24 @@ const HANDLER = `export default (context, updater) => {
   updater.complete(greeting === undefined ? 'no greeting' : greeting.say(context.message.parts[0].text));
 };`;
 
+const CALLER = `export default async (context, updater) => {
+  const target = context.message.parts[0].text;
+  const message = { messageId: 'm-' + Math.random(), role: 'ROLE_USER', parts: [{ text: 'Grace' }], extensions: ['${URI}'] };
+  const response = await context.agents.send(target, message);
+  updater.complete(response.task.status.message.parts[0].text);
+};`;
+
 function writeHost(extensions: unknown): string {
   dir = mkdtempSync(join(tmpdir(), 'concord-host-ext-'));
   writeFileSync(join(dir, 'agent.mjs'), HANDLER);
+  writeFileSync(join(dir, 'caller.mjs'), CALLER);
   writeFileSync(join(dir, 'words.txt'), 'Hello');
+  const greeter = { id: 'greeter', description: 'Greets', exposed: true, handler: './agent.mjs', extensions };
+  const caller = { id: 'caller', description: 'Calls the greeter', handler: './caller.mjs' };
   writeFileSync(
     join(dir, 'concord.config.json5'),
     JSON.stringify(
-      {
-        agents: {
-          list: [{ id: 'greeter', description: 'Greets', exposed: true, handler: './agent.mjs', extensions }],
-        },
-      },
+      { outbound: { allowedHosts: ['127.0.0.1'] }, agents: { list: [greeter, caller] } },
       null,
       2,
     ),
@@ -44,6 +50,7 @@ function writeHost(extensions: unknown): string {
   return dir;
 }
 
+const activations: boolean[] = [];
 const seen: { file: string; storeHasEvidence: boolean }[] = [];
 const greeting: HostExtension = {
   name: 'greeting',
@@ -53,7 +60,8 @@ const greeting: HostExtension = {
     seen.push({ file: agent.resolvePath(word), storeHasEvidence: agent.store.evidence !== undefined });
     return {
       declaration: { uri: URI, description: 'greets' },
-      admit: ({ request }) => {
+      admit: ({ request, activated }) => {
+        activations.push(activated);
         if (request.message.parts[0]?.text === 'nobody')
           throw new A2AError('InvalidParamsError', 'greeting: nobody to greet');
       },
@@ -98,6 +106,20 @@ describe('host extensions', () => {
     expect(await (await fetch(`${host.url}.well-known/greeting`)).text()).toBe('greetings from greeter');
     expect((await send(agent, 'Ada')).result?.task.status.message.parts[0]?.text).toBe('Hello, Ada');
     expect((await send(agent, 'nobody')).error?.message).toBe('greeting: nobody to greet');
+    expect(activations.splice(0)).toEqual([false, false]);
+  });
+
+  it('activates the extensions a message lists when an agent sends it, in process or by URL', async () => {
+    const root = writeHost({ greeting: { word: 'words.txt' } });
+    host = await startHost(root, { port: 0, internalPort: 0, store: 'memory', extensions: [greeting] });
+    const caller = `${host.internalUrl}agents/caller/`;
+    activations.splice(0);
+    expect((await send(caller, 'greeter')).result?.task.status.message.parts[0]?.text).toBe('Hello, Grace');
+    expect(
+      (await send(caller, `${host.url}agents/greeter/`)).result?.task.status.message.parts[0]?.text,
+    ).toBe('Hello, Grace');
+    // Both sends activated it: the caller's own message (plain text, no extension) did not.
+    expect(activations).toEqual([true, true]);
   });
 
   it('refuses to start for an extension the host does not have, naming file, line and field', async () => {
