@@ -35,7 +35,7 @@ import type { ErrorMapper } from './http/error-mapping.js';
 import { handleJsonRpc, jsonRpcErrorResponse, readableRequestId } from './http/json-rpc-binding.js';
 import { handleRest, restErrorResponse } from './http/rest-binding.js';
 import { RequestHandler, type MessageAdmission } from './request-handler.js';
-import { withDeclarations, type ServerExtension } from './server-extension.js';
+import { withDeclarations, type DocumentBuilder, type ServerExtension } from './server-extension.js';
 
 /** A card as given by the user: interfaces may be left for the server to fill in. */
 export type AgentCardInput = Omit<AgentCard, 'supportedInterfaces'> & {
@@ -100,14 +100,13 @@ export interface A2AServerOptions {
   pathPrefixes?: string[];
   /**
    * A2A extensions (A2A 1.0 §8) plugged in through `ServerExtension`: declared on the card, run on
-   * every send after `admitMessage`, offered to the agent as `context.extensions`, and given first
-   * look at requests that are not A2A operations (server-extension.ts, decision 0054).
+   * every send after `admitMessage`, offered to the agent as `context.extensions`, with documents
+   * served as `documents` are (server-extension.ts, decision 0054).
    */
   extensions?: readonly ServerExtension[];
 }
 
-/** Builds a served document from the base URL and the card (1.0 form) as served there. */
-export type DocumentBuilder = (context: { baseUrl: string; card: AgentCard }) => unknown;
+export type { DocumentBuilder } from './server-extension.js';
 
 /** The interfaces a Concord server offers at `baseUrl`, preferred first (A2A 1.0 §8.3.1). */
 export const defaultInterfaces: (baseUrl: string) => AgentInterface[] = defaultCardInterfaces;
@@ -143,8 +142,8 @@ export class A2AServer implements HttpApp {
   private readonly ownsHandler: boolean;
   private readonly heartbeatMs: number;
   private readonly extensions: readonly ServerExtension[];
-  /** The extensions that serve requests of their own (`ServerExtension.route`). */
-  private readonly routes: readonly ServerExtension[];
+  /** `documents` and the extensions' documents, by path. */
+  private readonly documentBuilders: Record<string, DocumentBuilder>;
   /** What both bindings get on every call; built once, not per request. */
   private readonly bindingOptions: {
     handler: RequestHandler;
@@ -165,7 +164,12 @@ export class A2AServer implements HttpApp {
     this.heartbeatMs = options.heartbeatMs ?? 15_000;
     this.baseUrl = options.baseUrl;
     this.extensions = options.extensions ?? [];
-    this.routes = this.extensions.filter((extension) => extension.route !== undefined);
+    // The server's own documents win over an extension's at the same path.
+    this.documentBuilders = Object.assign(
+      {},
+      ...this.extensions.map((extension) => extension.documents ?? {}),
+      options.documents,
+    ) as Record<string, DocumentBuilder>;
     this.card = finishCard(options.agentCard, options.baseUrl, this.extensions);
     this.cardEndpoint = this.newCardEndpoint();
     this.handler =
@@ -251,13 +255,11 @@ export class A2AServer implements HttpApp {
     if (AGENT_CARD_PATHS.includes(request.path)) return this.cardEndpoint.handle(request);
     const prefixed = this.prefixes.length === 0 ? undefined : this.unprefixed(request);
     if (prefixed !== undefined) return this.handle(prefixed);
-    const document = this.options.documents?.[request.path];
+    const document = Object.hasOwn(this.documentBuilders, request.path)
+      ? this.documentBuilders[request.path]
+      : undefined;
     if (document !== undefined && (request.method === 'GET' || request.method === 'HEAD')) {
       return this.serveDocument(request, document);
-    }
-    if (this.routes.length > 0) {
-      const routed = await this.extensionRoute(request);
-      if (routed !== undefined) return routed;
     }
     const jsonRpc = request.method === 'POST' && (request.path === '/' || request.path === '');
     const mapError = this.options.mapError;
@@ -339,19 +341,6 @@ export class A2AServer implements HttpApp {
   /** Stops accepting work and closes the store (an alias leaves both to its origin). */
   async close(): Promise<void> {
     if (this.ownsHandler) await this.store.close();
-  }
-
-  /** The first answer of an extension's `route`; a throwing route answers with its error. */
-  private async extensionRoute(request: HttpRequest): Promise<HttpResponse | undefined> {
-    for (const extension of this.routes) {
-      try {
-        const response = await extension.route!(request, this.card);
-        if (response !== undefined) return response;
-      } catch (error) {
-        return restErrorResponse(error, '1.0');
-      }
-    }
-    return undefined;
   }
 
   private echoHeaders(request: HttpRequest): Record<string, string> | undefined {

@@ -9,8 +9,8 @@
  *   one by throwing an A2AError: nothing is created, nothing reaches the agent (`admit`);
  * - hears of every send that passed all checks, just before the agent gets it, and may record it
  *   (`accepted`: e.g. evidence with the A2A messageId); throwing there refuses the send too;
- * - may serve documents below the agent's base URL that are not A2A operations (`route`: e.g. a
- *   well-known profile);
+ * - may serve JSON documents at exact paths below the agent's base URL (`documents`, served as the
+ *   server's own `documents` option is: GET/HEAD, ETag, built once per base URL; e.g. a profile);
  * - may offer the agent's code an object of its own (`service`, read by the executor as
  *   `context.extensions.get(uri)`).
  *
@@ -18,7 +18,9 @@
  */
 import type { AgentCard, AgentExtension, Message, SendMessageRequest, Task } from '../protocol/index.js';
 import type { CallContext } from './call-context.js';
-import type { HttpRequest, HttpResponse } from './http/http-types.js';
+
+/** Builds a served document from the base URL and the card (1.0 form) as served there. */
+export type DocumentBuilder = (context: { baseUrl: string; card: AgentCard }) => unknown;
 
 /** A send as an extension sees it. */
 export interface ExtensionSend {
@@ -46,11 +48,8 @@ export interface ServerExtension {
   admit?(send: ExtensionSend): void | Promise<void>;
   /** Called once per accepted send, before the agent sees the message; throwing refuses the send. */
   accepted?(send: AcceptedSend): void | Promise<void>;
-  /**
-   * Serves a request below the agent's base URL, or returns undefined to leave it to the A2A routes.
-   * Runs before them, so it should answer only its own paths. `card` is the card as served now.
-   */
-  route?(request: HttpRequest, card: AgentCard): HttpResponse | undefined | Promise<HttpResponse | undefined>;
+  /** JSON documents by exact path (e.g. `/.well-known/...`); the server's own `documents` win. */
+  readonly documents?: Readonly<Record<string, DocumentBuilder>>;
   /** What the agent's code gets from `context.extensions.get(declaration.uri)`. */
   readonly service?: unknown;
 }

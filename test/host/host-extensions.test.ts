@@ -1,6 +1,6 @@
 // Extensions in the agent host (HostExtension, decision 0054): an agent definition enables one by
 // name; the host mounts it with the agent's store and paths relative to the definition, serves it
-// (card declaration, admission, routes, the executor's service), and refuses to start — naming
+// (card declaration, admission, documents, the executor's service), and refuses to start — naming
 // file, line and field — for an unknown extension or settings the extension rejects.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -65,10 +65,7 @@ const greeting: HostExtension = {
         if (request.message.parts[0]?.text === 'nobody')
           throw new A2AError('InvalidParamsError', 'greeting: nobody to greet');
       },
-      route: (request) =>
-        request.path === '/.well-known/greeting'
-          ? { status: 200, headers: {}, body: `greetings from ${agent.definition.id}` }
-          : undefined,
+      documents: { '/.well-known/greeting': () => `greetings from ${agent.definition.id}` },
       service: { say: (name: string) => `Hello, ${name}` },
     };
   },
@@ -101,9 +98,9 @@ describe('host extensions', () => {
       capabilities: { extensions: { uri: string }[] };
     };
     expect(card.capabilities.extensions.map((e) => e.uri)).toEqual([URI]);
-    expect(await (await fetch(`${agent}.well-known/greeting`)).text()).toBe('greetings from greeter');
+    expect(await (await fetch(`${agent}.well-known/greeting`)).json()).toBe('greetings from greeter');
     // The lone public agent is served at the root too, with its extension.
-    expect(await (await fetch(`${host.url}.well-known/greeting`)).text()).toBe('greetings from greeter');
+    expect(await (await fetch(`${host.url}.well-known/greeting`)).json()).toBe('greetings from greeter');
     expect((await send(agent, 'Ada')).result?.task.status.message.parts[0]?.text).toBe('Hello, Ada');
     expect((await send(agent, 'nobody')).error?.message).toBe('greeting: nobody to greet');
     expect(activations.splice(0)).toEqual([false, false]);

@@ -1,7 +1,7 @@
 // The server's extension interface (ServerExtension, decision 0054) through HTTP on a real socket:
 // the card declares the extension, activation reaches `admit` and is echoed, `admit` refuses
-// before anything exists, `accepted` runs after every check and before the agent, `route` serves
-// its own paths only, and the agent reads the extension's service from its context.
+// before anything exists, `accepted` runs after every check and before the agent, its documents are
+// served beside the server's own, and the agent reads the extension's service from its context.
 import { afterEach, describe, expect, it } from 'vitest';
 import { A2AError, type Message } from '../../src/protocol/index.js';
 import {
@@ -67,6 +67,7 @@ async function start(extension: Partial<ServerExtension>, cardExtensions = false
       },
     },
     extensions: [full],
+    documents: { '/.well-known/shared': () => ({ from: 'server' }) },
   });
   running = await listen(server, { port: 0 });
   return { url: running.url, log, store };
@@ -173,23 +174,21 @@ describe('ServerExtension', () => {
     expect((await store.list({ tenant: '', owner: '', pageSize: 10 })).totalSize).toBe(0);
   });
 
-  it('serves its own paths through route and leaves every other request to the A2A routes', async () => {
+  it("serves its documents beside the server's own (which win), and leaves other paths to A2A", async () => {
     const { url } = await start({
-      route: (request, card) => {
-        if (request.path === '/.well-known/stamp' && request.method === 'GET') {
-          return {
-            status: 200,
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ agent: card.name }),
-          };
-        }
-        if (request.path === '/.well-known/broken') throw new Error('boom');
-        return undefined;
+      documents: {
+        '/.well-known/stamp': ({ card, baseUrl }) => ({ agent: card.name, baseUrl }),
+        '/.well-known/shared': () => ({ from: 'extension' }),
+        '/.well-known/broken': () => {
+          throw new Error('boom');
+        },
       },
     });
     const doc = await fetch(`${url}.well-known/stamp`);
     expect(doc.status).toBe(200);
-    expect(await doc.json()).toEqual({ agent: 'ext' });
+    expect(doc.headers.get('etag')).not.toBeNull();
+    expect(await doc.json()).toEqual({ agent: 'ext', baseUrl: url });
+    expect(await (await fetch(`${url}.well-known/shared`)).json()).toEqual({ from: 'server' });
     const broken = await fetch(`${url}.well-known/broken`);
     expect(broken.status).toBe(500);
     expect(JSON.stringify(await broken.json())).not.toContain('boom');

@@ -12,11 +12,11 @@
  *
  * A message that passed every check (the contract gate and other extensions included) is recorded
  * in evidence under the agent's own mandate, with its A2A messageId, before the agent gets it; if
- * that record cannot be made the send is refused (no evidence, no delivery). The profile is served
- * at `/.well-known/aump`; the agent's code reaches the runtime as `context.extensions.get(URI)`.
+ * that record cannot be made the send is refused (no evidence, no delivery). The profile is a
+ * document at `/.well-known/aump`; the agent's code reaches the runtime as `context.extensions.get(URI)`.
  */
 import { A2AError } from '../../protocol/index.js';
-import { cacheableJson, type AcceptedSend, type ServerExtension } from '../../server/index.js';
+import type { AcceptedSend, ServerExtension } from '../../server/index.js';
 import { aumpAgentExtension, type A2aValidation } from './a2a-binding.js';
 import { AUMP_A2A_EXTENSION_URI, AUMP_PROFILE_PATH } from './constants.js';
 import { findEmbeddedMandates } from './mandate-leak.js';
@@ -54,7 +54,6 @@ export function aumpServerExtension(runtime: AumpRuntime, options: AumpServerOpt
   const receivedEvent = options.receivedEvent ?? 'message_received';
   // What admit validated, for accepted to record: keyed by the request object both receive.
   const validated = new WeakMap<object, A2aValidation>();
-  let profile: { card: object; body: string } | undefined;
   return {
     declaration: aumpAgentExtension(options.description),
     service: runtime,
@@ -105,16 +104,9 @@ export function aumpServerExtension(runtime: AumpRuntime, options: AumpServerOpt
         });
       }
     },
-    route(request, card) {
-      if (request.path !== AUMP_PROFILE_PATH || (request.method !== 'GET' && request.method !== 'HEAD')) {
-        return undefined;
-      }
-      // Built once per card (the card changes when the base URL becomes known or on reload).
-      if (profile?.card !== card) {
-        const issuer = options.issuerName === undefined ? {} : { issuerName: options.issuerName };
-        profile = { card, body: JSON.stringify(aumpProfile(card, issuer)) };
-      }
-      return cacheableJson(request, profile.body, { maxAgeSeconds: 300 });
+    documents: {
+      [AUMP_PROFILE_PATH]: ({ card }) =>
+        aumpProfile(card, options.issuerName === undefined ? {} : { issuerName: options.issuerName }),
     },
   };
 }
