@@ -50,14 +50,20 @@ export interface BuildCardOptions {
 /**
  * The interfaces a Concord server offers at one URL: both bindings in both versions, 1.0 first so
  * 1.0 clients pick it (digest §9.4: the first supported entry wins); 0.3 cards take the 0.3 ones.
+ * With `grpcTarget` (the `host:port` a gRPC listener is bound to, digest §1.1) the gRPC binding
+ * joins each version's list, after the HTTP bindings; without it no gRPC interface is claimed.
  * The server serves exactly these (`defaultInterfaces` in src/server/a2a-server.ts is this function).
  */
-export function defaultCardInterfaces(baseUrl: string): AgentInterface[] {
+export function defaultCardInterfaces(baseUrl: string, grpcTarget?: string): AgentInterface[] {
+  const grpc = (protocolVersion: string): AgentInterface[] =>
+    grpcTarget === undefined ? [] : [{ url: grpcTarget, protocolBinding: 'GRPC', protocolVersion }];
   return [
     { url: baseUrl, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
     { url: baseUrl, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+    ...grpc('1.0'),
     { url: baseUrl, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
     { url: baseUrl, protocolBinding: 'HTTP+JSON', protocolVersion: '0.3' },
+    ...grpc('0.3'),
   ];
 }
 

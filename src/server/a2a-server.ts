@@ -50,6 +50,11 @@ export interface A2AServerOptions {
   store?: TaskStore;
   /** Public base URL; when absent, `listen()` fills it in from the bound address. */
   baseUrl?: string;
+  /**
+   * The `host:port` of a gRPC listener serving this agent; the card then lists the gRPC interfaces.
+   * `listenGrpc` (concord/server/grpc) sets it once bound.
+   */
+  grpcTarget?: string;
   extendedAgentCard?: AgentCardInput;
   /** Resolves callers from credentials (the card's securityRequirements then make it mandatory). */
   authenticate?: Authenticator;
@@ -108,18 +113,21 @@ export interface A2AServerOptions {
 
 export type { DocumentBuilder } from './server-extension.js';
 
-/** The interfaces a Concord server offers at `baseUrl`, preferred first (A2A 1.0 §8.3.1). */
-export const defaultInterfaces: (baseUrl: string) => AgentInterface[] = defaultCardInterfaces;
+/** The interfaces a Concord server offers at `baseUrl` (and `grpcTarget`), preferred first (A2A 1.0 §8.3.1). */
+export const defaultInterfaces: (baseUrl: string, grpcTarget?: string) => AgentInterface[] =
+  defaultCardInterfaces;
 
 function finishCard(
   input: AgentCardInput,
   baseUrl: string | undefined,
   extensions: readonly ServerExtension[] = [],
+  grpcTarget?: string,
 ): AgentCard {
+  // A card claims only what is served (digest §11 item 6): gRPC only once a listener is bound.
   const interfaces =
     input.supportedInterfaces !== undefined && input.supportedInterfaces.length > 0
       ? input.supportedInterfaces
-      : defaultInterfaces(baseUrl ?? 'http://localhost/');
+      : defaultInterfaces(baseUrl ?? 'http://localhost/', grpcTarget);
   // Capability flags must match behaviour (digest §11 item 6): push is not offered yet.
   const capabilities = { ...input.capabilities, pushNotifications: false };
   // Extensions in use are declared (A2A 1.0 §8.1); the card's own entries win for the same URI.
@@ -170,7 +178,7 @@ export class A2AServer implements HttpApp {
       ...this.extensions.map((extension) => extension.documents ?? {}),
       options.documents,
     ) as Record<string, DocumentBuilder>;
-    this.card = finishCard(options.agentCard, options.baseUrl, this.extensions);
+    this.card = finishCard(options.agentCard, options.baseUrl, this.extensions, options.grpcTarget);
     this.cardEndpoint = this.newCardEndpoint();
     this.handler =
       shared ??
@@ -181,7 +189,12 @@ export class A2AServer implements HttpApp {
         ...(options.extendedAgentCard === undefined
           ? {}
           : {
-              extendedAgentCard: finishCard(options.extendedAgentCard, options.baseUrl, this.extensions),
+              extendedAgentCard: finishCard(
+                options.extendedAgentCard,
+                options.baseUrl,
+                this.extensions,
+                options.grpcTarget,
+              ),
             }),
         ...(options.onError === undefined ? {} : { onError: options.onError }),
         ...(options.admitMessage === undefined ? {} : { admitMessage: options.admitMessage }),
@@ -230,15 +243,44 @@ export class A2AServer implements HttpApp {
     this.rebuildCards();
   }
 
+  /**
+   * Lists (or, with `undefined`, withdraws) the gRPC interfaces at `target` (`host:port`) on the
+   * card; `listenGrpc` calls it once its listener is bound, and again when it closes.
+   */
+  setGrpcTarget(target: string | undefined): void {
+    const { grpcTarget: _old, ...rest } = this.options;
+    this.options = target === undefined ? rest : { ...rest, grpcTarget: target };
+    this.rebuildCards();
+  }
+
+  /** The `host:port` of the gRPC listener serving this agent, if one is bound. */
+  get grpcTarget(): string | undefined {
+    return this.options.grpcTarget;
+  }
+
+  /**
+   * The call context of a request arriving on another binding (gRPC reads its metadata as
+   * headers): required extensions checked, the caller authenticated as on HTTP.
+   */
+  setupCall(request: HttpRequest, version: ProtocolVersion, tenant = ''): Promise<CallContext> {
+    return this.bindingOptions.setup(request, version, tenant);
+  }
+
+  /** The server's `mapError` hook, for bindings outside the HTTP router (gRPC). */
+  get errorMapper(): ErrorMapper | undefined {
+    return this.options.mapError;
+  }
+
   private rebuildCards(): void {
-    this.card = finishCard(this.options.agentCard, this.baseUrl, this.extensions);
+    const grpcTarget = this.options.grpcTarget;
+    this.card = finishCard(this.options.agentCard, this.baseUrl, this.extensions, grpcTarget);
     this.cardEndpoint = this.newCardEndpoint();
     this.documents = new Map();
     if (!this.ownsHandler) return;
     const extended = this.options.extendedAgentCard;
     this.handler.replaceCards(
       this.card,
-      extended === undefined ? undefined : finishCard(extended, this.baseUrl, this.extensions),
+      extended === undefined ? undefined : finishCard(extended, this.baseUrl, this.extensions, grpcTarget),
     );
   }
 

@@ -22,7 +22,10 @@ import { readSse } from './sse-client.js';
 
 /** A protocol error as the client saw it. */
 export interface WireError {
+  /** The HTTP status (0 over gRPC). */
   httpStatus: number;
+  /** The gRPC status code, over gRPC. */
+  grpcStatus?: number;
   code: number;
   reason: string | undefined;
   message: string;
@@ -51,7 +54,7 @@ export interface StreamOutcome {
 export interface Driver {
   name: string;
   version: ProtocolVersion;
-  binding: 'JSONRPC' | 'HTTP+JSON';
+  binding: 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
   codec: WireCodec;
   send(message: Message, configuration?: SendMessageConfiguration): Promise<Outcome<SendMessageResponse>>;
   stream(message: Message, options?: { stopAfter?: number }): Promise<StreamOutcome>;
@@ -59,6 +62,8 @@ export interface Driver {
   listTasks(request: ListTasksRequest): Promise<Outcome<ListTasksResponse>>;
   cancelTask(id: string): Promise<Outcome<Task>>;
   subscribe(id: string, options?: { lastEventId?: string; stopAfter?: number }): Promise<StreamOutcome>;
+  /** Releases the driver's connection (gRPC channels). */
+  close?(): void;
 }
 
 const CODE_BY_REASON = new Map(Object.values(ERROR_CATALOG).map((e) => [e.reason, e.code]));
@@ -330,7 +335,7 @@ export function restDriver(baseUrl: string, version: ProtocolVersion): Driver {
   };
 }
 
-/** All four drivers against one server. */
+/** All four HTTP drivers against one server (the gRPC ones are in grpc-driver.ts). */
 export function allDrivers(baseUrl: string): Driver[] {
   return [
     jsonRpcDriver(baseUrl, '1.0'),

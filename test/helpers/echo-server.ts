@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createA2AServer, type A2AServer, type A2AServerOptions } from '../../src/server/index.js';
 import { listen, type RunningServer } from '../../src/server/adapters/node.js';
+import { listenGrpc, type RunningGrpcServer } from '../../src/server/grpc/index.js';
 import { createMemoryTaskStore, type TaskStore } from '../../src/store/index.js';
 import { openSqliteTaskStore } from '../../src/store/sqlite/index.js';
 // @ts-expect-error -- plain JS example module without type declarations
@@ -16,12 +17,14 @@ export interface EchoServer {
   running: RunningServer;
   store: TaskStore;
   errors: unknown[];
+  /** The gRPC listener, when started with `grpc: true`. */
+  grpc?: RunningGrpcServer;
   close(): Promise<void>;
 }
 
 /** Starts the echo agent; `store: 'sqlite'` uses a fresh temp file. */
 export async function startEcho(
-  options: { store?: 'memory' | 'sqlite' } & Omit<Partial<A2AServerOptions>, 'store'> = {},
+  options: { store?: 'memory' | 'sqlite'; grpc?: boolean } & Omit<Partial<A2AServerOptions>, 'store'> = {},
 ): Promise<EchoServer> {
   let dir: string | undefined;
   let store: TaskStore;
@@ -32,7 +35,7 @@ export async function startEcho(
     store = createMemoryTaskStore();
   }
   const errors: unknown[] = [];
-  const { store: _kind, ...rest } = options;
+  const { store: _kind, grpc: withGrpc, ...rest } = options;
   const server = createA2AServer({
     agentCard: echo.agentCard,
     executor: echo.executor,
@@ -40,6 +43,7 @@ export async function startEcho(
     onError: (error) => errors.push(error),
     ...rest,
   });
+  const grpc = withGrpc === true ? await listenGrpc(server, { shutdownGraceMs: 500 }) : undefined;
   const running = await listen(server, { port: 0 });
   return {
     url: running.url,
@@ -47,7 +51,9 @@ export async function startEcho(
     running,
     store,
     errors,
+    ...(grpc === undefined ? {} : { grpc }),
     async close() {
+      await grpc?.close();
       await running.close();
       if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
     },

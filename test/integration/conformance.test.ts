@@ -1,13 +1,20 @@
 /**
- * The operations of A2A through real HTTP, for both versions and both bindings, against the echo
- * agent on both stores: send (blocking and not), stream, get with historyLength, list with
- * pagination, cancel, subscribe, and resubscribe after a dropped connection with no lost event.
+ * The operations of A2A through real sockets, for both versions and all three bindings (JSON-RPC,
+ * HTTP+JSON, gRPC), against the echo agent on both stores: send (blocking and not), stream, get
+ * with historyLength, list with pagination, cancel, subscribe, and resubscribe after a dropped
+ * connection with no lost event.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StreamResponse } from '../../src/protocol/index.js';
 import { allDrivers, ok, taskOf, userText, type Driver } from '../helpers/drivers.js';
 import { startEcho, type EchoServer } from '../helpers/echo-server.js';
+import { grpcDriver } from '../helpers/grpc-driver.js';
+
+// gRPC status codes the suite expects (digest §5.1, the catalog's gRPC column).
+const INVALID_ARGUMENT = 3;
+const NOT_FOUND = 5;
+const FAILED_PRECONDITION = 9;
 
 function kinds(events: StreamResponse[]): string[] {
   return events.map((e) => Object.keys(e)[0]!);
@@ -26,16 +33,23 @@ for (const storeKind of ['memory', 'sqlite'] as const) {
     let server: EchoServer;
     let drivers: Driver[];
     beforeAll(async () => {
-      server = await startEcho({ store: storeKind });
-      drivers = allDrivers(server.url);
+      server = await startEcho({ store: storeKind, grpc: true });
+      drivers = [
+        ...allDrivers(server.url),
+        grpcDriver(server.grpc!.target, '1.0'),
+        grpcDriver(server.grpc!.target, '0.3'),
+      ];
     });
     afterAll(async () => {
+      for (const driver of drivers) driver.close?.();
       await server.close();
       expect(server.errors).toEqual([]);
     });
 
-    for (const index of [0, 1, 2, 3]) {
-      const label = ['JSON-RPC 1.0', 'HTTP+JSON 1.0', 'JSON-RPC 0.3', 'HTTP+JSON 0.3'][index]!;
+    for (const index of [0, 1, 2, 3, 4, 5]) {
+      const label = ['JSON-RPC 1.0', 'HTTP+JSON 1.0', 'JSON-RPC 0.3', 'HTTP+JSON 0.3', 'gRPC 1.0', 'gRPC 0.3'][
+        index
+      ]!;
       describe(label, () => {
         const d = (): Driver => drivers[index]!;
 
@@ -72,12 +86,13 @@ for (const storeKind of ['memory', 'sqlite'] as const) {
             expect(again.error.code).toBe(-32002);
             expect(again.error.reason).toBe('TASK_NOT_CANCELABLE');
             if (d().binding === 'HTTP+JSON') expect(again.error.httpStatus).toBe(400);
+            if (d().binding === 'GRPC') expect(again.error.grpcStatus).toBe(FAILED_PRECONDITION);
           }
         });
 
         it('streams the task, every chunk in order, then the terminal status, and closes', async () => {
           const run = await d().stream(userText('stream 3'));
-          expect(run.httpStatus).toBe(200);
+          if (d().binding !== 'GRPC') expect(run.httpStatus).toBe(200);
           expect(run.closedByServer).toBe(true);
           const events = run.items.map((i) => i.event);
           expect(kinds(events)[0]).toBe('task');
@@ -91,8 +106,11 @@ for (const storeKind of ['memory', 'sqlite'] as const) {
           expect(chunks.map((c) => c.lastChunk === true)).toEqual([false, false, true]);
           expect(new Set(chunks.map((c) => c.artifact.artifactId)).size).toBe(1);
           expect(lastState(events)).toBe('TASK_STATE_COMPLETED');
-          const ids = run.items.map((i) => Number(i.id));
-          expect(ids).toEqual(ids.map((_, i) => ids[0]! + i));
+          // SSE events carry their sequence number; gRPC messages carry no ids (digest §4).
+          if (d().binding !== 'GRPC') {
+            const ids = run.items.map((i) => Number(i.id));
+            expect(ids).toEqual(ids.map((_, i) => ids[0]! + i));
+          }
           const stored = ok(await d().getTask(chunks[0]!.taskId));
           expect(stored.artifacts![0]!.parts).toHaveLength(3);
         });
@@ -128,6 +146,8 @@ for (const storeKind of ['memory', 'sqlite'] as const) {
           if (!again.ok) {
             expect(again.error.code).toBe(d().version === '1.0' ? -32004 : -32602);
             if (d().binding === 'HTTP+JSON') expect(again.error.httpStatus).toBe(400);
+            if (d().binding === 'GRPC')
+              expect(again.error.grpcStatus).toBe(d().version === '1.0' ? FAILED_PRECONDITION : INVALID_ARGUMENT);
           }
         });
 
@@ -142,6 +162,7 @@ for (const storeKind of ['memory', 'sqlite'] as const) {
               expect(outcome.error.code).toBe(-32001);
               expect(outcome.error.reason).toBe('TASK_NOT_FOUND');
               if (d().binding === 'HTTP+JSON') expect(outcome.error.httpStatus).toBe(404);
+              if (d().binding === 'GRPC') expect(outcome.error.grpcStatus).toBe(NOT_FOUND);
             }
           }
         });
@@ -162,6 +183,21 @@ for (const storeKind of ['memory', 'sqlite'] as const) {
           const first = await d().subscribe(started.id, { stopAfter: 3 });
           expect(first.items).toHaveLength(3);
           expect(Object.keys(first.items[0]!.event)[0]).toBe('task');
+          if (d().binding === 'GRPC') {
+            // No event ids on gRPC: re-attaching starts from a fresh Task snapshot (A2A 1.0 §3.1.6)
+            // that already holds every chunk produced so far; the rest follow live (decision 0070).
+            const rest = await d().subscribe(started.id);
+            expect(rest.closedByServer).toBe(true);
+            const snapshot = rest.items[0]!.event;
+            if (!('task' in snapshot)) throw new Error('a resubscription starts with the task');
+            const before = snapshot.task.artifacts?.[0]?.parts.map((p) => p.text) ?? [];
+            const after = rest.items.flatMap((i) =>
+              'artifactUpdate' in i.event ? [i.event.artifactUpdate.artifact.parts[0]!.text] : [],
+            );
+            expect([...before, ...after]).toEqual([1, 2, 3, 4, 5, 6].map((i) => `chunk ${i} of 6\n`));
+            expect(lastState(rest.items.map((i) => i.event))).toBe('TASK_STATE_COMPLETED');
+            return;
+          }
           const lastId = first.items.at(-1)!.id!;
           const rest = await d().subscribe(started.id, { lastEventId: lastId });
           expect(rest.closedByServer).toBe(true);
@@ -184,6 +220,7 @@ for (const storeKind of ['memory', 'sqlite'] as const) {
           const run = await d().subscribe(task.id);
           if (d().version === '1.0') {
             expect(run.error?.code).toBe(-32004);
+            if (d().binding === 'GRPC') expect(run.error?.grpcStatus).toBe(FAILED_PRECONDITION);
           } else {
             expect(run.items).toHaveLength(1);
             expect(run.closedByServer).toBe(true);
@@ -191,7 +228,8 @@ for (const storeKind of ['memory', 'sqlite'] as const) {
         });
 
         it('lists tasks newest first with cursor pagination', async (ctx) => {
-          if (d().name === 'JSON-RPC 0.3') ctx.skip(); // 0.3 JSON-RPC has no list method (digest §12 item 21)
+          // 0.3 JSON-RPC and 0.3 gRPC have no list method (digest §12 item 21).
+          if (d().name === 'JSON-RPC 0.3' || d().name === 'gRPC 0.3') ctx.skip();
           const contextId = randomUUID();
           const ids: string[] = [];
           for (let i = 0; i < 5; i++)

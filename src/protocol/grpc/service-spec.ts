@@ -1,0 +1,51 @@
+/**
+ * What a version's gRPC service looks like to Concord (digest §4): its fully qualified name, and
+ * per RPC the operation it carries (spelled as everywhere else, house style rule 3), its message
+ * types, whether it streams, and how its ProtoJSON maps to the canonical model. Each version
+ * declares its table in its own folder (protocol/v1_0, protocol/v0_3); nothing here knows either.
+ */
+import type { ProtocolVersion } from '../codec.js';
+
+/** The A2A operations, by the spec's names. */
+export type GrpcOperation =
+  | 'sendMessage'
+  | 'sendStreamingMessage'
+  | 'getTask'
+  | 'listTasks'
+  | 'cancelTask'
+  | 'subscribeToTask'
+  | 'createTaskPushNotificationConfig'
+  | 'getTaskPushNotificationConfig'
+  | 'listTaskPushNotificationConfigs'
+  | 'deleteTaskPushNotificationConfig'
+  | 'getExtendedAgentCard';
+
+/** One RPC. The four mappings take and give ProtoJSON on the wire side, canonical values on ours. */
+export interface GrpcMethodSpec {
+  readonly operation: GrpcOperation;
+  /** The RPC name in the proto (`SendMessage`, 0.3 `TaskSubscription`...). */
+  readonly name: string;
+  /** Fully qualified request and response message names. */
+  readonly requestType: string;
+  readonly responseType: string;
+  /** Server streaming (`stream StreamResponse`). */
+  readonly responseStream: boolean;
+  /** Server side: the request's ProtoJSON to the canonical request (strict, InvalidParamsError). */
+  decodeRequest(json: unknown): unknown;
+  /** Client side: the canonical request to ProtoJSON. */
+  encodeRequest(request: unknown): unknown;
+  /** Server side: the canonical result (or one stream event) to ProtoJSON. */
+  encodeResult(result: unknown): unknown;
+  /** Client side: ProtoJSON to the canonical result (or stream event). */
+  decodeResult(json: unknown): unknown;
+}
+
+/** One version's service. */
+export interface GrpcServiceSpec {
+  readonly version: ProtocolVersion;
+  /** Fully qualified service name (`lf.a2a.v1.A2AService`). */
+  readonly service: string;
+  /** The proto file declaring it, relative to the vendored `protos/` folder. */
+  readonly protoFile: string;
+  readonly methods: readonly GrpcMethodSpec[];
+}

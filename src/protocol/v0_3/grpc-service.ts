@@ -1,0 +1,232 @@
+/**
+ * The 0.3 gRPC service `a2a.v1.A2AService` (digest §4). Bodies are ProtoJSON of the 0.3 proto,
+ * which the REST codec already speaks (digest §12 item 2); what differs is where the ids travel.
+ * The REST binding takes them from the URL path and hands the codec route parameters (`{id}`,
+ * `{taskId, id}`); here they arrive as the proto's AIP-122 resource names (`name: "tasks/{id}"`,
+ * `parent`, `tasks/{id}/pushNotificationConfigs/{cid}`), so each RPC converts between the two.
+ * 0.3 has no ListTasks RPC (digest §12 item 21); `GetAgentCard` is the extended-card operation
+ * (its HTTP annotation is `/v1/card`, the REST binding's extended card).
+ */
+import { invalidParams } from '../errors.js';
+import { optionalString, readObject, type JsonObject } from '../decode-kit.js';
+import type { GrpcMethodSpec, GrpcOperation, GrpcServiceSpec } from '../grpc/service-spec.js';
+import type { AgentCard } from '../agent-card.js';
+import type {
+  CancelTaskRequest,
+  GetExtendedAgentCardRequest,
+  GetTaskRequest,
+  ListTaskPushNotificationConfigsRequest,
+  ListTaskPushNotificationConfigsResponse,
+  SendMessageRequest,
+  SendMessageResponse,
+  StreamResponse,
+  SubscribeToTaskRequest,
+  Task,
+  TaskPushNotificationConfig,
+  TaskPushNotificationConfigRef,
+} from '../model.js';
+import { decodeGrpcAgentCard, encodeGrpcAgentCard } from './grpc-card.js';
+import { parsePushConfigName, pushConfigName } from './resource-names.js';
+import { v0_3RestCodec as c } from './rest-codec.js';
+
+const P = 'a2a.v1.';
+const TASK_NAME = /^tasks\/([^/]+)$/;
+
+/** The task id of a `tasks/{id}` resource name at `path`. */
+function taskIdOf(value: unknown, path: string): string {
+  if (value === undefined || value === null || value === '') throw invalidParams(path, 'is required');
+  const match = typeof value === 'string' ? TASK_NAME.exec(value) : null;
+  if (match === null) throw invalidParams(path, `expected a resource name "tasks/{id}", got ${JSON.stringify(value)}`);
+  return match[1] as string;
+}
+
+/** `{name}` of a task-addressed request, as the REST codec's `{id}` route form. */
+function byTaskName(json: unknown, extra: (obj: JsonObject) => JsonObject = () => ({})): JsonObject {
+  const obj = readObject(json, '');
+  return { id: taskIdOf(obj.name, '/name'), ...extra(obj) };
+}
+
+/** A push-config name as the REST codec's `{taskId, id}` route form. */
+function byConfigName(json: unknown): JsonObject {
+  const obj = readObject(json, '');
+  if (obj.name === undefined || obj.name === null || obj.name === '') throw invalidParams('/name', 'is required');
+  const name = parsePushConfigName(obj.name, '/name');
+  return name.configId === undefined ? { taskId: name.taskId } : { taskId: name.taskId, id: name.configId };
+}
+
+function rpc<Req, Res>(
+  operation: GrpcOperation,
+  name: string,
+  requestType: string,
+  responseType: string,
+  maps: {
+    decodeRequest(json: unknown): Req;
+    encodeRequest(request: Req): unknown;
+    encodeResult(result: Res): unknown;
+    decodeResult(json: unknown): Res;
+  },
+  responseStream = false,
+): GrpcMethodSpec {
+  return {
+    operation,
+    name,
+    requestType: P + requestType,
+    responseType: responseType.includes('.') ? responseType : P + responseType,
+    responseStream,
+    ...(maps as unknown as Pick<GrpcMethodSpec, 'decodeRequest' | 'encodeRequest' | 'encodeResult' | 'decodeResult'>),
+  };
+}
+
+const stream = {
+  encodeResult: (event: StreamResponse) => c.encodeStreamResponse(event),
+  decodeResult: (json: unknown) => c.decodeStreamResponse(json, ''),
+};
+const task = {
+  encodeResult: (t: Task) => c.encodeTask(t),
+  decodeResult: (json: unknown) => c.decodeTask(json, ''),
+};
+const config = {
+  encodeResult: (v: TaskPushNotificationConfig) => c.encodeTaskPushNotificationConfig(v),
+  decodeResult: (json: unknown) => c.decodeTaskPushNotificationConfig(json, ''),
+};
+
+/**
+ * `CreateTaskPushNotificationConfigRequest {parent, configId, config}`: the task from `parent`,
+ * the config id from `configId` when the config itself names none.
+ */
+function decodeCreateConfig(json: unknown): TaskPushNotificationConfig {
+  const obj = readObject(json, '');
+  const taskId = taskIdOf(obj.parent, '/parent');
+  const inner = readObject(obj.config ?? null, '/config');
+  const decoded = c.decodeTaskPushNotificationConfig({ ...inner, taskId }, '/config');
+  const configId = optionalString(obj, 'configId', '');
+  if (decoded.id === undefined && configId !== undefined && configId !== '') decoded.id = configId;
+  return decoded;
+}
+
+function encodeCreateConfig(config: TaskPushNotificationConfig): JsonObject {
+  const out: JsonObject = {
+    parent: `tasks/${config.taskId}`,
+    config: c.encodeTaskPushNotificationConfig(config),
+  };
+  if (config.id !== undefined) out.configId = config.id;
+  return out;
+}
+
+function decodeListConfigs(json: unknown): ListTaskPushNotificationConfigsRequest {
+  const obj = readObject(json, '');
+  const route: JsonObject = { taskId: taskIdOf(obj.parent, '/parent') };
+  if (obj.pageSize !== undefined) route.pageSize = obj.pageSize;
+  if (obj.pageToken !== undefined) route.pageToken = obj.pageToken;
+  return c.decodeListTaskPushNotificationConfigsRequest(route, '');
+}
+
+function encodeListConfigs(request: ListTaskPushNotificationConfigsRequest): JsonObject {
+  const { taskId, ...rest } = c.encodeListTaskPushNotificationConfigsRequest(request) as JsonObject;
+  return { parent: `tasks/${String(taskId)}`, ...rest };
+}
+
+/** The 0.3 service table. */
+export const v0_3GrpcService: GrpcServiceSpec = Object.freeze({
+  version: '0.3',
+  service: `${P}A2AService`,
+  protoFile: 'a2a/v1/a2a.proto',
+  methods: [
+    rpc<SendMessageRequest, SendMessageResponse>('sendMessage', 'SendMessage', 'SendMessageRequest', 'SendMessageResponse', {
+      decodeRequest: (json) => c.decodeSendMessageRequest(json, ''),
+      encodeRequest: (r) => c.encodeSendMessageRequest(r),
+      encodeResult: (r) => c.encodeSendMessageResponse(r),
+      decodeResult: (json) => c.decodeSendMessageResponse(json, ''),
+    }),
+    rpc<SendMessageRequest, StreamResponse>(
+      'sendStreamingMessage',
+      'SendStreamingMessage',
+      'SendMessageRequest',
+      'StreamResponse',
+      {
+        decodeRequest: (json) => c.decodeSendMessageRequest(json, ''),
+        encodeRequest: (r) => c.encodeSendMessageRequest(r),
+        ...stream,
+      },
+      true,
+    ),
+    rpc<GetTaskRequest, Task>('getTask', 'GetTask', 'GetTaskRequest', 'Task', {
+      decodeRequest: (json) =>
+        c.decodeGetTaskRequest(
+          byTaskName(json, (o) => (o.historyLength === undefined ? {} : { historyLength: o.historyLength })),
+          '',
+        ),
+      encodeRequest: (r) => {
+        const { id, ...rest } = c.encodeGetTaskRequest(r) as JsonObject;
+        return { name: `tasks/${String(id)}`, ...rest };
+      },
+      ...task,
+    }),
+    rpc<CancelTaskRequest, Task>('cancelTask', 'CancelTask', 'CancelTaskRequest', 'Task', {
+      decodeRequest: (json) => c.decodeCancelTaskRequest(byTaskName(json), ''),
+      encodeRequest: (r) => ({ name: `tasks/${r.id}` }),
+      ...task,
+    }),
+    rpc<SubscribeToTaskRequest, StreamResponse>(
+      'subscribeToTask',
+      'TaskSubscription',
+      'TaskSubscriptionRequest',
+      'StreamResponse',
+      {
+        decodeRequest: (json) => c.decodeSubscribeToTaskRequest(byTaskName(json), ''),
+        encodeRequest: (r) => ({ name: `tasks/${r.id}` }),
+        ...stream,
+      },
+      true,
+    ),
+    rpc<TaskPushNotificationConfig, TaskPushNotificationConfig>(
+      'createTaskPushNotificationConfig',
+      'CreateTaskPushNotificationConfig',
+      'CreateTaskPushNotificationConfigRequest',
+      'TaskPushNotificationConfig',
+      { decodeRequest: decodeCreateConfig, encodeRequest: encodeCreateConfig, ...config },
+    ),
+    rpc<TaskPushNotificationConfigRef, TaskPushNotificationConfig>(
+      'getTaskPushNotificationConfig',
+      'GetTaskPushNotificationConfig',
+      'GetTaskPushNotificationConfigRequest',
+      'TaskPushNotificationConfig',
+      {
+        decodeRequest: (json) => c.decodeTaskPushNotificationConfigRef(byConfigName(json), ''),
+        encodeRequest: (r) => ({ name: pushConfigName(r.taskId, r.id) }),
+        ...config,
+      },
+    ),
+    rpc<ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse>(
+      'listTaskPushNotificationConfigs',
+      'ListTaskPushNotificationConfig',
+      'ListTaskPushNotificationConfigRequest',
+      'ListTaskPushNotificationConfigResponse',
+      {
+        decodeRequest: decodeListConfigs,
+        encodeRequest: encodeListConfigs,
+        encodeResult: (r) => c.encodeListTaskPushNotificationConfigsResponse(r),
+        decodeResult: (json) => c.decodeListTaskPushNotificationConfigsResponse(json, ''),
+      },
+    ),
+    rpc<GetExtendedAgentCardRequest, AgentCard>('getExtendedAgentCard', 'GetAgentCard', 'GetAgentCardRequest', 'AgentCard', {
+      decodeRequest: () => ({}),
+      encodeRequest: () => ({}),
+      encodeResult: (card) => encodeGrpcAgentCard(card),
+      decodeResult: (json) => decodeGrpcAgentCard(json, ''),
+    }),
+    rpc<TaskPushNotificationConfigRef, void>(
+      'deleteTaskPushNotificationConfig',
+      'DeleteTaskPushNotificationConfig',
+      'DeleteTaskPushNotificationConfigRequest',
+      'google.protobuf.Empty',
+      {
+        decodeRequest: (json) => c.decodeTaskPushNotificationConfigRef(byConfigName(json), ''),
+        encodeRequest: (r) => ({ name: pushConfigName(r.taskId, r.id) }),
+        encodeResult: () => ({}),
+        decodeResult: () => undefined,
+      },
+    ),
+  ],
+});
+

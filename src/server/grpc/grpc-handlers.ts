@@ -1,0 +1,120 @@
+/**
+ * The handlers behind every RPC of both services: the same steps as the HTTP bindings (version,
+ * call setup, strict decode, the transport-neutral RequestHandler through the shared operations
+ * table, encode), with gRPC's ways of ending a call. Errors become the catalog's gRPC status with
+ * ErrorInfo (and BadRequest) in `grpc-status-details-bin` (digest §4, §5.2); a cancelled or
+ * expired call aborts its signal, and a cancelled stream closes its subscription.
+ */
+import { once } from 'node:events';
+import {
+  Metadata,
+  type sendUnaryData,
+  type ServerUnaryCall,
+  type ServerWritableStream,
+  type ServiceError,
+} from '@grpc/grpc-js';
+import { toA2AError } from '../../protocol/index.js';
+import { encodeErrorStatus, STATUS_DETAILS_KEY, type GrpcMethod, type GrpcService, type StatusTypes } from '../../protocol/grpc/index.js';
+import type { A2AServer } from '../a2a-server.js';
+import type { CallContext } from '../call-context.js';
+import { authenticateChallenge } from '../http/call-setup.js';
+import type { HttpRequest } from '../http/http-types.js';
+import { OPERATIONS, type StreamingOperation, type UnaryOperation } from '../http/operations.js';
+import { cancellationOf, echoedExtensions, metadataRequest, setupGrpcCall, versionOf } from './grpc-call.js';
+
+/** What every handler of one service needs. */
+export interface ServiceBinding {
+  server: A2AServer;
+  service: GrpcService;
+  /** The other version's service, named in version errors. */
+  other: GrpcService;
+  status: StatusTypes;
+}
+
+/** The gRPC status (with details) of anything thrown. */
+export function serviceError(binding: ServiceBinding, error: unknown): Partial<ServiceError> {
+  const a2a = toA2AError(error);
+  const status = encodeErrorStatus(binding.status, a2a);
+  const metadata = new Metadata();
+  metadata.set(STATUS_DETAILS_KEY, status.details);
+  // The gRPC counterpart of a 401's WWW-Authenticate: how to authenticate (RFC 9110 §11.6.1).
+  if (a2a.type === 'UnauthenticatedError')
+    metadata.set('www-authenticate', authenticateChallenge(binding.server.agentCard));
+  return { code: status.code, details: status.message, metadata };
+}
+
+interface Prepared {
+  call: CallContext;
+  request: unknown;
+  echo: Metadata;
+}
+
+/** Version, setup (auth before anything is decoded), decode, tenant: as the REST binding does. */
+async function prepare(
+  binding: ServiceBinding,
+  method: GrpcMethod,
+  metadata: Metadata,
+  bytes: Buffer,
+  signal: AbortSignal,
+): Promise<Prepared> {
+  const request = metadataRequest(metadata, method.path, signal);
+  const version = versionOf(binding.service, request, binding.other);
+  const call = await setupGrpcCall(binding.server, request, version);
+  const decoded = method.readRequest(bytes) as { tenant?: string };
+  if (decoded.tenant !== undefined) call.tenant = decoded.tenant;
+  return { call, request: decoded, echo: echoMetadata(binding, request) };
+}
+
+function echoMetadata(binding: ServiceBinding, request: HttpRequest): Metadata {
+  const metadata = new Metadata();
+  const echo = echoedExtensions(binding.server, request);
+  if (echo !== undefined) metadata.set(echo[0], echo[1]);
+  return metadata;
+}
+
+/** A unary RPC. */
+export function unaryHandler(binding: ServiceBinding, method: GrpcMethod) {
+  const operation = OPERATIONS[method.operation] as UnaryOperation;
+  return async (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>): Promise<void> => {
+    const signal = cancellationOf(call);
+    try {
+      const { call: context, request, echo } = await prepare(binding, method, call.metadata, call.request, signal);
+      const result = await operation.invoke(binding.server.handler, request as never, context);
+      // A call cancelled meanwhile (deadline passed) has already ended; grpc-js drops the answer.
+      call.sendMetadata(echo);
+      callback(null, method.writeResult(result));
+    } catch (error) {
+      callback(serviceError(binding, error));
+    }
+  };
+}
+
+/** A server-streaming RPC: the task's events as messages, in order, until the stream closes. */
+export function streamHandler(binding: ServiceBinding, method: GrpcMethod) {
+  const operation = OPERATIONS[method.operation] as StreamingOperation;
+  return async (call: ServerWritableStream<Buffer, Buffer>): Promise<void> => {
+    const signal = cancellationOf(call);
+    let events: AsyncIterator<{ event: unknown }> | undefined;
+    try {
+      const { call: context, request, echo } = await prepare(binding, method, call.metadata, call.request, signal);
+      const stream = await operation.invoke(binding.server.handler, request as never, context, {});
+      events = stream[Symbol.asyncIterator]();
+      call.sendMetadata(echo);
+      for (;;) {
+        if (signal.aborted) break;
+        const next = await events.next();
+        if (next.done === true || signal.aborted) break;
+        // Backpressure: wait for the transport to drain (or for the client to go away).
+        if (!call.write(method.writeResult(next.value.event))) {
+          await Promise.race([once(call, 'drain'), once(signal, 'abort')]);
+        }
+      }
+      if (!signal.aborted) call.end();
+    } catch (error) {
+      if (!signal.aborted) call.emit('error', serviceError(binding, error));
+    } finally {
+      // Closes the hub subscription when the client cancelled before the task's stream ended.
+      await events?.return?.(undefined);
+    }
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * Loads the vendored proto files once per process (protos/README.md names their sources): the
+ * descriptors the wire conversions run on, and the proto-loader package definition that server
+ * reflection describes (the A2A services and grpc.health.v1).
+ */
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import * as protoLoader from '@grpc/proto-loader';
+import { protoPath as healthProtoPath } from 'grpc-health-check';
+import protobuf from 'protobufjs';
+import {
+  createGrpcSchema,
+  GRPC_PROTO_FILES,
+  grpcProtoDir,
+  type GrpcSchema,
+} from '../../protocol/grpc/index.js';
+
+let schema: GrpcSchema | undefined;
+let reflection: protoLoader.PackageDefinition | undefined;
+
+const require = createRequire(import.meta.url);
+
+/** The binding's wire for both versions, built on first use. */
+export function grpcSchema(): GrpcSchema {
+  if (schema !== undefined) return schema;
+  // google/api/*.proto import descriptor.proto, which protobufjs ships as JSON but does not register.
+  const descriptor = require('protobufjs/google/protobuf/descriptor.json') as {
+    nested: { google: { nested: { protobuf: { nested: protobuf.INamespace['nested'] } } } };
+  };
+  protobuf.common('descriptor', descriptor.nested.google.nested.protobuf.nested ?? {});
+  const root = new protobuf.Root();
+  root.resolvePath = (_origin, target) =>
+    target.startsWith('google/protobuf/') ? target : join(grpcProtoDir, target);
+  root.loadSync([...GRPC_PROTO_FILES], { keepCase: true });
+  root.resolveAll();
+  schema = createGrpcSchema(root);
+  return schema;
+}
+
+/** What server reflection describes: the A2A services of both versions and the health service. */
+export function reflectionPackage(): protoLoader.PackageDefinition {
+  reflection ??= protoLoader.loadSync(['lf/a2a/v1/a2a.proto', 'a2a/v1/a2a.proto', healthProtoPath], {
+    includeDirs: [grpcProtoDir],
+  });
+  return reflection;
+}

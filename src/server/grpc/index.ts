@@ -1,0 +1,6 @@
+/**
+ * Public entry `concord/server/grpc`: the gRPC binding of an A2AServer (digest §4), beside the
+ * HTTP adapters. `listenGrpc(server, {port})` serves both protocol versions on a port of its own,
+ * with health checking and server reflection, and lists the gRPC interfaces on the agent's card.
+ */
+export { listenGrpc, type ListenGrpcOptions, type RunningGrpcServer } from './grpc-server.js';
