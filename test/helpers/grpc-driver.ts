@@ -14,7 +14,12 @@ import {
   type ServiceError,
 } from '@grpc/grpc-js';
 import { ERROR_CATALOG, type ProtocolVersion } from '../../src/protocol/index.js';
-import { decodeErrorStatus, STATUS_DETAILS_KEY, type GrpcMethod, type GrpcOperation } from '../../src/protocol/grpc/index.js';
+import {
+  decodeErrorStatus,
+  STATUS_DETAILS_KEY,
+  type GrpcMethod,
+  type GrpcOperation,
+} from '../../src/protocol/grpc/index.js';
 import { v0_3RestCodec } from '../../src/protocol/v0_3/index.js';
 import { v1_0Codec } from '../../src/protocol/v1_0/index.js';
 import { grpcSchema } from '../../src/server/grpc/grpc-schema-loader.js';
@@ -23,7 +28,10 @@ import type { Driver, Outcome, StreamOutcome, StreamedItem, WireError } from './
 const CODE_BY_REASON = new Map(Object.values(ERROR_CATALOG).map((e) => [e.reason, e.code]));
 
 /** A raw client of one version's service at `target`. */
-export function grpcClient(target: string, version: ProtocolVersion): { client: Client; method(op: GrpcOperation): GrpcMethod } {
+export function grpcClient(
+  target: string,
+  version: ProtocolVersion,
+): { client: Client; method(op: GrpcOperation): GrpcMethod } {
   const service = grpcSchema().services[version];
   const bytes = (b: Buffer): Buffer => b;
   const definition = Object.fromEntries(
@@ -56,7 +64,9 @@ export function grpcClient(target: string, version: ProtocolVersion): { client: 
 export function grpcWireError(error: ServiceError): WireError {
   const blob = error.metadata?.get(STATUS_DETAILS_KEY)[0];
   const status =
-    blob instanceof Buffer ? decodeErrorStatus(grpcSchema().status, blob) : { code: error.code, message: error.details };
+    blob instanceof Buffer
+      ? decodeErrorStatus(grpcSchema().status, blob)
+      : { code: error.code, message: error.details };
   const reason = 'reason' in status ? status.reason : undefined;
   return {
     httpStatus: 0,
@@ -70,7 +80,11 @@ export function grpcWireError(error: ServiceError): WireError {
 }
 
 /** The gRPC driver for a version; `metadata` is added to every call. */
-export function grpcDriver(target: string, version: ProtocolVersion, metadata: Record<string, string> = {}): Driver {
+export function grpcDriver(
+  target: string,
+  version: ProtocolVersion,
+  metadata: Record<string, string> = {},
+): Driver {
   const { client, method } = grpcClient(target, version);
   const codec = version === '1.0' ? v1_0Codec : v0_3RestCodec;
   const md = (): Metadata => {
@@ -82,10 +96,17 @@ export function grpcDriver(target: string, version: ProtocolVersion, metadata: R
   function unary<T>(op: GrpcOperation, request: unknown): Promise<Outcome<T>> {
     const m = method(op);
     return new Promise((resolve) => {
-      client.makeUnaryRequest(m.path, (b: Buffer) => b, (b: Buffer) => b, m.writeRequest(request), md(), (error, value) => {
-        if (error !== null) resolve({ ok: false, error: grpcWireError(error) });
-        else resolve({ ok: true, value: m.readResult(value as Buffer) as T, httpStatus: 0 });
-      });
+      client.makeUnaryRequest(
+        m.path,
+        (b: Buffer) => b,
+        (b: Buffer) => b,
+        m.writeRequest(request),
+        md(),
+        (error, value) => {
+          if (error !== null) resolve({ ok: false, error: grpcWireError(error) });
+          else resolve({ ok: true, value: m.readResult(value as Buffer) as T, httpStatus: 0 });
+        },
+      );
     });
   }
   function stream(op: GrpcOperation, request: unknown, stopAfter?: number): Promise<StreamOutcome> {
@@ -129,7 +150,8 @@ export function grpcDriver(target: string, version: ProtocolVersion, metadata: R
     send: (message, configuration) =>
       unary('sendMessage', { message, ...(configuration === undefined ? {} : { configuration }) }),
     stream: (message, options = {}) => stream('sendStreamingMessage', { message }, options.stopAfter),
-    getTask: (id, historyLength) => unary('getTask', historyLength === undefined ? { id } : { id, historyLength }),
+    getTask: (id, historyLength) =>
+      unary('getTask', historyLength === undefined ? { id } : { id, historyLength }),
     listTasks: (request) => unary('listTasks', request),
     cancelTask: (id) => unary('cancelTask', { id }),
     subscribe: (id, options = {}) => stream('subscribeToTask', { id }, options.stopAfter),

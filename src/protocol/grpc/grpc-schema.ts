@@ -45,7 +45,10 @@ export interface GrpcSchema {
 }
 
 /** The service tables, newest first. */
-export const GRPC_SERVICE_SPECS: readonly GrpcServiceSpec[] = Object.freeze([v1_0GrpcService, v0_3GrpcService]);
+export const GRPC_SERVICE_SPECS: readonly GrpcServiceSpec[] = Object.freeze([
+  v1_0GrpcService,
+  v0_3GrpcService,
+]);
 
 function decodeBytes(type: Type, bytes: Uint8Array, what: string): object {
   try {

@@ -239,13 +239,21 @@ function valueToPlain(value: unknown): Json {
   return { structValue: structToPlain(value) };
 }
 
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|([+-])(\d{2}):(\d{2}))$/;
+const RFC3339 =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|([+-])(\d{2}):(\d{2}))$/;
 
 /** `{seconds, nanos}` of an RFC 3339 timestamp (the codecs have already checked its form). */
 function timestampToPlain(text: string): Json {
   const m = RFC3339.exec(text);
   if (m === null) throw new Error(`not an RFC 3339 timestamp: ${JSON.stringify(text)}`);
-  const utc = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]));
+  const utc = Date.UTC(
+    Number(m[1]),
+    Number(m[2]) - 1,
+    Number(m[3]),
+    Number(m[4]),
+    Number(m[5]),
+    Number(m[6]),
+  );
   const offset = m[9] === undefined ? 0 : (m[9] === '-' ? -1 : 1) * (Number(m[10]) * 60 + Number(m[11])) * 60;
   return { seconds: utc / 1000 - offset, nanos: Number((m[7] ?? '').padEnd(9, '0')) };
 }

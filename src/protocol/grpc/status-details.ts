@@ -107,7 +107,8 @@ export function decodeErrorStatus(types: StatusTypes, bytes: Uint8Array): Decode
       };
       if (info.reason !== undefined && info.reason !== '') out.reason = info.reason;
       if (info.domain !== undefined && info.domain !== '') out.domain = info.domain;
-      if (info.metadata !== undefined && Object.keys(info.metadata).length > 0) out.metadata = { ...info.metadata };
+      if (info.metadata !== undefined && Object.keys(info.metadata).length > 0)
+        out.metadata = { ...info.metadata };
     } else if (url.endsWith('/google.rpc.BadRequest')) {
       const bad = types.badRequest.decode(value) as unknown as {
         field_violations?: { field?: string; description?: string }[];

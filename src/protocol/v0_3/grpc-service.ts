@@ -36,7 +36,8 @@ const TASK_NAME = /^tasks\/([^/]+)$/;
 function taskIdOf(value: unknown, path: string): string {
   if (value === undefined || value === null || value === '') throw invalidParams(path, 'is required');
   const match = typeof value === 'string' ? TASK_NAME.exec(value) : null;
-  if (match === null) throw invalidParams(path, `expected a resource name "tasks/{id}", got ${JSON.stringify(value)}`);
+  if (match === null)
+    throw invalidParams(path, `expected a resource name "tasks/{id}", got ${JSON.stringify(value)}`);
   return match[1] as string;
 }
 
@@ -49,7 +50,8 @@ function byTaskName(json: unknown, extra: (obj: JsonObject) => JsonObject = () =
 /** A push-config name as the REST codec's `{taskId, id}` route form. */
 function byConfigName(json: unknown): JsonObject {
   const obj = readObject(json, '');
-  if (obj.name === undefined || obj.name === null || obj.name === '') throw invalidParams('/name', 'is required');
+  if (obj.name === undefined || obj.name === null || obj.name === '')
+    throw invalidParams('/name', 'is required');
   const name = parsePushConfigName(obj.name, '/name');
   return name.configId === undefined ? { taskId: name.taskId } : { taskId: name.taskId, id: name.configId };
 }
@@ -73,7 +75,10 @@ function rpc<Req, Res>(
     requestType: P + requestType,
     responseType: responseType.includes('.') ? responseType : P + responseType,
     responseStream,
-    ...(maps as unknown as Pick<GrpcMethodSpec, 'decodeRequest' | 'encodeRequest' | 'encodeResult' | 'decodeResult'>),
+    ...(maps as unknown as Pick<
+      GrpcMethodSpec,
+      'decodeRequest' | 'encodeRequest' | 'encodeResult' | 'decodeResult'
+    >),
   };
 }
 
@@ -132,12 +137,18 @@ export const v0_3GrpcService: GrpcServiceSpec = Object.freeze({
   service: `${P}A2AService`,
   protoFile: 'a2a/v1/a2a.proto',
   methods: [
-    rpc<SendMessageRequest, SendMessageResponse>('sendMessage', 'SendMessage', 'SendMessageRequest', 'SendMessageResponse', {
-      decodeRequest: (json) => c.decodeSendMessageRequest(json, ''),
-      encodeRequest: (r) => c.encodeSendMessageRequest(r),
-      encodeResult: (r) => c.encodeSendMessageResponse(r),
-      decodeResult: (json) => c.decodeSendMessageResponse(json, ''),
-    }),
+    rpc<SendMessageRequest, SendMessageResponse>(
+      'sendMessage',
+      'SendMessage',
+      'SendMessageRequest',
+      'SendMessageResponse',
+      {
+        decodeRequest: (json) => c.decodeSendMessageRequest(json, ''),
+        encodeRequest: (r) => c.encodeSendMessageRequest(r),
+        encodeResult: (r) => c.encodeSendMessageResponse(r),
+        decodeResult: (json) => c.decodeSendMessageResponse(json, ''),
+      },
+    ),
     rpc<SendMessageRequest, StreamResponse>(
       'sendStreamingMessage',
       'SendStreamingMessage',
@@ -209,12 +220,18 @@ export const v0_3GrpcService: GrpcServiceSpec = Object.freeze({
         decodeResult: (json) => c.decodeListTaskPushNotificationConfigsResponse(json, ''),
       },
     ),
-    rpc<GetExtendedAgentCardRequest, AgentCard>('getExtendedAgentCard', 'GetAgentCard', 'GetAgentCardRequest', 'AgentCard', {
-      decodeRequest: () => ({}),
-      encodeRequest: () => ({}),
-      encodeResult: (card) => encodeGrpcAgentCard(card),
-      decodeResult: (json) => decodeGrpcAgentCard(json, ''),
-    }),
+    rpc<GetExtendedAgentCardRequest, AgentCard>(
+      'getExtendedAgentCard',
+      'GetAgentCard',
+      'GetAgentCardRequest',
+      'AgentCard',
+      {
+        decodeRequest: () => ({}),
+        encodeRequest: () => ({}),
+        encodeResult: (card) => encodeGrpcAgentCard(card),
+        decodeResult: (json) => decodeGrpcAgentCard(json, ''),
+      },
+    ),
     rpc<TaskPushNotificationConfigRef, void>(
       'deleteTaskPushNotificationConfig',
       'DeleteTaskPushNotificationConfig',
@@ -229,4 +246,3 @@ export const v0_3GrpcService: GrpcServiceSpec = Object.freeze({
     ),
   ],
 });
-

@@ -49,7 +49,10 @@ function rpc<Req, Res>(
     requestType: P + requestType,
     responseType: responseType.includes('.') ? responseType : P + responseType,
     responseStream,
-    ...(maps as unknown as Pick<GrpcMethodSpec, 'decodeRequest' | 'encodeRequest' | 'encodeResult' | 'decodeResult'>),
+    ...(maps as unknown as Pick<
+      GrpcMethodSpec,
+      'decodeRequest' | 'encodeRequest' | 'encodeResult' | 'decodeResult'
+    >),
   };
 }
 
@@ -78,12 +81,18 @@ export const v1_0GrpcService: GrpcServiceSpec = Object.freeze({
   service: `${P}A2AService`,
   protoFile: 'lf/a2a/v1/a2a.proto',
   methods: [
-    rpc<SendMessageRequest, SendMessageResponse>('sendMessage', 'SendMessage', 'SendMessageRequest', 'SendMessageResponse', {
-      decodeRequest: (json) => c.decodeSendMessageRequest(json, ''),
-      encodeRequest: (r) => c.encodeSendMessageRequest(r),
-      encodeResult: (r) => c.encodeSendMessageResponse(r),
-      decodeResult: (json) => c.decodeSendMessageResponse(json, ''),
-    }),
+    rpc<SendMessageRequest, SendMessageResponse>(
+      'sendMessage',
+      'SendMessage',
+      'SendMessageRequest',
+      'SendMessageResponse',
+      {
+        decodeRequest: (json) => c.decodeSendMessageRequest(json, ''),
+        encodeRequest: (r) => c.encodeSendMessageRequest(r),
+        encodeResult: (r) => c.encodeSendMessageResponse(r),
+        decodeResult: (json) => c.decodeSendMessageResponse(json, ''),
+      },
+    ),
     rpc<SendMessageRequest, StreamResponse>(
       'sendStreamingMessage',
       'SendStreamingMessage',
@@ -101,12 +110,18 @@ export const v1_0GrpcService: GrpcServiceSpec = Object.freeze({
       encodeRequest: (r) => c.encodeGetTaskRequest(r),
       ...task,
     }),
-    rpc<ListTasksRequest, ListTasksResponse>('listTasks', 'ListTasks', 'ListTasksRequest', 'ListTasksResponse', {
-      decodeRequest: (json) => c.decodeListTasksRequest(json, ''),
-      encodeRequest: (r) => c.encodeListTasksRequest(r),
-      encodeResult: (r) => c.encodeListTasksResponse(r),
-      decodeResult: (json) => c.decodeListTasksResponse(json, ''),
-    }),
+    rpc<ListTasksRequest, ListTasksResponse>(
+      'listTasks',
+      'ListTasks',
+      'ListTasksRequest',
+      'ListTasksResponse',
+      {
+        decodeRequest: (json) => c.decodeListTasksRequest(json, ''),
+        encodeRequest: (r) => c.encodeListTasksRequest(r),
+        encodeResult: (r) => c.encodeListTasksResponse(r),
+        decodeResult: (json) => c.decodeListTasksResponse(json, ''),
+      },
+    ),
     rpc<CancelTaskRequest, Task>('cancelTask', 'CancelTask', 'CancelTaskRequest', 'Task', {
       decodeRequest: (json) => c.decodeCancelTaskRequest(json, ''),
       encodeRequest: (r) => c.encodeCancelTaskRequest(r),

@@ -14,7 +14,13 @@ import {
   type ServiceError,
 } from '@grpc/grpc-js';
 import { toA2AError } from '../../protocol/index.js';
-import { encodeErrorStatus, STATUS_DETAILS_KEY, type GrpcMethod, type GrpcService, type StatusTypes } from '../../protocol/grpc/index.js';
+import {
+  encodeErrorStatus,
+  STATUS_DETAILS_KEY,
+  type GrpcMethod,
+  type GrpcService,
+  type StatusTypes,
+} from '../../protocol/grpc/index.js';
 import type { A2AServer } from '../a2a-server.js';
 import type { CallContext } from '../call-context.js';
 import { authenticateChallenge } from '../http/call-setup.js';
@@ -78,7 +84,11 @@ export function unaryHandler(binding: ServiceBinding, method: GrpcMethod) {
   return async (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>): Promise<void> => {
     const signal = cancellationOf(call);
     try {
-      const { call: context, request, echo } = await prepare(binding, method, call.metadata, call.request, signal);
+      const {
+        call: context,
+        request,
+        echo,
+      } = await prepare(binding, method, call.metadata, call.request, signal);
       const result = await operation.invoke(binding.server.handler, request as never, context);
       // A call cancelled meanwhile (deadline passed) has already ended; grpc-js drops the answer.
       call.sendMetadata(echo);
@@ -96,7 +106,11 @@ export function streamHandler(binding: ServiceBinding, method: GrpcMethod) {
     const signal = cancellationOf(call);
     let events: AsyncIterator<{ event: unknown }> | undefined;
     try {
-      const { call: context, request, echo } = await prepare(binding, method, call.metadata, call.request, signal);
+      const {
+        call: context,
+        request,
+        echo,
+      } = await prepare(binding, method, call.metadata, call.request, signal);
       const stream = await operation.invoke(binding.server.handler, request as never, context, {});
       events = stream[Symbol.asyncIterator]();
       call.sendMetadata(echo);

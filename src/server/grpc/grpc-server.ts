@@ -86,7 +86,10 @@ function bindAsync(server: Server, address: string, credentials: ServerCredentia
 }
 
 /** Serves `a2a` over gRPC; resolves once bound, with the card updated to list the gRPC interfaces. */
-export async function listenGrpc(a2a: A2AServer, options: ListenGrpcOptions = {}): Promise<RunningGrpcServer> {
+export async function listenGrpc(
+  a2a: A2AServer,
+  options: ListenGrpcOptions = {},
+): Promise<RunningGrpcServer> {
   const schema = grpcSchema();
   const v1 = schema.services['1.0'];
   const v0 = schema.services['0.3'];
@@ -96,7 +99,10 @@ export async function listenGrpc(a2a: A2AServer, options: ListenGrpcOptions = {}
     [v1, v0],
     [v0, v1],
   ] as const) {
-    server.addService(definitionOf(service), implementationOf({ server: a2a, service, other, status: schema.status }));
+    server.addService(
+      definitionOf(service),
+      implementationOf({ server: a2a, service, other, status: schema.status }),
+    );
   }
   const health = new HealthImplementation({ '': 'SERVING', [v1.name]: 'SERVING', [v0.name]: 'SERVING' });
   health.addToServer(server);
@@ -104,7 +110,11 @@ export async function listenGrpc(a2a: A2AServer, options: ListenGrpcOptions = {}
 
   const host = options.host ?? '127.0.0.1';
   const bindHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-  const port = await bindAsync(server, `${bindHost}:${options.port ?? 0}`, options.credentials ?? ServerCredentials.createInsecure());
+  const port = await bindAsync(
+    server,
+    `${bindHost}:${options.port ?? 0}`,
+    options.credentials ?? ServerCredentials.createInsecure(),
+  );
   const wildcard = bindHost === '0.0.0.0' || bindHost === '[::]';
   const target = options.publicTarget ?? `${wildcard ? 'localhost' : bindHost}:${port}`;
   a2a.setGrpcTarget(target);
