@@ -48,7 +48,7 @@ import { extensionsInterceptor, type ClientInterceptor } from './interceptors.js
 import { selectInterface } from './interface-selection.js';
 import { resumableStream } from './resumable-stream.js';
 import { withRetry } from './retry.js';
-import { Transport, type TransportInfo } from './transport.js';
+import { createTransport, type CallTransport, type TransportInfo } from './transport.js';
 import type { OperationTypes, UnaryOperationName } from './wire-binding.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -85,7 +85,7 @@ export class A2AClient {
   resolvedCard: ResolvedCard | undefined;
 
   private readonly options: A2AClientCommonOptions;
-  private readonly wire: Transport;
+  private readonly wire: CallTransport;
   private readonly http: HttpPipeline;
   private readonly closing = new AbortController();
   private selected: { card: AgentCard; credentials: readonly SelectedCredential[] } | undefined;
@@ -97,7 +97,7 @@ export class A2AClient {
     this.transport = options.transport ?? selectInterface(options.card, options.prefer);
     const http = pipeline ?? pipelineFor(options, () => this.credentials());
     this.http = http;
-    this.wire = new Transport(this.transport, http);
+    this.wire = createTransport(this.transport, http, options.grpc);
   }
 
   /** Resolves the agent's card at `url` (cached, verified, SSRF-guarded) and picks an interface. */
@@ -310,8 +310,9 @@ export class A2AClient {
     );
   }
 
-  /** Ends every open stream and refuses further calls. */
+  /** Ends every open stream, closes gRPC channels and refuses further calls. */
   close(): void {
     this.closing.abort(new A2ALocalError('ABORTED', 'The client was closed'));
+    this.wire.close?.();
   }
 }

@@ -16,9 +16,12 @@ import {
 
 /** What the wire said, normalised over the JSON-RPC and REST envelopes (digest §5.2). */
 export interface WireErrorFacts {
-  /** JSON-RPC `error.code`, or the code the REST ErrorInfo reason stands for (0 when unknown). */
+  /** JSON-RPC `error.code`, or the code the REST/gRPC ErrorInfo reason stands for (0 when unknown). */
   code: number;
+  /** The HTTP status (0 over gRPC). */
   httpStatus: number;
+  /** The gRPC status code, when the error came over gRPC. */
+  grpcStatus?: number;
   /** google.rpc.ErrorInfo `reason` (0.3 JSON-RPC: `error.data.reason`). */
   reason?: string;
   message: string;
@@ -32,12 +35,18 @@ const TYPE_BY_REASON = new Map<string, A2AErrorType>(
   Object.entries(ERROR_CATALOG).map(([type, entry]) => [entry.reason, type as A2AErrorType]),
 );
 
+// gRPC status codes that name an error type without any details (grpc/doc/statuscodes.md).
+const GRPC_PERMISSION_DENIED = 7;
+const GRPC_UNIMPLEMENTED = 12;
+const GRPC_UNAUTHENTICATED = 16;
+
 /** The catalog type a wire error stands for: the reason first (it is unambiguous), then the code. */
 function typeOf(facts: WireErrorFacts): A2AErrorType {
   const byReason = facts.reason === undefined ? undefined : TYPE_BY_REASON.get(facts.reason);
   if (byReason !== undefined) return byReason;
-  if (facts.httpStatus === 401) return 'UnauthenticatedError';
-  if (facts.httpStatus === 403) return 'PermissionDeniedError';
+  if (facts.httpStatus === 401 || facts.grpcStatus === GRPC_UNAUTHENTICATED) return 'UnauthenticatedError';
+  if (facts.httpStatus === 403 || facts.grpcStatus === GRPC_PERMISSION_DENIED) return 'PermissionDeniedError';
+  if (facts.grpcStatus === GRPC_UNIMPLEMENTED) return 'MethodNotFoundError';
   return errorTypeForCode(facts.code) ?? 'InternalError';
 }
 
@@ -46,6 +55,8 @@ export class A2AClientError extends A2AError {
   /** The JSON-RPC code as received (REST: the catalog code of the reason). */
   readonly code: number;
   readonly httpStatus: number;
+  /** The gRPC status code, when the error came over gRPC. */
+  readonly grpcStatus: number | undefined;
   readonly reason: string | undefined;
   readonly body: unknown;
 
@@ -57,6 +68,7 @@ export class A2AClientError extends A2AError {
     this.name = 'A2AClientError';
     this.code = facts.code;
     this.httpStatus = facts.httpStatus;
+    this.grpcStatus = facts.grpcStatus;
     this.reason = facts.reason;
     this.body = facts.body;
   }

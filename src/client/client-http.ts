@@ -72,17 +72,7 @@ export class HttpPipeline {
     };
     const started = performance.now();
     try {
-      for (const interceptor of this.options.interceptors) await interceptor.before?.(call);
-      if (control.authenticate !== false) {
-        for (const selected of this.options.credentials()) {
-          await selected.credential.apply(call, {
-            scheme: selected.scheme,
-            scopes: selected.scopes,
-            postForm: (url, form, headers, signal) => this.postForm(url, form, headers, signal),
-            signal: deadline.signal,
-          });
-        }
-      }
+      await this.prepare(call, control, deadline.signal);
       const request = { method: call.method, url: call.url, headers: call.headers };
       const answer = await sendHttp(
         call.body === undefined ? request : { ...request, body: call.body },
@@ -138,7 +128,30 @@ export class HttpPipeline {
     }
   }
 
-  private async after(call: OutgoingCall, outcome: CallOutcome): Promise<void> {
+  /**
+   * Runs the `before` interceptors and presents the selected credentials on `call`: every
+   * request goes through here, HTTP ones from `open` and gRPC ones (headers become metadata).
+   */
+  async prepare(call: OutgoingCall, control: CallControl, signal: AbortSignal): Promise<void> {
+    for (const interceptor of this.options.interceptors) await interceptor.before?.(call);
+    if (control.authenticate === false) return;
+    for (const selected of this.options.credentials()) {
+      await selected.credential.apply(call, {
+        scheme: selected.scheme,
+        scopes: selected.scopes,
+        postForm: (url, form, headers, postSignal) => this.postForm(url, form, headers, postSignal),
+        signal,
+      });
+    }
+  }
+
+  /** Runs the `after` interceptors with how a call ended. */
+  async after(call: OutgoingCall, outcome: CallOutcome): Promise<void> {
     for (const interceptor of this.options.interceptors) await interceptor.after?.(call, outcome);
+  }
+
+  /** The default per-request timeout in ms. */
+  get timeoutMs(): number {
+    return this.options.timeoutMs;
   }
 }

@@ -8,6 +8,7 @@ import type { AgentCard } from '../protocol/index.js';
 import type { NetworkPolicy } from './address-guard.js';
 import type { Credential } from './auth.js';
 import type { CardCache } from './card-cache.js';
+import type { GrpcClientOptions } from './grpc-binding.js';
 import type { ClientInterceptor } from './interceptors.js';
 import type { TransportPreference } from './interface-selection.js';
 import type { ResumeOptions } from './resumable-stream.js';
@@ -32,6 +33,8 @@ export interface A2AClientCommonOptions extends NetworkPolicy {
   interceptors?: readonly ClientInterceptor[];
   /** Extension URIs to activate on every call (`A2A-Extensions`, A2A 1.0 §3.2.6). */
   extensions?: readonly string[];
+  /** Settings of gRPC interfaces (channel credentials). */
+  grpc?: GrpcClientOptions;
 }
 
 /** Options of `A2AClient.connect`. */

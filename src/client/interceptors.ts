@@ -29,9 +29,11 @@ export interface OutgoingCall {
 
 /** How a request ended, as `after` interceptors see it. */
 export interface CallOutcome {
-  /** The HTTP status, when an answer arrived. */
+  /** The HTTP status, when an answer arrived (gRPC calls have none; see `grpcStatus`). */
   status?: number;
-  /** Response headers (lower-case names), when an answer arrived. */
+  /** The gRPC status code of a gRPC call (0 for OK). */
+  grpcStatus?: number;
+  /** Response headers (lower-case names; gRPC: the response metadata), when an answer arrived. */
   headers?: Record<string, string>;
   /** Milliseconds from send to the answer's headers (or to the failure). */
   durationMs: number;

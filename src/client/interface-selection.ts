@@ -11,13 +11,13 @@ import type { ClientBinding, TransportInfo } from './transport.js';
 
 /** The caller's preference. */
 export interface TransportPreference {
-  /** Bindings allowed, most preferred first (default: both, in the card's order). */
+  /** Bindings allowed, most preferred first (default: all three, in the card's order). */
   bindings?: readonly ClientBinding[];
   /** Protocol versions allowed, most preferred first (default `['1.0', '0.3']`). */
   versions?: readonly ProtocolVersion[];
 }
 
-const SPOKEN: readonly ClientBinding[] = ['JSONRPC', 'HTTP+JSON'];
+const SPOKEN: readonly ClientBinding[] = ['JSONRPC', 'HTTP+JSON', 'GRPC'];
 
 /** `Major.Minor` of a card's protocol version (patch numbers never matter, digest §9.3). */
 export function majorMinor(version: string): ProtocolVersion | undefined {

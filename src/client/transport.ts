@@ -8,6 +8,7 @@
 import { SseDecoder, type ProtocolVersion, type StreamResponse } from '../protocol/index.js';
 import { A2ALocalError } from './client-errors.js';
 import type { CallControl, HttpPipeline } from './client-http.js';
+import type { GrpcClientOptions } from './grpc-binding.js';
 import { jsonRpcBinding } from './json-rpc-binding.js';
 import { restBinding } from './rest-binding.js';
 import type {
@@ -18,8 +19,8 @@ import type {
 } from './wire-binding.js';
 import { parseJsonBody, unexpectedStatus } from './wire-errors.js';
 
-/** The bindings this client speaks (gRPC is not implemented). */
-export type ClientBinding = 'JSONRPC' | 'HTTP+JSON';
+/** The bindings this client speaks (digest §4: all three standard ones). */
+export type ClientBinding = 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
 
 /** The interface a client talks to. */
 export interface TransportInfo {
@@ -41,8 +42,53 @@ export interface StreamControl extends CallControl {
   lastEventId?: string;
 }
 
-/** Calls over one interface. */
-export class Transport {
+/** The calls of one interface, whatever its binding. */
+export interface CallTransport {
+  readonly info: TransportInfo;
+  /** Runs a unary operation and returns its canonical result. */
+  unary<Op extends UnaryOperationName>(
+    operation: Op,
+    request: OperationTypes[Op][0],
+    control?: CallControl,
+  ): Promise<OperationTypes[Op][1]>;
+  /** Runs a streaming operation; events are yielded as they arrive. */
+  stream(
+    operation: StreamingOperationName,
+    request: OperationTypes[StreamingOperationName][0],
+    control?: StreamControl,
+  ): AsyncGenerator<StreamedEvent>;
+  /** Releases connections the transport keeps (gRPC channels). */
+  close?(): void;
+}
+
+/**
+ * The transport for an interface. gRPC's is loaded on first use, so clients that never talk
+ * gRPC never load @grpc/grpc-js.
+ */
+export function createTransport(
+  info: TransportInfo,
+  http: HttpPipeline,
+  grpc: GrpcClientOptions = {},
+): CallTransport {
+  if (info.protocolBinding !== 'GRPC') return new Transport(info, http);
+  let loaded: Promise<CallTransport> | undefined;
+  let made: CallTransport | undefined;
+  const transport = (): Promise<CallTransport> =>
+    (loaded ??= import('./grpc-binding.js').then((m) => (made = new m.GrpcTransport(info, http, grpc))));
+  return {
+    info,
+    async unary(operation, request, control) {
+      return (await transport()).unary(operation, request, control);
+    },
+    async *stream(operation, request, control) {
+      yield* (await transport()).stream(operation, request, control);
+    },
+    close: () => made?.close?.(),
+  };
+}
+
+/** Calls over one HTTP interface (JSON-RPC or HTTP+JSON). */
+export class Transport implements CallTransport {
   private readonly binding: WireBinding;
 
   constructor(

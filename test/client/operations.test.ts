@@ -1,6 +1,6 @@
 /**
- * The client against the echo example on a real socket, once per interface (binding x version),
- * forced through the caller's preference: every operation, canonical in and out.
+ * The client against the echo example on a real socket, once per interface (binding x version,
+ * gRPC included), forced through the caller's preference: every operation, canonical in and out.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -33,11 +33,13 @@ const INTERFACES: [ClientBinding, ProtocolVersion][] = [
   ['HTTP+JSON', '1.0'],
   ['JSONRPC', '0.3'],
   ['HTTP+JSON', '0.3'],
+  ['GRPC', '1.0'],
+  ['GRPC', '0.3'],
 ];
 
 let echo: EchoServer;
 beforeAll(async () => {
-  echo = await startEcho();
+  echo = await startEcho({ grpc: true });
 });
 afterAll(async () => {
   await echo.close();
@@ -127,8 +129,10 @@ describe.each(INTERFACES)('A2AClient over %s %s', (binding, version) => {
       type: 'TaskNotFoundError',
       code: -32001,
       reason: 'TASK_NOT_FOUND',
-      httpStatus: binding === 'JSONRPC' ? 200 : 404,
+      httpStatus: binding === 'JSONRPC' ? 200 : binding === 'GRPC' ? 0 : 404,
     });
+    // gRPC NOT_FOUND (the catalog's gRPC column); undefined on the HTTP bindings.
+    expect((error as A2AClientError).grpcStatus).toBe(binding === 'GRPC' ? 5 : undefined);
   });
 
   it('calls push-config CRUD through: the echo agent has no push support', async () => {

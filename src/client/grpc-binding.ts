@@ -1,0 +1,308 @@
+/**
+ * The gRPC transport (digest §4): the same operations as the HTTP transports over
+ * `lf.a2a.v1.A2AService` or `a2a.v1.A2AService`, with the client's guarantees kept: every call
+ * passes the interceptors, presents the selected credentials (as metadata), connects only to a
+ * target the network guard accepted (the checked address is dialled, the name kept for TLS),
+ * honours the timeout (as a gRPC deadline) and the AbortSignal (the call is cancelled), and turns
+ * a status with ErrorInfo details into an A2AClientError carrying the A2A code and reason.
+ */
+import {
+  credentials as channelCredentials,
+  Metadata,
+  makeGenericClientConstructor,
+  status as grpcStatus,
+  type ChannelCredentials,
+  type Client,
+  type ServiceError,
+} from '@grpc/grpc-js';
+import { A2AError, ERROR_CATALOG, isTerminalState, type StreamResponse, type Task } from '../protocol/index.js';
+import { decodeErrorStatus, STATUS_DETAILS_KEY, type GrpcMethod, type GrpcService } from '../protocol/grpc/index.js';
+import { checkTarget } from './address-guard.js';
+import { A2AClientError, A2ALocalError } from './client-errors.js';
+import type { CallControl, HttpPipeline } from './client-http.js';
+import { Deadline } from './deadline.js';
+import { grpcSchema } from './grpc-schema.js';
+import { parseGrpcTarget, type GrpcTarget } from './grpc-target.js';
+import type { OutgoingCall } from './interceptors.js';
+import { MAX_BODY_BYTES } from './pinned-http.js';
+import type { StreamControl, StreamedEvent, TransportInfo } from './transport.js';
+import type { OperationTypes, StreamingOperationName, UnaryOperationName } from './wire-binding.js';
+
+/** gRPC settings of the client. */
+export interface GrpcClientOptions {
+  /** Channel credentials; default TLS, plaintext for loopback targets and `grpc://` URLs (decision 0071). */
+  credentials?: ChannelCredentials;
+}
+
+const CODE_BY_REASON = new Map(Object.values(ERROR_CATALOG).map((e) => [e.reason, e.code]));
+const bytes = (b: Buffer): Buffer => b;
+// Headers that describe an HTTP body; a gRPC call has its own framing.
+const NOT_METADATA = new Set(['content-type', 'accept', 'content-length', 'host', 'connection']);
+
+function metadataOf(headers: Record<string, string>): Metadata {
+  const metadata = new Metadata();
+  for (const [name, value] of Object.entries(headers)) if (!NOT_METADATA.has(name)) metadata.set(name, value);
+  return metadata;
+}
+
+function headersOf(metadata: Metadata | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(metadata?.getMap() ?? {})) {
+    if (typeof value === 'string') out[name] = value;
+  }
+  return out;
+}
+
+/** Calls over one gRPC interface. */
+export class GrpcTransport {
+  private readonly service: GrpcService;
+  private readonly target: GrpcTarget;
+  private readonly clients = new Map<string, Client>();
+
+  constructor(
+    readonly info: TransportInfo,
+    private readonly http: HttpPipeline,
+    private readonly options: GrpcClientOptions = {},
+  ) {
+    this.service = grpcSchema().services[info.protocolVersion];
+    this.target = parseGrpcTarget(info.url);
+  }
+
+  /** Runs a unary operation and returns its canonical result. */
+  async unary<Op extends UnaryOperationName>(
+    operation: Op,
+    request: OperationTypes[Op][0],
+    control: CallControl = {},
+  ): Promise<OperationTypes[Op][1]> {
+    const method = this.methodOf(operation);
+    const deadline = new Deadline(control.signal, control.timeoutMs ?? this.http.timeoutMs);
+    const call = this.outgoing(operation, method, control);
+    const started = performance.now();
+    let answer: { value: Buffer; metadata: Metadata | undefined };
+    try {
+      await this.http.prepare(call, control, deadline.signal);
+      const client = await this.clientFor(deadline);
+      answer = await new Promise((resolve, reject) => {
+        let metadata: Metadata | undefined;
+        const pending = client.makeUnaryRequest(
+          method.path,
+          bytes,
+          bytes,
+          method.writeRequest(this.withTenant(request)),
+          metadataOf(call.headers),
+          (error, value) => (error === null ? resolve({ value: value as Buffer, metadata }) : reject(error)),
+        );
+        pending.on('metadata', (m: Metadata) => (metadata = m));
+        deadline.signal.addEventListener('abort', () => pending.cancel(), { once: true });
+      });
+    } catch (error) {
+      const failure = this.failure(error, deadline, method);
+      await this.http.after(call, { durationMs: performance.now() - started, error: failure });
+      deadline.dispose();
+      throw failure;
+    }
+    deadline.dispose();
+    await this.http.after(call, {
+      grpcStatus: grpcStatus.OK,
+      headers: headersOf(answer.metadata),
+      durationMs: performance.now() - started,
+    });
+    return this.decoded(method, answer.value) as OperationTypes[Op][1];
+  }
+
+  /**
+   * Runs a streaming operation; events arrive as the server sends them. gRPC messages carry no
+   * event ids (digest §4), so `lastEventId` is not sent: a re-attachment starts from the task's
+   * current snapshot (A2A 1.0 §3.1.6), which holds everything that happened meanwhile.
+   */
+  async *stream(
+    operation: StreamingOperationName,
+    request: OperationTypes[StreamingOperationName][0],
+    control: StreamControl = {},
+  ): AsyncGenerator<StreamedEvent> {
+    const method = this.methodOf(operation);
+    const deadline = new Deadline(control.signal, control.timeoutMs ?? this.http.timeoutMs);
+    const call = this.outgoing(operation, method, control);
+    const started = performance.now();
+    let failure: Error | undefined;
+    let headers: Record<string, string> | undefined;
+    let pending: ReturnType<Client['makeServerStreamRequest']> | undefined;
+    try {
+      await this.http.prepare(call, control, deadline.signal);
+      const client = await this.clientFor(deadline);
+      pending = client.makeServerStreamRequest(
+        method.path,
+        bytes,
+        bytes,
+        method.writeRequest(this.withTenant(request)),
+        metadataOf(call.headers),
+      );
+      const live = pending;
+      // The iterator reports failures; this keeps a status after an early return from going unheard.
+      live.on('error', () => undefined);
+      live.on('metadata', (m: Metadata) => {
+        headers = headersOf(m);
+        // The timeout bounds the wait for the stream to start, not its length: tasks run long.
+        deadline.stopTimer();
+      });
+      deadline.signal.addEventListener('abort', () => live.cancel(), { once: true });
+      for await (const chunk of live as AsyncIterable<Buffer>) {
+        deadline.stopTimer();
+        yield { event: this.decoded(method, chunk) as StreamResponse };
+      }
+    } catch (error) {
+      failure = this.failure(error, deadline, method);
+      const task = await this.finishedMeanwhile(operation, request, control, failure);
+      if (task === undefined) throw failure;
+      failure = undefined;
+      yield { event: { task } };
+    } finally {
+      pending?.cancel();
+      deadline.dispose();
+      await this.http.after(call, {
+        durationMs: performance.now() - started,
+        ...(failure === undefined ? { grpcStatus: grpcStatus.OK } : { error: failure }),
+        ...(headers === undefined ? {} : { headers }),
+      });
+    }
+  }
+
+  /**
+   * A re-attachment (attempt 2+) to a task that finished while the client was away: 1.0 refuses
+   * to subscribe to a finished task (A2A 1.0 §3.1.6), and gRPC has no Last-Event-ID to replay the
+   * end from, so the task itself, as it ended, is the stream's last event.
+   */
+  private async finishedMeanwhile(
+    operation: StreamingOperationName,
+    request: OperationTypes[StreamingOperationName][0],
+    control: StreamControl,
+    failure: Error,
+  ): Promise<Task | undefined> {
+    if (operation !== 'subscribeToTask' || (control.attempt ?? 1) < 2) return undefined;
+    if (!(failure instanceof A2AClientError) || failure.type !== 'UnsupportedOperationError') return undefined;
+    const { id } = request as { id: string };
+    const task = await this.unary('getTask', { id }, { ...control, attempt: 1 });
+    return isTerminalState(task.status.state) ? task : undefined;
+  }
+
+  /** Closes the channels. */
+  close(): void {
+    for (const client of this.clients.values()) client.close();
+    this.clients.clear();
+  }
+
+  private methodOf(operation: UnaryOperationName | StreamingOperationName): GrpcMethod {
+    const method = this.service.method(operation);
+    if (method === undefined) {
+      throw new A2ALocalError(
+        'UNSUPPORTED_OPERATION',
+        `${operation} does not exist in A2A ${this.service.version} gRPC (${this.service.name})`,
+      );
+    }
+    return method;
+  }
+
+  private outgoing(
+    purpose: UnaryOperationName | StreamingOperationName,
+    method: GrpcMethod,
+    control: CallControl,
+  ): OutgoingCall {
+    const headers: Record<string, string> = {};
+    // A2A 1.0 §3.6: a 1.0 client sends its version on every request; 0.3 sends none.
+    if (this.info.protocolVersion === '1.0') headers['a2a-version'] = '1.0';
+    return {
+      purpose,
+      method: 'POST',
+      url: new URL(method.path.slice(1), this.target.url),
+      headers,
+      body: undefined,
+      attempt: control.attempt ?? 1,
+    };
+  }
+
+  private withTenant<T>(request: T): T {
+    const tenant = this.info.tenant;
+    if (this.info.protocolVersion !== '1.0' || tenant === undefined || tenant === '') return request;
+    return { ...request, tenant };
+  }
+
+  /** A channel to the guard-checked address; reused while the name resolves to the same one. */
+  private async clientFor(deadline: Deadline): Promise<Client> {
+    const { host, port, tls } = this.target;
+    const resolved = await checkTarget(this.target.url, this.http.network);
+    if (deadline.aborted) throw deadline.error(`Connecting to ${host}:${port}`);
+    const key = `${resolved.address}|${port}`;
+    let client = this.clients.get(key);
+    if (client === undefined) {
+      const address = resolved.family === 6 ? `ipv6:[${resolved.address}]:${port}` : `ipv4:${resolved.address}:${port}`;
+      const authority = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+      const credentials =
+        this.options.credentials ?? (tls ? channelCredentials.createSsl() : channelCredentials.createInsecure());
+      const Ctor = makeGenericClientConstructor({}, this.service.name);
+      client = new Ctor(address, credentials, {
+        // Dial the checked address, but speak to (and verify the certificate of) the name.
+        'grpc.default_authority': authority,
+        ...(tls ? { 'grpc.ssl_target_name_override': host } : {}),
+        'grpc.max_receive_message_length': MAX_BODY_BYTES,
+      });
+      this.clients.set(key, client);
+    }
+    return client;
+  }
+
+  private decoded(method: GrpcMethod, value: Buffer): unknown {
+    try {
+      return method.readResult(value);
+    } catch (error) {
+      if (!(error instanceof A2AError)) throw error;
+      throw new A2ALocalError(
+        'BAD_RESPONSE',
+        `${this.info.url} answered ${method.name} with a message the codec refuses: ${error.message}`,
+        { cause: error, url: this.info.url },
+      );
+    }
+  }
+
+  private failure(error: unknown, deadline: Deadline, method: GrpcMethod): Error {
+    if (error instanceof A2ALocalError || error instanceof A2AClientError) return error;
+    const what = `${method.name} on ${this.info.url}`;
+    if (deadline.aborted) return deadline.error(what);
+    const service = error as Partial<ServiceError>;
+    if (typeof service.code !== 'number') return error instanceof Error ? error : new Error(String(error));
+    const blob = service.metadata?.get(STATUS_DETAILS_KEY)[0];
+    if (blob instanceof Buffer) {
+      try {
+        const status = decodeErrorStatus(grpcSchema().status, blob);
+        return new A2AClientError({
+          code: (status.reason === undefined ? undefined : CODE_BY_REASON.get(status.reason)) ?? 0,
+          httpStatus: 0,
+          grpcStatus: service.code,
+          message: service.details ?? status.message,
+          body: status,
+          ...(status.reason === undefined ? {} : { reason: status.reason }),
+          ...(status.metadata === undefined ? {} : { metadata: status.metadata }),
+          ...(status.violations === undefined ? {} : { violations: status.violations }),
+        });
+      } catch {
+        // Unreadable details: judge by the status code alone.
+      }
+    }
+    // Connection failures, and calls the server cut short, are network trouble: streams resume.
+    if (service.code === grpcStatus.UNAVAILABLE || service.code === grpcStatus.CANCELLED) {
+      return new A2ALocalError('NETWORK', `${what} failed: ${service.details ?? 'unavailable'}`, {
+        cause: error,
+        url: this.info.url,
+      });
+    }
+    if (service.code === grpcStatus.DEADLINE_EXCEEDED) {
+      return new A2ALocalError('TIMEOUT', `${what} exceeded its deadline`, { cause: error, url: this.info.url });
+    }
+    return new A2AClientError({
+      code: 0,
+      httpStatus: 0,
+      grpcStatus: service.code,
+      message: service.details ?? `gRPC status ${service.code}`,
+      body: { code: service.code, details: service.details },
+    });
+  }
+}
