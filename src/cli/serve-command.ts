@@ -1,5 +1,5 @@
 /**
- * `concord serve <target> [--port N] [--host H] [--data-dir DIR] [--store sqlite|memory]`: serves
+ * `concord serve <target> [--port N] [--host H] [--grpc-port N] [--data-dir DIR] [--store sqlite|memory]`: serves
  * on the embedded SQLite store (default) and stops cleanly on SIGTERM / SIGINT. The target is a
  * code agent (a directory with `agent.mjs`/`agent.js`, or the module itself), or agent definitions
  * for the host (a directory of markdown agents and/or `concord.config.json5`, or one such file).
@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createA2AServer } from '../server/index.js';
 import { listen } from '../server/adapters/node.js';
+import type { RunningGrpcServer } from '../server/grpc/index.js';
 import { createMemoryTaskStore, type TaskStore } from '../store/index.js';
 import { openSqliteTaskStore } from '../store/sqlite/index.js';
 import { startHost, type ReloadOutcome } from '../host/index.js';
@@ -21,6 +22,7 @@ export const SERVE_USAGE = `Usage: concord serve <agents-dir|config.json5|agent.
 Options:
   --port <n>            port to listen on (default 4000; 0 picks a free port)
   --host <addr>         address to bind (default 127.0.0.1)
+  --grpc-port <n>       also serve the gRPC binding (A2A 1.0 and 0.3) on this port (0 picks one)
   --data-dir <dir>      where the SQLite task stores live (default ./.concord)
   --store <kind>        sqlite (default, durable) or memory
   --internal-port <n>   also serve every agent, exposed or not, on 127.0.0.1:<n> (host only)
@@ -38,6 +40,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
       'data-dir': { type: 'string', default: '.concord' },
       store: { type: 'string', default: 'sqlite' },
       'internal-port': { type: 'string' },
+      'grpc-port': { type: 'string' },
       watch: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -53,9 +56,10 @@ export async function serveCommand(args: string[], out: (line: string) => void):
     throw new Error(`--port: expected 0-65535, got ${values.port}`);
   if (values.store !== 'sqlite' && values.store !== 'memory')
     throw new Error(`--store: expected sqlite or memory, got ${values.store}`);
+  const grpcPort = portFlag(values['grpc-port'], '--grpc-port');
   const stopped = stopSignal();
   if (!isAgentModule(target)) {
-    return serveHost(target, { ...values, port }, stopped, out);
+    return serveHost(target, { ...values, port, grpcPort }, stopped, out);
   }
 
   const dataDir = resolve(values['data-dir'] ?? '.concord');
@@ -83,9 +87,18 @@ export async function serveCommand(args: string[], out: (line: string) => void):
     onError: (error, place) =>
       console.error(`[concord] ${place}:`, error instanceof Error ? error.message : error),
   });
+  // gRPC first, so the card already lists it when the HTTP listener starts answering.
+  let grpc: RunningGrpcServer | undefined;
+  if (grpcPort !== undefined) {
+    // Loaded only when asked for: other commands never load @grpc/grpc-js.
+    const { listenGrpc } = await import('../server/grpc/index.js');
+    grpc = await listenGrpc(server, { port: grpcPort, host: values.host ?? '127.0.0.1' });
+  }
   const running = await listen(server, { port, host: values.host ?? '127.0.0.1' });
   const url = running.url;
   out(`Concord is serving "${agent.agentCard.name}" at ${url}`);
+  if (grpc !== undefined)
+    out(`  gRPC: ${grpc.target} (lf.a2a.v1.A2AService, a2a.v1.A2AService, health, reflection)`);
   out(`  task store: ${where}`);
   out(`  agent card: ${url}.well-known/agent-card.json`);
   out('  try it:');
@@ -95,10 +108,20 @@ export async function serveCommand(args: string[], out: (line: string) => void):
 
   await stopped;
   out('Concord is stopping: finishing in-flight requests');
+  await grpc?.close();
   await running.close();
   await agent.close?.();
   out('Concord stopped');
   return 0;
+}
+
+/** A port flag's value, or undefined when the flag is absent. */
+function portFlag(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`${flag}: expected 0-65535, got ${value}`);
+  return port;
 }
 
 /** Resolves on SIGTERM / SIGINT; installed before the ready line, as a supervisor may signal at once. */
@@ -120,6 +143,7 @@ interface HostFlags {
   'data-dir'?: string | undefined;
   store?: string | undefined;
   'internal-port'?: string | undefined;
+  grpcPort?: number | undefined;
   watch?: boolean | undefined;
 }
 
@@ -141,6 +165,7 @@ async function serveHost(
     store: flags.store === 'memory' ? 'memory' : 'sqlite',
     dataDir: flags['data-dir'] ?? '.concord',
     ...(internalPort === undefined ? {} : { internalPort }),
+    ...(flags.grpcPort === undefined ? {} : { grpcPort: flags.grpcPort }),
     watch: flags.watch === true,
     extensions: HOST_EXTENSIONS,
     onError: (error, place) =>
@@ -158,6 +183,7 @@ async function serveHost(
   if (exposed.length === 1) out(`  root: ${url} also serves ${exposed[0]!.id} (the only public agent)`);
   out(`  listing: ${url}agents`);
   if (running.internalUrl !== undefined) out(`  internal listener: ${running.internalUrl}`);
+  if (running.grpcTarget !== undefined) out(`  gRPC: ${running.grpcTarget} serves ${exposed[0]!.id}`);
   out(
     `  task stores: ${flags.store === 'memory' ? 'memory (not durable)' : resolve(flags['data-dir'] ?? '.concord')}`,
   );

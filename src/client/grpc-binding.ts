@@ -15,8 +15,19 @@ import {
   type Client,
   type ServiceError,
 } from '@grpc/grpc-js';
-import { A2AError, ERROR_CATALOG, isTerminalState, type StreamResponse, type Task } from '../protocol/index.js';
-import { decodeErrorStatus, STATUS_DETAILS_KEY, type GrpcMethod, type GrpcService } from '../protocol/grpc/index.js';
+import {
+  A2AError,
+  ERROR_CATALOG,
+  isTerminalState,
+  type StreamResponse,
+  type Task,
+} from '../protocol/index.js';
+import {
+  decodeErrorStatus,
+  STATUS_DETAILS_KEY,
+  type GrpcMethod,
+  type GrpcService,
+} from '../protocol/grpc/index.js';
 import { checkTarget } from './address-guard.js';
 import { A2AClientError, A2ALocalError } from './client-errors.js';
 import type { CallControl, HttpPipeline } from './client-http.js';
@@ -179,7 +190,8 @@ export class GrpcTransport {
     failure: Error,
   ): Promise<Task | undefined> {
     if (operation !== 'subscribeToTask' || (control.attempt ?? 1) < 2) return undefined;
-    if (!(failure instanceof A2AClientError) || failure.type !== 'UnsupportedOperationError') return undefined;
+    if (!(failure instanceof A2AClientError) || failure.type !== 'UnsupportedOperationError')
+      return undefined;
     const { id } = request as { id: string };
     const task = await this.unary('getTask', { id }, { ...control, attempt: 1 });
     return isTerminalState(task.status.state) ? task : undefined;
@@ -234,10 +246,12 @@ export class GrpcTransport {
     const key = `${resolved.address}|${port}`;
     let client = this.clients.get(key);
     if (client === undefined) {
-      const address = resolved.family === 6 ? `ipv6:[${resolved.address}]:${port}` : `ipv4:${resolved.address}:${port}`;
+      const address =
+        resolved.family === 6 ? `ipv6:[${resolved.address}]:${port}` : `ipv4:${resolved.address}:${port}`;
       const authority = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
       const credentials =
-        this.options.credentials ?? (tls ? channelCredentials.createSsl() : channelCredentials.createInsecure());
+        this.options.credentials ??
+        (tls ? channelCredentials.createSsl() : channelCredentials.createInsecure());
       const Ctor = makeGenericClientConstructor({}, this.service.name);
       client = new Ctor(address, credentials, {
         // Dial the checked address, but speak to (and verify the certificate of) the name.
@@ -295,7 +309,10 @@ export class GrpcTransport {
       });
     }
     if (service.code === grpcStatus.DEADLINE_EXCEEDED) {
-      return new A2ALocalError('TIMEOUT', `${what} exceeded its deadline`, { cause: error, url: this.info.url });
+      return new A2ALocalError('TIMEOUT', `${what} exceeded its deadline`, {
+        cause: error,
+        url: this.info.url,
+      });
     }
     return new A2AClientError({
       code: 0,

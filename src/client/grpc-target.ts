@@ -16,7 +16,12 @@ export interface GrpcTarget {
   url: URL;
 }
 
-const SCHEMES: Readonly<Record<string, boolean>> = { 'grpc:': false, 'http:': false, 'grpcs:': true, 'https:': true };
+const SCHEMES: Readonly<Record<string, boolean>> = {
+  'grpc:': false,
+  'http:': false,
+  'grpcs:': true,
+  'https:': true,
+};
 
 function isLoopback(host: string): boolean {
   const h = host.toLowerCase();

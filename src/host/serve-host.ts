@@ -25,6 +25,11 @@ export interface StartHostOptions {
   internalPort?: number;
   /** Default 127.0.0.1: the internal listener is for the host's own clients. */
   internalHost?: string;
+  /**
+   * Also serve the gRPC binding on this port (bound to `host`), for the host's one exposed agent:
+   * gRPC has no paths to mount several agents under (decision 0072).
+   */
+  grpcPort?: number;
   /** `sqlite` (default): one file per agent under `dataDir`; `memory`: nothing survives. */
   store?: 'sqlite' | 'memory';
   dataDir?: string;
@@ -51,6 +56,8 @@ export interface RunningHost {
   url: string;
   /** The internal listener's base URL, when one was asked for. */
   internalUrl?: string;
+  /** The gRPC listener's `host:port`, when one was asked for. */
+  grpcTarget?: string;
   /** Stops watching, finishes in-flight requests, closes the stores. */
   close(): Promise<void>;
 }
@@ -93,6 +100,8 @@ export async function startHost(target: string, options: StartHostOptions = {}):
   const env = options.env ?? process.env;
   const config = await loadHost(target, { env });
   const host = await createHost(config, { ...options, env });
+  // Bound before the HTTP listener, so the cards list the gRPC interface from the first request.
+  const grpc = options.grpcPort === undefined ? undefined : await listenGrpcFor(host, options);
   const running: RunningServer = await listen(host, {
     port: options.port ?? 0,
     host: options.host ?? '127.0.0.1',
@@ -119,10 +128,30 @@ export async function startHost(target: string, options: StartHostOptions = {}):
     },
     url: running.url,
     ...(internal === undefined ? {} : { internalUrl: internal.url }),
+    ...(grpc === undefined ? {} : { grpcTarget: grpc.target }),
     async close() {
       watch?.close();
+      await grpc?.close();
       await internal?.close();
       await running.close();
     },
   };
+}
+
+/** Serves the host's one exposed agent over gRPC; more than one cannot share a gRPC port. */
+async function listenGrpcFor(
+  host: AgentHost,
+  options: StartHostOptions,
+): Promise<{ target: string; close(): Promise<void> }> {
+  const exposed = [...host.mounted.values()].filter((agent) => agent.definition.exposed);
+  if (exposed.length !== 1) {
+    await host.close();
+    throw new Error(
+      `--grpc-port serves one agent, and this host exposes ${exposed.length} (${exposed.map((a) => a.definition.id).join(', ') || 'none'}); ` +
+        'gRPC has no paths to tell agents apart: run one host per gRPC agent, or serve agents with listenGrpc from concord/server/grpc',
+    );
+  }
+  // Loaded only when asked for: hosts without gRPC never load @grpc/grpc-js.
+  const { listenGrpc } = await import('../server/grpc/index.js');
+  return listenGrpc(exposed[0]!.server, { port: options.grpcPort ?? 0, host: options.host ?? '127.0.0.1' });
 }
