@@ -1,8 +1,8 @@
 /**
  * Interop, direction (a): Concord's client (src/client) against an agent served by the official
  * TypeScript SDK (`@a2a-js/sdk` 1.3.0) over real sockets, once per interface the SDK serves:
- * JSON-RPC and HTTP+JSON, each in 1.0 and (the SDK's legacyCompat) 0.3. Each runs send, stream,
- * get and cancel (and list in 1.0).
+ * JSON-RPC, HTTP+JSON and gRPC, each in 1.0 and (the SDK's legacyCompat) 0.3. Each runs send,
+ * stream, get and cancel (and list in 1.0).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A2AClient, A2AClientError, CardCache, type ClientBinding } from '../../src/client/index.js';
@@ -30,11 +30,13 @@ const INTERFACES: [ClientBinding, ProtocolVersion][] = [
   ['HTTP+JSON', '1.0'],
   ['JSONRPC', '0.3'],
   ['HTTP+JSON', '0.3'],
+  ['GRPC', '1.0'],
+  ['GRPC', '0.3'],
 ];
 
 let sdk: SdkServer;
 beforeAll(async () => {
-  sdk = await startSdkServer();
+  sdk = await startSdkServer({ grpc: true });
 });
 afterAll(async () => {
   await sdk.close();
@@ -54,7 +56,9 @@ describe.each(INTERFACES)('Concord client -> SDK server over %s %s', (binding, v
   it('resolves the SDK card and picks the interface it declares', () => {
     expect(client.card.name).toBe('SDK Echo');
     expect(client.transport).toMatchObject({ protocolBinding: binding, protocolVersion: version });
-    expect(client.transport.url).toBe(binding === 'JSONRPC' ? sdk.url : sdk.restUrl);
+    expect(client.transport.url).toBe(
+      binding === 'JSONRPC' ? sdk.url : binding === 'GRPC' ? sdk.grpcTarget : sdk.restUrl,
+    );
   });
 
   it('sends: the completed task with its artifact', async () => {

@@ -1,6 +1,6 @@
 /**
  * Interop, direction (b): the official TypeScript SDK's client (`@a2a-js/sdk` 1.3.0,
- * ClientFactory with its JSON-RPC and REST transport factories, 0.3 through `legacyCompat`)
+ * ClientFactory with its JSON-RPC, REST and gRPC transport factories, 0.3 through `legacyCompat`)
  * against Concord's server serving the echo example on a real socket. Each interface Concord's
  * card declares runs send, stream, get and cancel (and list in 1.0).
  */
@@ -13,9 +13,10 @@ import {
   RestTransportFactory,
   type Client,
 } from '@a2a-js/sdk/client';
+import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
 import { startEcho, type EchoServer } from '../helpers/echo-server.js';
 
-type Binding = 'JSONRPC' | 'HTTP+JSON';
+type Binding = 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
 const legacyCompat = { enabled: true };
 
 function userMessage(text: string): Message {
@@ -57,7 +58,7 @@ function asTask(result: Message | Task): Task {
 let echo: EchoServer;
 let card: AgentCard;
 beforeAll(async () => {
-  echo = await startEcho();
+  echo = await startEcho({ grpc: true });
   card = await new DefaultAgentCardResolver({ legacyCompat }).resolve(echo.url);
 });
 afterAll(async () => {
@@ -69,6 +70,8 @@ const INTERFACES: [Binding, '1.0' | '0.3'][] = [
   ['HTTP+JSON', '1.0'],
   ['JSONRPC', '0.3'],
   ['HTTP+JSON', '0.3'],
+  ['GRPC', '1.0'],
+  ['GRPC', '0.3'],
 ];
 
 describe.each(INTERFACES)('SDK client -> Concord server over %s %s', (binding, version) => {
@@ -80,7 +83,11 @@ describe.each(INTERFACES)('SDK client -> Concord server over %s %s', (binding, v
     );
     expect(only).toHaveLength(1);
     const factory = new ClientFactory({
-      transports: [new JsonRpcTransportFactory({ legacyCompat }), new RestTransportFactory({ legacyCompat })],
+      transports: [
+        new JsonRpcTransportFactory({ legacyCompat }),
+        new RestTransportFactory({ legacyCompat }),
+        new GrpcTransportFactory({ legacyCompat }),
+      ],
       cardResolver: new DefaultAgentCardResolver({ legacyCompat }),
     });
     client = await factory.createFromAgentCard({ ...card, supportedInterfaces: only });
@@ -104,10 +111,11 @@ describe.each(INTERFACES)('SDK client -> Concord server over %s %s', (binding, v
         return content?.$case === 'text' ? content.value : undefined;
       }),
     ).toEqual(['chunk 1 of 3\n', 'chunk 2 of 3\n', 'chunk 3 of 3\n']);
-    // SDK 1.3.0's 0.3 REST transport loses `append` when it converts the 0.3 proto event
-    // (compat/v0_3 `_FromProto.taskArtifactUpdateEvent` copies lastChunk only); Concord sends it
-    // (`append: true` on chunks 2 and 3, checked on the wire by test/check). Everywhere else it arrives.
-    const sdkDropsAppend = binding === 'HTTP+JSON' && version === '0.3';
+    // SDK 1.3.0's 0.3 REST and 0.3 gRPC transports lose `append` when they convert the 0.3 proto
+    // event (compat/v0_3 `_FromProto.taskArtifactUpdateEvent` copies lastChunk only); Concord sends
+    // it (`append: true` on chunks 2 and 3, checked on the wire by test/check and, over gRPC, by the
+    // conformance suite's gRPC 0.3 driver). Everywhere else it arrives.
+    const sdkDropsAppend = binding !== 'JSONRPC' && version === '0.3';
     expect(chunks.map((c) => c.append)).toEqual(sdkDropsAppend ? [false, false, false] : [false, true, true]);
     expect(chunks.map((c) => c.lastChunk)).toEqual([false, false, true]);
     const last = events.at(-1)?.payload;

@@ -1,7 +1,8 @@
 /**
  * An agent served by the official TypeScript SDK (`@a2a-js/sdk` 1.3.0) on a real socket, for the
  * interop tests: JSON-RPC at `/` and HTTP+JSON at `/rest`, each in 1.0 and (through the SDK's
- * opt-in `legacyCompat`) 0.3. The agent behaves like Concord's echo example where the tests need
+ * opt-in `legacyCompat`) 0.3; with `grpc: true` also its gRPC services (1.0 `A2AService` and
+ * 0.3 `LegacyA2AService`) on a port of their own. The agent behaves like Concord's echo example where the tests need
  * it: any text completes with an `echo: <text>` artifact; `stream <n>` sends n artifact chunks
  * (append / lastChunk) 50 ms apart, then completes; `wait` stays working until canceled.
  */
@@ -18,6 +19,9 @@ import {
   type ExecutionEventBus,
 } from '@a2a-js/sdk/server';
 import { UserBuilder, agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/server/express';
+import { A2AService, grpcService, UserBuilder as GrpcUserBuilder } from '@a2a-js/sdk/server/grpc';
+import { LegacyA2AService, legacyGrpcService } from '@a2a-js/sdk/compat/v0_3/server/grpc';
+import { Server as GrpcServer, ServerCredentials } from '@grpc/grpc-js';
 
 /** A running SDK server. */
 export interface SdkServer {
@@ -25,6 +29,8 @@ export interface SdkServer {
   url: string;
   /** The HTTP+JSON base URL. */
   restUrl: string;
+  /** The gRPC `host:port`, when started with `grpc: true`. */
+  grpcTarget?: string;
   close(): Promise<void>;
 }
 
@@ -114,7 +120,7 @@ const executor: AgentExecutor = {
   },
 };
 
-function cardFor(base: string, rest: string, push = false): AgentCard {
+function cardFor(base: string, rest: string, push = false, grpc?: string): AgentCard {
   return {
     name: 'SDK Echo',
     description: 'An echo agent served by @a2a-js/sdk',
@@ -127,6 +133,12 @@ function cardFor(base: string, rest: string, push = false): AgentCard {
       { url: rest, protocolBinding: 'HTTP+JSON', tenant: '', protocolVersion: '1.0' },
       { url: base, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '0.3' },
       { url: rest, protocolBinding: 'HTTP+JSON', tenant: '', protocolVersion: '0.3' },
+      ...(grpc === undefined
+        ? []
+        : [
+            { url: grpc, protocolBinding: 'GRPC', tenant: '', protocolVersion: '1.0' },
+            { url: grpc, protocolBinding: 'GRPC', tenant: '', protocolVersion: '0.3' },
+          ]),
     ],
     capabilities: {
       streaming: true,
@@ -154,11 +166,30 @@ function cardFor(base: string, rest: string, push = false): AgentCard {
   } as AgentCard;
 }
 
+async function startGrpc(handler: DefaultRequestHandler): Promise<{ target: string; server: GrpcServer }> {
+  const server = new GrpcServer();
+  server.addService(
+    A2AService,
+    grpcService({ requestHandler: handler, userBuilder: GrpcUserBuilder.noAuthentication }),
+  );
+  server.addService(
+    LegacyA2AService,
+    legacyGrpcService({ requestHandler: handler, userBuilder: GrpcUserBuilder.noAuthentication }),
+  );
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) =>
+      e === null ? resolve(p) : reject(e),
+    ),
+  );
+  return { target: `127.0.0.1:${port}`, server };
+}
+
 /**
  * Starts the SDK agent on 127.0.0.1 with an ephemeral port. With `push`, its card declares push
- * notifications and the SDK keeps push configs in its in-memory store (for the client's CRUD).
+ * notifications and the SDK keeps push configs in its in-memory store (for the client's CRUD);
+ * with `grpc`, the SDK's gRPC services run too and the card lists them.
  */
-export async function startSdkServer(options: { push?: boolean } = {}): Promise<SdkServer> {
+export async function startSdkServer(options: { push?: boolean; grpc?: boolean } = {}): Promise<SdkServer> {
   const push = options.push === true;
   const app = express();
   const server: Server = await new Promise((resolve) => {
@@ -167,13 +198,18 @@ export async function startSdkServer(options: { push?: boolean } = {}): Promise<
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}/`;
   const restUrl = `http://127.0.0.1:${port}/rest`;
+  const card = cardFor(url, restUrl, push);
   const handler = new DefaultRequestHandler(
-    cardFor(url, restUrl, push),
+    card,
     new InMemoryTaskStore(),
     executor,
     undefined,
     push ? new InMemoryPushNotificationStore() : undefined,
   );
+  const grpc = options.grpc === true ? await startGrpc(handler) : undefined;
+  // The card lists the gRPC interfaces once their port is known.
+  if (grpc !== undefined)
+    card.supportedInterfaces = cardFor(url, restUrl, push, grpc.target).supportedInterfaces;
   const legacyCompat = { enabled: true };
   app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler, legacyCompat }));
   app.use(
@@ -187,9 +223,11 @@ export async function startSdkServer(options: { push?: boolean } = {}): Promise<
   return {
     url,
     restUrl,
+    ...(grpc === undefined ? {} : { grpcTarget: grpc.target }),
     close: () =>
       new Promise<void>((resolve) => {
         for (const entry of waiting.values()) entry.release();
+        grpc?.server.forceShutdown();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
