@@ -3,7 +3,8 @@
 // BENCH_STORE picks the task store: 'memory' (default) or 'sqlite' (a fresh database file in a
 // temporary directory, removed on exit), so the table shows what durability costs.
 // BENCH_CONTRACTS=off serves the same agent without its contract (the control of the contract
-// runs: no gate, so a contract envelope is an ordinary data part delivered as is). Imports the
+// runs: no gate, so a contract envelope is an ordinary data part delivered as is).
+// BENCH_GRPC_PORT also serves the gRPC binding on that port (bench/grpc-run.mjs). Imports the
 // built package (dist/): `npm run bench` builds first.
 
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createA2AServer } from '../../dist/server/index.js';
 import { listen } from '../../dist/server/adapters/node.js';
+import { listenGrpc } from '../../dist/server/grpc/index.js';
 import { createMemoryTaskStore } from '../../dist/store/index.js';
 import { openSqliteTaskStore } from '../../dist/store/sqlite/index.js';
 import { compileContracts } from '../../dist/contracts/index.js';
@@ -59,10 +61,15 @@ const server = createA2AServer({
   store,
 });
 
+const grpc =
+  process.env.BENCH_GRPC_PORT === undefined
+    ? undefined
+    : await listenGrpc(server, { port: Number(process.env.BENCH_GRPC_PORT), host: '127.0.0.1' });
 const running = await listen(server, { port: Number(process.env.PORT), host: '127.0.0.1' });
-process.stdout.write('READY {"path":"/"}\n');
+process.stdout.write(`READY ${JSON.stringify({ path: '/', ...(grpc ? { grpc: grpc.target } : {}) })}\n`);
 
 process.on('SIGTERM', async () => {
+  await grpc?.close();
   await running.close();
   // Not every store needs closing; sqlite does, to release the file before it is removed.
   await store.close?.();

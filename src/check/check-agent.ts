@@ -1,7 +1,8 @@
 /**
  * `checkAgent(url)`: the conformance self-check of a live agent (issue 5 item 6; decision 0046).
  * It reads the card, then exercises every interface the card declares that Concord speaks
- * (JSON-RPC and HTTP+JSON, 0.3 and 1.0), using only what the card and the protocol guarantee,
+ * (JSON-RPC and HTTP+JSON, 0.3 and 1.0, on the wire; gRPC through the client's transport), using
+ * only what the card and the protocol guarantee,
  * and returns a verdict per rule of the digest's §11 checklist, with the evidence of failures.
  */
 import type { NetworkPolicy } from '../client/index.js';
@@ -17,6 +18,7 @@ import { checkListTasks } from './list-checks.js';
 import type { ProbeTarget } from './probe-targets.js';
 import { ruleById } from './rules.js';
 import { checkStream, checkSubscribeFinished } from './stream-checks.js';
+import { checkGrpcInterface } from './grpc-checks.js';
 import { checkTaskLife } from './task-checks.js';
 import {
   checkAuthentication,
@@ -77,7 +79,19 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
   if (cards === undefined) return recorder.report(url, [], () => 'the agent card could not be read');
   const { targets, promises, card } = cards;
   for (const unusable of targets.unusable) {
-    const why = `${unusable.binding} ${unusable.version} at ${unusable.url}: concord check speaks JSON-RPC and HTTP+JSON, 0.3 and 1.0`;
+    const version = unusable.version === '1.0' || unusable.version === '0.3' ? unusable.version : undefined;
+    if (unusable.binding === 'GRPC' && version !== undefined) {
+      // gRPC interfaces go through the client's gRPC transport (decision 0073).
+      await checkGrpcInterface(recorder, card, unusable.url, version, {
+        text: options.text ?? 'Hello from concord check',
+        timeoutMs,
+        allowPrivateNetworks: http.allowPrivateNetworks,
+        ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
+        ...(options.token === undefined ? {} : { token: options.token }),
+      });
+      continue;
+    }
+    const why = `${unusable.binding} ${unusable.version} at ${unusable.url}: concord check speaks JSON-RPC, HTTP+JSON and gRPC, 0.3 and 1.0`;
     recorder.skip(unusable.binding === 'GRPC' ? 49 : 5, why);
   }
   const run = {

@@ -72,7 +72,8 @@ export class TargetSet {
     const u = str(url);
     const b = str(binding);
     const v = str(version);
-    if (u === undefined || b === undefined || !URL.canParse(u)) return;
+    // gRPC endpoints are written host:port (digest §1.1), which is no URL.
+    if (u === undefined || b === undefined || (b !== 'GRPC' && !URL.canParse(u))) return;
     const pv = probeVersion(v);
     if ((b !== 'JSONRPC' && b !== 'HTTP+JSON') || pv === undefined) {
       if (!this.unusable.some((x) => x.url === u && x.binding === b && x.version === (v ?? '')))

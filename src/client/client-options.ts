@@ -8,7 +8,7 @@ import type { AgentCard } from '../protocol/index.js';
 import type { NetworkPolicy } from './address-guard.js';
 import type { Credential } from './auth.js';
 import type { CardCache } from './card-cache.js';
-import type { GrpcClientOptions } from './grpc-binding.js';
+import type { GrpcClientOptions } from './grpc-target.js';
 import type { ClientInterceptor } from './interceptors.js';
 import type { TransportPreference } from './interface-selection.js';
 import type { ResumeOptions } from './resumable-stream.js';

@@ -11,7 +11,6 @@ import {
   Metadata,
   makeGenericClientConstructor,
   status as grpcStatus,
-  type ChannelCredentials,
   type Client,
   type ServiceError,
 } from '@grpc/grpc-js';
@@ -33,17 +32,11 @@ import { A2AClientError, A2ALocalError } from './client-errors.js';
 import type { CallControl, HttpPipeline } from './client-http.js';
 import { Deadline } from './deadline.js';
 import { grpcSchema } from './grpc-schema.js';
-import { parseGrpcTarget, type GrpcTarget } from './grpc-target.js';
+import { parseGrpcTarget, type GrpcClientOptions, type GrpcTarget } from './grpc-target.js';
 import type { OutgoingCall } from './interceptors.js';
 import { MAX_BODY_BYTES } from './pinned-http.js';
-import type { StreamControl, StreamedEvent, TransportInfo } from './transport.js';
+import type { StreamControl, StreamedEvent, TransportInfo } from './transport-types.js';
 import type { OperationTypes, StreamingOperationName, UnaryOperationName } from './wire-binding.js';
-
-/** gRPC settings of the client. */
-export interface GrpcClientOptions {
-  /** Channel credentials; default TLS, plaintext for loopback targets and `grpc://` URLs (decision 0071). */
-  credentials?: ChannelCredentials;
-}
 
 const CODE_BY_REASON = new Map(Object.values(ERROR_CATALOG).map((e) => [e.reason, e.code]));
 const bytes = (b: Buffer): Buffer => b;

@@ -4,7 +4,14 @@
  * and `https://` TLS. A bare `host:port` uses TLS (A2A requires it, digest §10.1) unless the host
  * is this machine, where development servers listen in plaintext (decision 0071).
  */
+import type { ChannelCredentials } from '@grpc/grpc-js';
 import { A2ALocalError } from './client-errors.js';
+
+/** gRPC settings of the client. */
+export interface GrpcClientOptions {
+  /** Channel credentials; default TLS, plaintext for loopback targets and `grpc://` URLs (decision 0071). */
+  credentials?: ChannelCredentials;
+}
 
 /** Where to connect and whether over TLS. */
 export interface GrpcTarget {

@@ -19,7 +19,7 @@ export type {
 } from './client-options.js';
 export { selectInterface, type TransportPreference } from './interface-selection.js';
 export type { ClientBinding, TransportInfo } from './transport.js';
-export type { GrpcClientOptions } from './grpc-binding.js';
+export type { GrpcClientOptions } from './grpc-target.js';
 export type { RetryOptions } from './retry.js';
 export { isFinalEvent, type ResumeOptions } from './resumable-stream.js';
 

@@ -5,10 +5,11 @@
  * server reads as 0.3. A 1.0 interface with a `tenant` has it copied into every request (A2A 1.0
  * §9.5).
  */
-import { SseDecoder, type ProtocolVersion, type StreamResponse } from '../protocol/index.js';
+import { SseDecoder } from '../protocol/index.js';
 import { A2ALocalError } from './client-errors.js';
 import type { CallControl, HttpPipeline } from './client-http.js';
-import type { GrpcClientOptions } from './grpc-binding.js';
+import type { GrpcClientOptions } from './grpc-target.js';
+import type { StreamControl, StreamedEvent, TransportInfo } from './transport-types.js';
 import { jsonRpcBinding } from './json-rpc-binding.js';
 import { restBinding } from './rest-binding.js';
 import type {
@@ -19,28 +20,7 @@ import type {
 } from './wire-binding.js';
 import { parseJsonBody, unexpectedStatus } from './wire-errors.js';
 
-/** The bindings this client speaks (digest §4: all three standard ones). */
-export type ClientBinding = 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
-
-/** The interface a client talks to. */
-export interface TransportInfo {
-  url: string;
-  protocolBinding: ClientBinding;
-  protocolVersion: ProtocolVersion;
-  /** Copied into every 1.0 request when set. */
-  tenant?: string;
-}
-
-/** One SSE event: its id (for `Last-Event-ID`) and the canonical item. */
-export interface StreamedEvent {
-  id?: string;
-  event: StreamResponse;
-}
-
-/** Per-stream control: `lastEventId` resumes after that event (digest §6.4). */
-export interface StreamControl extends CallControl {
-  lastEventId?: string;
-}
+export type { ClientBinding, StreamControl, StreamedEvent, TransportInfo } from './transport-types.js';
 
 /** The calls of one interface, whatever its binding. */
 export interface CallTransport {

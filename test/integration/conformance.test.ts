@@ -47,9 +47,14 @@ for (const storeKind of ['memory', 'sqlite'] as const) {
     });
 
     for (const index of [0, 1, 2, 3, 4, 5]) {
-      const label = ['JSON-RPC 1.0', 'HTTP+JSON 1.0', 'JSON-RPC 0.3', 'HTTP+JSON 0.3', 'gRPC 1.0', 'gRPC 0.3'][
-        index
-      ]!;
+      const label = [
+        'JSON-RPC 1.0',
+        'HTTP+JSON 1.0',
+        'JSON-RPC 0.3',
+        'HTTP+JSON 0.3',
+        'gRPC 1.0',
+        'gRPC 0.3',
+      ][index]!;
       describe(label, () => {
         const d = (): Driver => drivers[index]!;
 
@@ -147,7 +152,9 @@ for (const storeKind of ['memory', 'sqlite'] as const) {
             expect(again.error.code).toBe(d().version === '1.0' ? -32004 : -32602);
             if (d().binding === 'HTTP+JSON') expect(again.error.httpStatus).toBe(400);
             if (d().binding === 'GRPC')
-              expect(again.error.grpcStatus).toBe(d().version === '1.0' ? FAILED_PRECONDITION : INVALID_ARGUMENT);
+              expect(again.error.grpcStatus).toBe(
+                d().version === '1.0' ? FAILED_PRECONDITION : INVALID_ARGUMENT,
+              );
           }
         });
 

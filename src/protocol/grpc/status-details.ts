@@ -5,7 +5,7 @@
  * for invalid input, a `google.rpc.BadRequest` naming each bad field by its JSON Pointer.
  */
 import type { Type } from 'protobufjs';
-import { A2AError, type FieldViolation, type GrpcStatusName } from '../errors.js';
+import type { A2AError, FieldViolation, GrpcStatusName } from '../errors.js';
 
 /** The numeric codes of gRPC's status enum (grpc/doc/statuscodes.md). */
 export const GRPC_STATUS_CODES = Object.freeze({
