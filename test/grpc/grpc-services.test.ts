@@ -12,6 +12,8 @@ import {
 } from '@grpc/grpc-js';
 import { loadSync } from '@grpc/proto-loader';
 import { protoPath as healthProto } from 'grpc-health-check';
+import { create, createFileRegistry, fromBinary } from '@bufbuild/protobuf';
+import { FileDescriptorProtoSchema, FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
 import protobuf from 'protobufjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEcho, type EchoServer } from '../helpers/echo-server.js';
@@ -136,6 +138,58 @@ describe('the gRPC listener', () => {
       'DeleteTaskPushNotificationConfig',
     ]);
     expect(decoded.flatMap((f) => f.messageType ?? []).map((m) => m.name)).toContain('SendMessageRequest');
+    // The 0.3 proto's explicit json_name survives, so JSON tools spell the field as the spec does.
+    const v03 = (await ask({ file_containing_symbol: 'a2a.v1.StreamResponse' })).file_descriptor_response as {
+      file_descriptor_proto: Buffer[];
+    };
+    const stream = v03.file_descriptor_proto
+      .map(
+        (bytes) =>
+          FileDescriptorProto.toObject(FileDescriptorProto.decode(bytes)) as {
+            messageType?: { name: string; field?: { name: string; jsonName?: string }[] }[];
+          },
+      )
+      .flatMap((f) => f.messageType ?? [])
+      .find((m) => m.name === 'StreamResponse');
+    expect(stream?.field?.find((f) => f.name === 'msg')?.jsonName).toBe('message');
+
+    // A strict linker (as grpcurl's) builds both services from what reflection serves.
+    const all = [...files.file_descriptor_proto, ...v03.file_descriptor_proto].map((b) =>
+      fromBinary(FileDescriptorProtoSchema, new Uint8Array(b)),
+    );
+    const byName = new Map(all.map((f) => [f.name, f]));
+    // Dependencies first, as a FileDescriptorSet lists them.
+    const ordered: typeof all = [];
+    const place = (name: string): void => {
+      const file = byName.get(name);
+      if (file === undefined || ordered.includes(file)) return;
+      byName.delete(name);
+      for (const dep of file.dependency) place(dep);
+      ordered.push(file);
+    };
+    for (const name of [...byName.keys()]) place(name);
+    const registry = createFileRegistry(create(FileDescriptorSetSchema, { file: ordered }));
+    expect(registry.getService('lf.a2a.v1.A2AService')?.methods).toHaveLength(11);
+    expect(registry.getService('a2a.v1.A2AService')?.methods).toHaveLength(10);
+    expect(registry.getMessage('a2a.v1.TaskStatus')?.fields.find((f) => f.name === 'update')?.jsonName).toBe(
+      'message',
+    );
+    // Every dependency a descriptor names is served too, as grpcurl fetches them to build types.
+    const dependencies = new Set(
+      files.file_descriptor_proto.flatMap(
+        (bytes) =>
+          (FileDescriptorProto.toObject(FileDescriptorProto.decode(bytes)) as { dependency?: string[] })
+            .dependency ?? [],
+      ),
+    );
+    expect(dependencies.size).toBeGreaterThan(0);
+    for (const name of dependencies) {
+      const answer = await ask({ file_by_filename: name });
+      expect(answer.error_response, name).toBeUndefined();
+      expect(
+        (answer.file_descriptor_response as { file_descriptor_proto: Buffer[] }).file_descriptor_proto.length,
+      ).toBeGreaterThan(0);
+    }
     reflection.close();
   });
 

@@ -1,7 +1,7 @@
 /**
  * Loads the vendored proto files once per process (protos/README.md names their sources): the
  * descriptors the wire conversions run on, and the proto-loader package definition that server
- * reflection describes (the A2A services and grpc.health.v1).
+ * reflection describes (the A2A services and grpc.health.v1), made linkable for strict clients.
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -15,7 +15,10 @@ import {
   type GrpcSchema,
 } from '../../protocol/grpc/index.js';
 
+import { linkableDescriptors } from './reflection-descriptors.js';
+
 let schema: GrpcSchema | undefined;
+let root: protobuf.Root | undefined;
 let reflection: protoLoader.PackageDefinition | undefined;
 
 const require = createRequire(import.meta.url);
@@ -28,19 +31,23 @@ export function grpcSchema(): GrpcSchema {
     nested: { google: { nested: { protobuf: { nested: protobuf.INamespace['nested'] } } } };
   };
   protobuf.common('descriptor', descriptor.nested.google.nested.protobuf.nested ?? {});
-  const root = new protobuf.Root();
-  root.resolvePath = (_origin, target) =>
+  const loaded = new protobuf.Root();
+  loaded.resolvePath = (_origin, target) =>
     target.startsWith('google/protobuf/') ? target : join(grpcProtoDir, target);
-  root.loadSync([...GRPC_PROTO_FILES], { keepCase: true });
-  root.resolveAll();
-  schema = createGrpcSchema(root);
+  loaded.loadSync([...GRPC_PROTO_FILES], { keepCase: true });
+  loaded.resolveAll();
+  root = loaded;
+  schema = createGrpcSchema(loaded);
   return schema;
 }
 
 /** What server reflection describes: the A2A services of both versions and the health service. */
 export function reflectionPackage(): protoLoader.PackageDefinition {
-  reflection ??= protoLoader.loadSync(['lf/a2a/v1/a2a.proto', 'a2a/v1/a2a.proto', healthProtoPath], {
+  if (reflection !== undefined) return reflection;
+  grpcSchema();
+  const pkg = protoLoader.loadSync(['lf/a2a/v1/a2a.proto', 'a2a/v1/a2a.proto', healthProtoPath], {
     includeDirs: [grpcProtoDir],
   });
+  reflection = linkableDescriptors(pkg, root!);
   return reflection;
 }
