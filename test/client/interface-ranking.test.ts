@@ -30,7 +30,13 @@ const rest03 = { url: 'https://a.example/v03/', protocolBinding: 'HTTP+JSON', pr
 const rpc03 = { url: 'https://a.example/rpc03', protocolBinding: 'JSONRPC', protocolVersion: '0.3.0' };
 const rest10 = { url: 'https://a.example/rest', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' };
 const rpc10 = { url: 'https://a.example/rpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0.2' };
-const grpc10 = { url: 'https://a.example/grpc', protocolBinding: 'GRPC', protocolVersion: '1.0' };
+const grpc10 = { url: 'a.example:443', protocolBinding: 'GRPC', protocolVersion: '1.0' };
+// A custom binding (A2A 1.0 §5.1: named by a URI) the client does not speak.
+const custom10 = {
+  url: 'https://a.example/custom',
+  protocolBinding: 'https://bindings.example/ws',
+  protocolVersion: '1.0',
+};
 
 describe('default interface ranking', () => {
   it('prefers 1.0 over 0.3 even when the card lists 0.3 first, then keeps the card order', () => {
@@ -45,7 +51,10 @@ describe('default interface ranking', () => {
   });
 
   it('skips bindings it does not speak, and ranks by the caller’s preference when given', () => {
-    expect(selectInterface(cardWith([grpc10, rest03, rpc10])).url).toBe(rpc10.url);
+    expect(selectInterface(cardWith([custom10, rest03, rpc10])).url).toBe(rpc10.url);
+    // gRPC is spoken (decision 0071): first in the card, it is chosen; a preference can skip it.
+    expect(selectInterface(cardWith([grpc10, rpc10])).protocolBinding).toBe('GRPC');
+    expect(selectInterface(cardWith([grpc10, rpc10]), { bindings: ['JSONRPC'] }).url).toBe(rpc10.url);
     const card = cardWith([rest10, rpc10, rpc03]);
     expect(selectInterface(card, { bindings: ['JSONRPC'] }).url).toBe(rpc10.url);
     expect(selectInterface(card, { versions: ['0.3'] }).url).toBe(rpc03.url);
@@ -58,7 +67,7 @@ describe('default interface ranking', () => {
   it('refuses a card with no interface it can use, listing what the card offers', () => {
     const error = (() => {
       try {
-        selectInterface(cardWith([grpc10, { ...rpc10, protocolVersion: '2.0' }]));
+        selectInterface(cardWith([custom10, { ...rpc10, protocolVersion: '2.0' }]));
       } catch (e) {
         return e;
       }
@@ -66,7 +75,9 @@ describe('default interface ranking', () => {
     })();
     expect(error).toBeInstanceOf(A2ALocalError);
     expect((error as A2ALocalError).kind).toBe('NO_COMPATIBLE_INTERFACE');
-    expect((error as A2ALocalError).message).toContain('GRPC 1.0 at https://a.example/grpc');
+    expect((error as A2ALocalError).message).toContain(
+      'https://bindings.example/ws 1.0 at https://a.example/custom',
+    );
     expect((error as A2ALocalError).message).toContain('JSONRPC 2.0 at https://a.example/rpc');
   });
 
