@@ -13,7 +13,6 @@ import {
   type ServerWritableStream,
   type ServiceError,
 } from '@grpc/grpc-js';
-import { toA2AError } from '../../protocol/index.js';
 import {
   encodeErrorStatus,
   STATUS_DETAILS_KEY,
@@ -24,6 +23,7 @@ import {
 import type { A2AServer } from '../a2a-server.js';
 import type { CallContext } from '../call-context.js';
 import { authenticateChallenge } from '../http/call-setup.js';
+import { mappedError } from '../http/error-mapping.js';
 import type { HttpRequest } from '../http/http-types.js';
 import { OPERATIONS, type StreamingOperation, type UnaryOperation } from '../http/operations.js';
 import { cancellationOf, echoedExtensions, metadataRequest, setupGrpcCall, versionOf } from './grpc-call.js';
@@ -39,7 +39,8 @@ export interface ServiceBinding {
 
 /** The gRPC status (with details) of anything thrown. */
 export function serviceError(binding: ServiceBinding, error: unknown): Partial<ServiceError> {
-  const a2a = toA2AError(error);
+  // The server's `mapError` hook applies here as on HTTP (an extension's own error table).
+  const a2a = mappedError(error, binding.server.errorMapper);
   const status = encodeErrorStatus(binding.status, a2a);
   const metadata = new Metadata();
   metadata.set(STATUS_DETAILS_KEY, status.details);
