@@ -49,7 +49,7 @@ import { EventHub } from './event-hub.js';
 import { applyHistoryLength, withoutArtifacts } from './history-length.js';
 import { checkOutputModes } from './output-modes.js';
 import { liveEvents, resumeEvents, type StreamItem } from './task-streams.js';
-import { TaskRunner } from './task-runner.js';
+import { TaskRunner, type StartOptions } from './task-runner.js';
 import type { TaskExecution } from './task-execution.js';
 
 /** What the handler is built from. */
@@ -421,18 +421,15 @@ export class RequestHandler {
         ...(beforeStart === undefined ? {} : { beforeStart }),
       });
     }
-    const run = this.runner.start({
-      taskId,
-      contextId,
-      scope,
-      message,
-      request,
-      call,
-      ...(stored === undefined ? {} : { stored }),
-      ...(beforeStart === undefined ? {} : { beforeStart }),
-      ...(invocation === undefined ? {} : { contract: invocation, contracts: this.contracts }),
-    });
-    return run.execution;
+    // Optional members set one by one: conditional spreads would build throwaway objects per send.
+    const options: StartOptions = { taskId, contextId, scope, message, request, call };
+    if (stored !== undefined) options.stored = stored;
+    if (beforeStart !== undefined) options.beforeStart = beforeStart;
+    if (invocation !== undefined) {
+      options.contract = invocation;
+      options.contracts = this.contracts;
+    }
+    return this.runner.start(options).execution;
   }
 
   /**

@@ -99,7 +99,7 @@ export async function handleJsonRpc(
       const result = await operation.invoke(options.handler, params as never, call);
       return {
         status: 200,
-        headers: { ...JSON_HEADERS, ...extra },
+        headers: extra === undefined ? { 'content-type': 'application/json' } : { ...JSON_HEADERS, ...extra },
         body: jsonRpcResult(id, operation.encode(codec, result as never, call)),
       };
     }
