@@ -35,11 +35,13 @@ const layer = (path: string): string => path.split('/')[0]!.replace(/\.ts$/, '')
 // Which layers each layer may import (besides itself). DESIGN.md "Dependencies point inward".
 const ALLOWED: Record<string, string[]> = {
   protocol: [],
+  // The outbound-address guard, shared by client and server (decision 0086).
+  net: [],
   contracts: ['protocol'],
   store: ['protocol'],
   card: ['protocol', 'contracts', 'store'],
-  server: ['protocol', 'contracts', 'store', 'card'],
-  client: ['protocol', 'contracts', 'card'],
+  server: ['protocol', 'contracts', 'store', 'card', 'net'],
+  client: ['protocol', 'contracts', 'card', 'net'],
   host: ['protocol', 'contracts', 'store', 'card', 'server', 'client'],
   extensions: ['protocol', 'contracts', 'store', 'card', 'server', 'client'],
   check: ['protocol', 'card', 'client'],

@@ -8,8 +8,8 @@
  */
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
-import { bareHostname, checkTarget, type NetworkPolicy, type ResolvedAddress } from './address-guard.js';
+import { bareHostname, pinnedLookup } from '../net/index.js';
+import { checkTarget, type NetworkPolicy } from './address-guard.js';
 import { A2ALocalError } from './client-errors.js';
 import type { Deadline } from './deadline.js';
 
@@ -23,13 +23,6 @@ export interface HttpRequestSpec {
 
 /** Largest unary answer read into memory (a card, a task, a list page). */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
-
-function pinnedLookup(target: ResolvedAddress): LookupFunction {
-  return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    if (options.all === true) callback(null, [{ address: target.address, family: target.family }]);
-    else callback(null, target.address, target.family);
-  }) as LookupFunction;
-}
 
 /** An answer whose headers have arrived; the body is read once, as text or as chunks. */
 export class HttpAnswer {
