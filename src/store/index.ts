@@ -8,7 +8,10 @@ export {
   type NewEvidenceRecord,
 } from './evidence-store.js';
 export { MemoryEvidenceStore, createMemoryEvidenceStore } from './memory/memory-evidence-store.js';
+export * from './push-store.js';
+export { MAX_DEAD_LETTER_PAGE_SIZE } from './push-rules.js';
 export { MemoryApprovalStore, createMemoryApprovalStore } from './memory/memory-approval-store.js';
+export { MemoryPushStore, MAX_MEMORY_DEAD_LETTERS } from './memory/memory-push-store.js';
 export {
   DEFAULT_MAX_TASKS,
   MemoryTaskStore,

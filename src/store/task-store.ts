@@ -7,6 +7,7 @@
 import type { StreamResponse, Task, TaskState } from '../protocol/index.js';
 import type { ApprovalStore } from './approval-store.js';
 import type { EvidenceStore } from './evidence-store.js';
+import type { PushConfigRecord, PushStore } from './push-store.js';
 
 /** Who may see a task, and under which tenant it lives. Empty strings mean "none". */
 export interface TaskScope {
@@ -37,6 +38,11 @@ export interface TaskCommit extends TaskScope {
   expectedVersion: number;
   /** At least one event; they get `expectedVersion + 1 ...` as sequence numbers. */
   events: StreamResponse[];
+  /**
+   * Push configs created in the same transaction, before the commit's deliveries are queued (a
+   * config given inline with a send gets the task's first events too). Only for stores with `push`.
+   */
+  pushConfigs?: PushConfigRecord[];
 }
 
 /** Filters for `list`, already validated by the caller (A2A 1.0 §3.1.4). */
@@ -94,4 +100,9 @@ export interface TaskStore {
    * for SQLite) and closed with this store.
    */
   readonly evidence?: EvidenceStore;
+  /**
+   * Stores that keep push-notification configs expose them here. Such a store queues the push
+   * deliveries of every commit in that commit's own transaction (push-store.ts).
+   */
+  readonly push?: PushStore;
 }

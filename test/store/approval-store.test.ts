@@ -171,6 +171,9 @@ describe('SQLite approvals durability', () => {
     // Turn the file back into a schema-1 file: what the previous Concord wrote.
     const raw = new Database(path);
     raw.exec('DROP TABLE approvals; DROP TABLE approval_events; DROP TABLE evidence_records;');
+    // And what came after (schema 4, push notifications).
+    raw.exec('DROP TABLE push_configs; DROP TABLE push_outbox; DROP TABLE push_dead_letters;');
+    raw.exec('ALTER TABLE tasks DROP COLUMN push_configs');
     raw.pragma('user_version = 1');
     raw.close();
 

@@ -135,6 +135,9 @@ describe('SQLite evidence durability', () => {
     // What the previous Concord wrote: schema 2, no evidence table.
     const raw = new Database(path);
     raw.exec('DROP TABLE evidence_records;');
+    // And what came after (schema 4, push notifications).
+    raw.exec('DROP TABLE push_configs; DROP TABLE push_outbox; DROP TABLE push_dead_letters;');
+    raw.exec('ALTER TABLE tasks DROP COLUMN push_configs');
     raw.pragma('user_version = 2');
     raw.close();
 

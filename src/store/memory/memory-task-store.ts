@@ -25,6 +25,7 @@ import {
 import { FirstInOrder } from './first-in-order.js';
 import { MemoryApprovalStore } from './memory-approval-store.js';
 import { MemoryEvidenceStore } from './memory-evidence-store.js';
+import { MemoryPushStore } from './memory-push-store.js';
 
 /** One per task, updated in place by commits. */
 interface Entry {
@@ -77,6 +78,8 @@ export class MemoryTaskStore implements TaskStore {
   readonly approvals = new MemoryApprovalStore();
   /** Evidence chains (e.g. AUMP evidence events), kept and closed alongside the tasks. */
   readonly evidence = new MemoryEvidenceStore();
+  /** Push configs and their outbox, written in the same step as each commit (push-store.ts). */
+  readonly push = new MemoryPushStore((taskId) => this.tasks.has(taskId));
 
   constructor(options: MemoryTaskStoreOptions = {}) {
     const max = options.maxTasks ?? DEFAULT_MAX_TASKS;
@@ -160,6 +163,14 @@ export class MemoryTaskStore implements TaskStore {
       entry.statusKey = statusKey;
     }
     for (let i = 0; i < events.length; i++) log.push({ seq: expectedVersion + 1 + i, event: events[i]! });
+    // Tasks without push configs pay one size check here (push-store.ts: the outbox promise).
+    const { push } = this;
+    if (
+      (commit.pushConfigs !== undefined || push.hasConfigs(task.id)) &&
+      push.recordCommit(task, expectedVersion + 1, events, commit.pushConfigs)
+    ) {
+      push.notify();
+    }
     return version;
   }
 
@@ -179,6 +190,7 @@ export class MemoryTaskStore implements TaskStore {
       if (entry.evicted || !isTerminalState(entry.state)) continue;
       entry.evicted = true;
       tasks.delete(entry.id);
+      this.push.forgetTask(entry.id);
       this.evictedInCreated++;
     }
     const room = Math.max(1, Math.floor(this.maxTasks / 10));

@@ -82,6 +82,58 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (chain, seq)
   ) WITHOUT ROWID;
   `,
+  // 3 -> 4: push-notification configs and their delivery outbox (push-store.ts, decision 0087).
+  `
+  -- How many push configs the task has: read with the head on every commit, so a task without
+  -- configs costs no extra statement.
+  ALTER TABLE tasks ADD COLUMN push_configs INTEGER NOT NULL DEFAULT 0;
+  CREATE TABLE push_configs (
+    task_id TEXT NOT NULL,
+    id TEXT NOT NULL,
+    tenant TEXT NOT NULL,
+    url TEXT NOT NULL,
+    protocol_version TEXT NOT NULL,
+    auth_scheme TEXT,
+    -- Token and credentials, encrypted and authenticated by the server (AES-256-GCM).
+    sealed_secrets TEXT,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (task_id, id)
+  );
+  CREATE TABLE push_outbox (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    task_id TEXT NOT NULL,
+    config_id TEXT NOT NULL,
+    first_seq INTEGER NOT NULL,
+    last_seq INTEGER NOT NULL,
+    delivered_seq INTEGER NOT NULL,
+    -- The commit's events (a JSON array) and the snapshot they produced.
+    events TEXT NOT NULL,
+    snapshot TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    -- Epoch ms from which the entry may be claimed (a claim leases it by moving this forward).
+    due_at INTEGER NOT NULL DEFAULT 0,
+    last_error TEXT,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX push_outbox_by_config ON push_outbox (task_id, config_id, id);
+  CREATE TABLE push_dead_letters (
+    -- The outbox id, kept so a requeued entry returns to its place in the order.
+    id INTEGER PRIMARY KEY,
+    task_id TEXT NOT NULL,
+    config_id TEXT NOT NULL,
+    url TEXT NOT NULL,
+    first_seq INTEGER NOT NULL,
+    last_seq INTEGER NOT NULL,
+    delivered_seq INTEGER NOT NULL,
+    events TEXT NOT NULL,
+    snapshot TEXT NOT NULL,
+    attempts INTEGER NOT NULL,
+    last_error TEXT,
+    reason TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    failed_at TEXT NOT NULL
+  );
+  `,
 ];
 
 /** The schema version this code writes (`PRAGMA user_version`). */

@@ -18,6 +18,7 @@ import type {
 import { ListQuery } from './list-query.js';
 import { SqliteApprovalStore } from './sqlite-approval-store.js';
 import { SqliteEvidenceStore } from './sqlite-evidence-store.js';
+import { SqlitePushStore } from './sqlite-push-store.js';
 import { openDatabase } from './schema.js';
 import { prepareStatements, type Statements } from './statements.js';
 import { WriteQueue } from './write-queue.js';
@@ -41,15 +42,18 @@ export class SqliteTaskStore implements TaskStore {
   readonly approvals: SqliteApprovalStore;
   /** Evidence chains in the same file and connection, closed with this store (sqlite-evidence-store.ts). */
   readonly evidence: SqliteEvidenceStore;
+  /** Push configs and their outbox, in the same file; deliveries are queued by each commit. */
+  readonly push: SqlitePushStore;
 
   constructor(options: SqliteTaskStoreOptions) {
     this.db = openDatabase({ path: options.path, busyTimeoutMs: options.busyTimeoutMs ?? 5000 });
     this.sql = prepareStatements(this.db);
-    this.writes = new WriteQueue(this.db, this.sql);
+    const flush = (): void => this.writes.flush();
+    this.push = new SqlitePushStore(this.db, flush);
+    this.writes = new WriteQueue(this.db, this.sql, this.push);
     this.lists = new ListQuery(this.db);
-    const writes = this.writes;
-    this.approvals = new SqliteApprovalStore({ db: this.db, beforeWrite: () => writes.flush() });
-    this.evidence = new SqliteEvidenceStore({ db: this.db, beforeWrite: () => writes.flush() });
+    this.approvals = new SqliteApprovalStore({ db: this.db, beforeWrite: flush });
+    this.evidence = new SqliteEvidenceStore({ db: this.db, beforeWrite: flush });
   }
 
   commit(commit: TaskCommit): Promise<number> {

@@ -9,10 +9,12 @@ export interface TaskHead {
   tenant: string;
   owner: string;
   version: number;
+  /** How many push configs the task has (schema 4). */
+  push_configs: number;
 }
 
 /** A task row as `get` reads it. */
-export interface TaskRow extends TaskHead {
+export interface TaskRow extends Omit<TaskHead, 'push_configs'> {
   snapshot: string;
 }
 
@@ -52,7 +54,7 @@ export interface Statements {
 /** Prepares the fixed statements on `db`. */
 export function prepareStatements(db: Database.Database): Statements {
   return {
-    selectHead: db.prepare('SELECT tenant, owner, version FROM tasks WHERE id = ?'),
+    selectHead: db.prepare('SELECT tenant, owner, version, push_configs FROM tasks WHERE id = ?'),
     selectTask: db.prepare('SELECT tenant, owner, version, snapshot FROM tasks WHERE id = ?'),
     insertTask: db.prepare(
       `INSERT INTO tasks (id, tenant, owner, context_id, state, status_ts, version, snapshot)

@@ -12,6 +12,7 @@
 import type Database from 'better-sqlite3';
 import { VersionConflictError, type TaskCommit, type TaskScope } from '../task-store.js';
 import { taskStatusKey } from '../status-time.js';
+import type { SqlitePushStore } from './sqlite-push-store.js';
 import type { Statements, TaskHead } from './statements.js';
 
 interface Pending {
@@ -40,6 +41,8 @@ export class WriteQueue {
   constructor(
     db: Database.Database,
     private readonly sql: Statements,
+    /** Queues each commit's push deliveries inside the batch transaction (push-store.ts). */
+    private readonly push: SqlitePushStore,
   ) {
     this.writeBatch = db.transaction((batch: Pending[]) => this.write(batch));
   }
@@ -98,6 +101,7 @@ export class WriteQueue {
       if (typeof outcome === 'number') batch[i]!.resolve(outcome);
       else batch[i]!.reject(outcome);
     }
+    this.push.afterBatch();
   }
 
   /** Flushes what is parked and refuses further commits. */
@@ -126,18 +130,33 @@ export class WriteQueue {
       }
       const version = expectedVersion + p.events.length;
       const state = task.status.state;
+      let after: TaskHead;
       if (head === undefined) {
         const { tenant, owner } = p.commit;
         insertTask.run(task.id, tenant, owner, task.contextId, state, p.statusKey, version, p.snapshot);
-        written.set(task.id, { tenant, owner, version });
+        after = { tenant, owner, version, push_configs: 0 };
       } else {
         // Tenant and owner stay as created: a follow-up by another visible caller (an anonymous
         // task continued by a signed-in user) must not take the task over.
         updateTask.run(task.contextId, state, p.statusKey, version, p.snapshot, task.id);
-        written.set(task.id, { tenant: head.tenant, owner: head.owner, version });
+        after = { tenant: head.tenant, owner: head.owner, version, push_configs: head.push_configs };
       }
       for (let i = 0; i < p.events.length; i++)
         insertEvent.run(task.id, expectedVersion + 1 + i, p.events[i]!);
+      // The outbox in the same transaction; a task without configs skips this on the count it
+      // already read with its head.
+      const { pushConfigs } = p.commit;
+      if (after.push_configs > 0 || pushConfigs !== undefined) {
+        after.push_configs = this.push.recordCommit(
+          task.id,
+          expectedVersion + 1,
+          p.events,
+          p.snapshot,
+          pushConfigs,
+          after.push_configs,
+        );
+      }
+      written.set(task.id, after);
       outcomes.push(version);
     }
     return outcomes;

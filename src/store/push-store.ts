@@ -1,0 +1,118 @@
+/**
+ * The PushStore port: push-notification configs of tasks (A2A 1.0 §3.1.7-3.1.10) and the durable
+ * outbox their deliveries are made from (docs/decisions/0087-push-outbox.md).
+ *
+ * The promise that makes push reliable lives in `TaskStore.commit`, not here: a store exposing
+ * `push` writes, in the same transaction as each task commit, one outbox entry per config the task
+ * has (after adding the commit's own `pushConfigs`), carrying the commit's events and the snapshot
+ * they produced. So an acknowledged event is never without its pending delivery, and a commit of a
+ * task without configs writes nothing more than before. The server's dispatcher then claims due
+ * entries, delivers them, and settles each as delivered, to retry later, or dead.
+ *
+ * Entries of one config are delivered in order: `claimDue` only hands out the oldest pending entry
+ * of each (task, config), and a claimed entry stays in place (leased until `now + leaseMs`) until
+ * it is settled, so the next one waits for it. A claim that is never settled (the process died)
+ * becomes due again when its lease runs out: delivery is at least once.
+ */
+import type { StreamResponse, Task } from '../protocol/index.js';
+
+/** A push config as stored. Secrets are sealed by the server; the store never sees them in clear. */
+export interface PushConfigRecord {
+  taskId: string;
+  /** Unique per task. */
+  id: string;
+  /** The task's tenant (A2A 1.0 §9.5); `''` for none. */
+  tenant: string;
+  /** The webhook, checked against the SSRF guard when the config was made. */
+  url: string;
+  /** The protocol version the config was created with (`0.3`, `1.0`): it decides the payload shape. */
+  protocolVersion: string;
+  /** The HTTP authentication scheme to use (not secret), when the config names one. */
+  authScheme?: string;
+  /** The token and the credentials, sealed (encrypted and authenticated) by the server. */
+  sealedSecrets?: string;
+  /** RFC 3339. */
+  createdAt: string;
+}
+
+/** One pending delivery: the events of one commit, for one config. */
+export interface PushOutboxEntry {
+  /** Store-wide, increasing in commit order. */
+  id: number;
+  taskId: string;
+  configId: string;
+  /** Sequence numbers of the commit's first and last event (the task's version after it). */
+  firstSeq: number;
+  lastSeq: number;
+  /** The commit's events, `firstSeq` to `lastSeq`. */
+  events: StreamResponse[];
+  /** The task as the commit left it. */
+  task: Task;
+  /** Events up to this sequence number are delivered (`firstSeq - 1` when none is). */
+  deliveredSeq: number;
+  /** Attempts so far, this claim included. */
+  attempts: number;
+  /** Why the last attempt failed. */
+  lastError?: string;
+  /** RFC 3339: when the commit was made. */
+  createdAt: string;
+}
+
+/** An entry given up on after its last attempt, kept for inspection and requeueing. */
+export interface PushDeadLetter extends PushOutboxEntry {
+  /** The webhook it was addressed to (kept even if the config is deleted later). */
+  url: string;
+  /** Why it was given up: the last failure, or why it could never succeed. */
+  reason: string;
+  /** RFC 3339. */
+  failedAt: string;
+}
+
+/** How a claimed entry ended. */
+export type PushSettlement =
+  | { outcome: 'delivered' }
+  | { outcome: 'retry'; deliveredSeq: number; nextAttemptAt: number; error: string }
+  | { outcome: 'dead'; deliveredSeq: number; reason: string; url: string };
+
+/** Page size of `listDeadLetters` when the query names none. */
+export const DEFAULT_DEAD_LETTER_PAGE_SIZE = 50;
+
+/** Paging of `listDeadLetters`. */
+export interface DeadLetterQuery {
+  /** 1 to 500; default DEFAULT_DEAD_LETTER_PAGE_SIZE. */
+  pageSize?: number;
+  /** A `nextPageToken` from an earlier page. */
+  pageToken?: string;
+}
+
+/** Dead letters, oldest first. */
+export interface DeadLetterPage {
+  deadLetters: PushDeadLetter[];
+  /** `''` on the last page. */
+  nextPageToken: string;
+}
+
+/** Push configs and their delivery outbox; see the file comment. */
+export interface PushStore {
+  /** Creates or replaces the config `(taskId, id)`. */
+  putConfig(config: PushConfigRecord): Promise<void>;
+  getConfig(taskId: string, id: string): Promise<PushConfigRecord | undefined>;
+  /** Every config of the task, oldest first. */
+  listConfigs(taskId: string): Promise<PushConfigRecord[]>;
+  /** Deletes the config and its pending deliveries (no notification follows a delete, A2A 1.0 §3.1.10). */
+  deleteConfig(taskId: string, id: string): Promise<boolean>;
+  /**
+   * The oldest pending entry of each (task, config) that is due at `now` (epoch ms), at most
+   * `limit`, oldest first; each is leased until `now + leaseMs` and its `attempts` counted.
+   */
+  claimDue(now: number, limit: number, leaseMs: number): Promise<PushOutboxEntry[]>;
+  /** When the earliest entry that `claimDue` could hand out becomes due (epoch ms), if any. */
+  nextDueAt(): Promise<number | undefined>;
+  /** Ends a claim: removes a delivered entry, reschedules it, or moves it to the dead letters. */
+  settle(entryId: number, settlement: PushSettlement): Promise<void>;
+  listDeadLetters(query?: DeadLetterQuery): Promise<DeadLetterPage>;
+  /** Puts a dead letter back in the outbox, due now, its attempts reset; false if unknown. */
+  requeueDeadLetter(id: number): Promise<boolean>;
+  /** Calls `listener` after each commit of this process that wrote outbox entries; returns an unsubscribe. */
+  onOutbox(listener: () => void): () => void;
+}
