@@ -20,7 +20,8 @@ function blockedIpv4(address: string): string | undefined {
   if (a === 192 && b === 168) return 'private 192.168.0.0/16';
   if (a === 169 && b === 254) return 'link-local 169.254.0.0/16 (cloud metadata lives here)';
   // RFC 6598 carrier-grade NAT space; one cloud serves its metadata at 100.100.100.200.
-  if (a === 100 && b >= 64 && b <= 127) return 'shared address space 100.64.0.0/10 (cloud metadata lives here)';
+  if (a === 100 && b >= 64 && b <= 127)
+    return 'shared address space 100.64.0.0/10 (cloud metadata lives here)';
   if (a >= 224 && a <= 239) return 'multicast 224.0.0.0/4';
   if (a >= 240) return 'reserved 240.0.0.0/4';
   return undefined;
@@ -103,13 +104,20 @@ export function parseNetworkRule(text: string): NetworkRule {
     return { kind: 'host', host: entry.toLowerCase(), text: entry };
   }
   const width = family === 4 ? 32 : 128;
-  const prefix = slash === -1 ? width : Number(entry.slice(slash + 1));
-  if (!Number.isInteger(prefix) || prefix < 0 || prefix > width || !/^\d*$/.test(entry.slice(slash + 1))) {
+  const prefixText = slash === -1 ? String(width) : entry.slice(slash + 1);
+  const prefix = Number(prefixText);
+  if (!/^\d{1,3}$/.test(prefixText) || prefix > width) {
     throw new TypeError(`${JSON.stringify(text)}: the prefix length must be 0-${width}`);
   }
   const fam = family === 4 ? 4 : 6;
   const shift = BigInt(width - prefix);
-  return { kind: 'cidr', family: fam, bits: (addressBits(address, fam) >> shift) << shift, prefix, text: entry };
+  return {
+    kind: 'cidr',
+    family: fam,
+    bits: (addressBits(address, fam) >> shift) << shift,
+    prefix,
+    text: entry,
+  };
 }
 
 /** True when `address` (an IP literal) lies in the rule's block. Host rules match no address. */

@@ -7,7 +7,12 @@
  */
 import { lookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
-import { blockedAddressReason, ruleCoversAddress, ruleNamesHost, type NetworkRule } from './address-classes.js';
+import {
+  blockedAddressReason,
+  ruleCoversAddress,
+  ruleNamesHost,
+  type NetworkRule,
+} from './address-classes.js';
 
 /** One resolved address. */
 export interface ResolvedAddress {
@@ -62,7 +67,8 @@ export function bareHostname(url: URL): string {
 function exempt(rules: TargetRules, host: string, address: string): boolean {
   if (rules.allowPrivateNetworks === true) return true;
   const lower = host.toLowerCase();
-  if ((rules.allowedHosts ?? []).some((h) => h.toLowerCase().replace(/^\[(.*)\]$/, '$1') === lower)) return true;
+  if ((rules.allowedHosts ?? []).some((h) => h.toLowerCase().replace(/^\[(.*)\]$/, '$1') === lower))
+    return true;
   return (rules.allowedNetworks ?? []).some(
     (rule) => ruleNamesHost(rule, host) || ruleCoversAddress(rule, address),
   );

@@ -36,6 +36,10 @@ import { handleJsonRpc, jsonRpcErrorResponse, readableRequestId } from './http/j
 import { handleRest, restErrorResponse } from './http/rest-binding.js';
 import { RequestHandler, type MessageAdmission } from './request-handler.js';
 import { withDeclarations, type DocumentBuilder, type ServerExtension } from './server-extension.js';
+import { PushNotifications, type PushOptions } from './push/push-notifications.js';
+
+/** Where a server with push publishes its delivery-signing key (decision 0089). */
+export const JWKS_PATH = '/.well-known/jwks.json';
 
 /** A card as given by the user: interfaces may be left for the server to fill in. */
 export type AgentCardInput = Omit<AgentCard, 'supportedInterfaces'> & {
@@ -99,6 +103,13 @@ export interface A2AServerOptions {
    */
   documents?: Record<string, DocumentBuilder>;
   /**
+   * Push notifications (A2A 1.0 §3.1.7-3.1.10, §4.3.3): config CRUD on every binding and version,
+   * signed deliveries from the store's durable outbox with retries and an SSRF guard. The card
+   * says `pushNotifications: true` only with these; the store must keep push configs (memory and
+   * SQLite do). Deliveries start once the base URL is known (`baseUrl`, or `listen()`).
+   */
+  push?: PushOptions;
+  /**
    * Path prefixes (e.g. `/a2a`) below which every route of this server is served as well, for
    * profiles that document their endpoint under such a path. The card keeps naming the base URL.
    */
@@ -122,14 +133,15 @@ function finishCard(
   baseUrl: string | undefined,
   extensions: readonly ServerExtension[] = [],
   grpcTarget?: string,
+  push = false,
 ): AgentCard {
   // A card claims only what is served (digest §11 item 6): gRPC only once a listener is bound.
   const interfaces =
     input.supportedInterfaces !== undefined && input.supportedInterfaces.length > 0
       ? input.supportedInterfaces
       : defaultInterfaces(baseUrl ?? 'http://localhost/', grpcTarget);
-  // Capability flags must match behaviour (digest §11 item 6): push is not offered yet.
-  const capabilities = { ...input.capabilities, pushNotifications: false };
+  // Capability flags must match behaviour (digest §11 item 6): push exactly when it is configured.
+  const capabilities = { ...input.capabilities, pushNotifications: push };
   // Extensions in use are declared (A2A 1.0 §8.1); the card's own entries win for the same URI.
   const declared = withDeclarations(input.capabilities.extensions, extensions);
   if (declared !== undefined) capabilities.extensions = declared;
@@ -162,12 +174,14 @@ export class A2AServer implements HttpApp {
   private readonly prefixes: string[];
   /** Built documents by path, for the current base URL. */
   private documents = new Map<string, string>();
+  /** Push notifications, shared with aliases (one dispatcher per store). */
+  readonly push: PushNotifications | undefined;
 
-  /** `shared` is internal: the handler of the server an alias is made from (see `alias`). */
-  constructor(options: A2AServerOptions, shared?: RequestHandler) {
+  /** `shared` is internal: the server an alias is made from (see `alias`). */
+  constructor(options: A2AServerOptions, shared?: A2AServer) {
     this.ownsHandler = shared === undefined;
     this.options = options;
-    this.store = options.store ?? createMemoryTaskStore();
+    this.store = shared?.store ?? options.store ?? createMemoryTaskStore();
     this.maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
     this.heartbeatMs = options.heartbeatMs ?? 15_000;
     this.baseUrl = options.baseUrl;
@@ -178,14 +192,22 @@ export class A2AServer implements HttpApp {
       ...this.extensions.map((extension) => extension.documents ?? {}),
       options.documents,
     ) as Record<string, DocumentBuilder>;
-    this.card = finishCard(options.agentCard, options.baseUrl, this.extensions, options.grpcTarget);
+    this.push = shared !== undefined ? shared.push : this.createPush(options);
+    this.card = finishCard(
+      options.agentCard,
+      options.baseUrl,
+      this.extensions,
+      options.grpcTarget,
+      this.push !== undefined,
+    );
     this.cardEndpoint = this.newCardEndpoint();
     this.handler =
-      shared ??
+      shared?.handler ??
       new RequestHandler({
         agentCard: this.card,
         executor: options.executor,
         store: this.store,
+        ...(this.push === undefined ? {} : { push: this.push }),
         ...(options.extendedAgentCard === undefined
           ? {}
           : {
@@ -194,6 +216,7 @@ export class A2AServer implements HttpApp {
                 options.baseUrl,
                 this.extensions,
                 options.grpcTarget,
+                this.push !== undefined,
               ),
             }),
         ...(options.onError === undefined ? {} : { onError: options.onError }),
@@ -215,6 +238,22 @@ export class A2AServer implements HttpApp {
       ...(options.mapError === undefined ? {} : { mapError: options.mapError }),
     };
     this.prefixes = (options.pathPrefixes ?? []).map((prefix) => checkPrefix(prefix));
+    if (this.ownsHandler && options.baseUrl !== undefined) this.startPush();
+  }
+
+  private createPush(options: A2AServerOptions): PushNotifications | undefined {
+    if (options.push === undefined) return undefined;
+    const pushStore = this.store.push;
+    if (pushStore === undefined) {
+      throw new TypeError('push: the task store keeps no push configs; use the memory or the SQLite store');
+    }
+    const onError = options.onError ?? (() => undefined);
+    return new PushNotifications(pushStore, options.push, onError);
+  }
+
+  /** Deliveries are signed as issued by this server's base URL, so they wait until it is known. */
+  private startPush(): void {
+    this.push?.start(() => this.baseUrl ?? 'http://localhost/');
   }
 
   /** The public card as served to 1.0 clients. */
@@ -227,6 +266,7 @@ export class A2AServer implements HttpApp {
     if (this.options.baseUrl !== undefined) return;
     this.baseUrl = baseUrl;
     this.rebuildCards();
+    if (this.ownsHandler) this.startPush();
   }
 
   /**
@@ -273,14 +313,17 @@ export class A2AServer implements HttpApp {
 
   private rebuildCards(): void {
     const grpcTarget = this.options.grpcTarget;
-    this.card = finishCard(this.options.agentCard, this.baseUrl, this.extensions, grpcTarget);
+    const push = this.push !== undefined;
+    this.card = finishCard(this.options.agentCard, this.baseUrl, this.extensions, grpcTarget, push);
     this.cardEndpoint = this.newCardEndpoint();
     this.documents = new Map();
     if (!this.ownsHandler) return;
     const extended = this.options.extendedAgentCard;
     this.handler.replaceCards(
       this.card,
-      extended === undefined ? undefined : finishCard(extended, this.baseUrl, this.extensions, grpcTarget),
+      extended === undefined
+        ? undefined
+        : finishCard(extended, this.baseUrl, this.extensions, grpcTarget, push),
     );
   }
 
@@ -295,6 +338,9 @@ export class A2AServer implements HttpApp {
   /** Handles one HTTP exchange. Never throws: every failure becomes a protocol error response. */
   async handle(request: HttpRequest): Promise<HttpResponse> {
     if (AGENT_CARD_PATHS.includes(request.path)) return this.cardEndpoint.handle(request);
+    if (request.path === JWKS_PATH && this.push !== undefined && request.method === 'GET') {
+      return cacheableJson(request, await this.push.signer.jwksJson(), { maxAgeSeconds: 300 });
+    }
     const prefixed = this.prefixes.length === 0 ? undefined : this.unprefixed(request);
     if (prefixed !== undefined) return this.handle(prefixed);
     const document = Object.hasOwn(this.documentBuilders, request.path)
@@ -377,12 +423,17 @@ export class A2AServer implements HttpApp {
    * uses it to serve a lone agent both at `/agents/<id>/` and at the root.
    */
   alias(baseUrl: string): A2AServer {
-    return new A2AServer({ ...this.options, baseUrl }, this.handler);
+    return new A2AServer({ ...this.options, baseUrl }, this);
   }
 
-  /** Stops accepting work and closes the store (an alias leaves both to its origin). */
+  /**
+   * Stops accepting work: waits for the push deliveries in flight, then closes the store (an alias
+   * leaves both to its origin). Pending deliveries stay in a durable store's outbox for next time.
+   */
   async close(): Promise<void> {
-    if (this.ownsHandler) await this.store.close();
+    if (!this.ownsHandler) return;
+    await this.push?.close();
+    await this.store.close();
   }
 
   private echoHeaders(request: HttpRequest): Record<string, string> | undefined {

@@ -13,6 +13,7 @@ import {
   ApprovalNotFoundError,
   type ApprovalRecord,
   type ApprovalStore,
+  type PushConfigRecord,
   type TaskScope,
   type TaskStore,
 } from '../store/index.js';
@@ -53,6 +54,8 @@ export async function holdForApproval(
     stored?: { task: Task; version: number; tenant: string; owner: string };
     /** Streams subscribe here, before the first commit. */
     beforeStart?: (execution: TaskExecution) => void;
+    /** Push configs given with the send, created with the hold's commit. */
+    pushConfigs?: PushConfigRecord[];
   },
 ): Promise<TaskExecution> {
   const { invocation } = hold;
@@ -72,6 +75,7 @@ export async function holdForApproval(
     scope: hold.scope,
     message: hold.message,
     ...(hold.stored === undefined ? {} : { stored: hold.stored }),
+    ...(hold.pushConfigs === undefined ? {} : { pushConfigs: hold.pushConfigs }),
     metadata: {
       ...invocationMetadata(invocation),
       [APPROVAL_METADATA_KEY]: { id: approval.id, status: 'pending' },

@@ -7,6 +7,7 @@ export {
   createA2AServer,
   A2AServer,
   defaultInterfaces,
+  JWKS_PATH,
   type A2AServerOptions,
   type AgentCardInput,
   type DocumentBuilder,
@@ -53,3 +54,19 @@ export {
   type ContractInvocation,
   type OutputViolation,
 } from './contract-gate.js';
+
+// Push notifications (decisions 0086-0090): options, keys, and what deliveries report.
+export { DEFAULT_PUSH_RETRY, type PushOptions } from './push/push-notifications.js';
+export {
+  loadPushKeys,
+  generatePushSigningKey,
+  SECRET_KEY_ENV,
+  SECRET_KEY_FILE,
+  SIGNING_KEY_FILE,
+  type LoadPushKeysOptions,
+  type PushKeys,
+} from './push/push-keys.js';
+export { parseSecretKey } from './push/secret-box.js';
+export { PushDeadLetterError, type RetryPolicy } from './push/push-dispatcher.js';
+export { MAX_PUSH_CONFIGS_PER_TASK } from './push/push-configs.js';
+export { pushAllowProblem } from './push/webhook-guard.js';

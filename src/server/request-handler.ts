@@ -51,6 +51,8 @@ import { checkOutputModes } from './output-modes.js';
 import { liveEvents, resumeEvents, type StreamItem } from './task-streams.js';
 import { TaskRunner, type StartOptions } from './task-runner.js';
 import type { TaskExecution } from './task-execution.js';
+import type { PushNotifications } from './push/push-notifications.js';
+import { createConfig, deleteConfig, getConfig, inlineConfig, listConfigs } from './push/push-operations.js';
 
 /** What the handler is built from. */
 export interface RequestHandlerOptions {
@@ -71,6 +73,8 @@ export interface RequestHandlerOptions {
   agents?: AgentSender;
   /** A2A extensions run on every send, after `admitMessage` (server-extension.ts). */
   extensions?: readonly ServerExtension[];
+  /** Push notifications; without them every push operation is PushNotificationNotSupported. */
+  push?: PushNotifications;
 }
 
 /**
@@ -98,8 +102,12 @@ export class RequestHandler {
   private readonly admitMessage: MessageAdmission | undefined;
   private readonly contracts: ContractGate | undefined;
   private readonly extensions: readonly ServerExtension[];
+  private readonly push: PushNotifications | undefined;
+  private readonly loader = (taskId: string, call: CallContext): Promise<StoredTask> =>
+    this.load(taskId, call);
 
   constructor(options: RequestHandlerOptions) {
+    this.push = options.push;
     this.admitMessage = options.admitMessage;
     this.extensions = options.extensions ?? [];
     this.contracts = options.contracts;
@@ -308,41 +316,45 @@ export class RequestHandler {
 
   /** Push config create (A2A 1.0 §3.1.7); gated by `capabilities.pushNotifications`. */
   async createTaskPushNotificationConfig(
-    _config: TaskPushNotificationConfig,
-    _call: CallContext,
+    config: TaskPushNotificationConfig,
+    call: CallContext,
   ): Promise<TaskPushNotificationConfig> {
-    throw this.pushUnsupported();
+    return createConfig(this.requirePush(), this.loader, config, call);
   }
 
-  /** Push config get (A2A 1.0 §3.1.8). */
+  /** Push config get (A2A 1.0 §3.1.8): without the token or the credentials (decision 0088). */
   async getTaskPushNotificationConfig(
-    _ref: TaskPushNotificationConfigRef,
-    _call: CallContext,
+    ref: TaskPushNotificationConfigRef,
+    call: CallContext,
   ): Promise<TaskPushNotificationConfig> {
-    throw this.pushUnsupported();
+    return getConfig(this.requirePush(), this.loader, ref, call);
   }
 
   /** Push config list (A2A 1.0 §3.1.9). */
   async listTaskPushNotificationConfigs(
-    _request: ListTaskPushNotificationConfigsRequest,
-    _call: CallContext,
+    request: ListTaskPushNotificationConfigsRequest,
+    call: CallContext,
   ): Promise<ListTaskPushNotificationConfigsResponse> {
-    throw this.pushUnsupported();
+    return listConfigs(this.requirePush(), this.loader, request, call);
   }
 
-  /** Push config delete (A2A 1.0 §3.1.10). */
+  /** Push config delete (A2A 1.0 §3.1.10): idempotent. */
   async deleteTaskPushNotificationConfig(
-    _ref: TaskPushNotificationConfigRef,
-    _call: CallContext,
+    ref: TaskPushNotificationConfigRef,
+    call: CallContext,
   ): Promise<void> {
-    throw this.pushUnsupported();
+    return deleteConfig(this.requirePush(), this.loader, ref, call);
   }
 
-  private pushUnsupported(): A2AError {
-    return new A2AError(
-      'PushNotificationNotSupportedError',
-      'This agent does not support push notifications',
-    );
+  /** The push machinery, when the card offers push (digest §11 item 39: else -32003). */
+  private requirePush(): PushNotifications {
+    if (this.push === undefined || this.agentCard.capabilities.pushNotifications !== true) {
+      throw new A2AError(
+        'PushNotificationNotSupportedError',
+        'This agent does not support push notifications',
+      );
+    }
+    return this.push;
   }
 
   private requireStreaming(): void {
@@ -366,7 +378,8 @@ export class RequestHandler {
     const incoming = request.message;
     if (incoming.role !== 'ROLE_USER')
       throw invalidParams('/message/role', 'a client message must have the user role');
-    if (request.configuration?.taskPushNotificationConfig !== undefined) throw this.pushUnsupported();
+    const push =
+      request.configuration?.taskPushNotificationConfig === undefined ? undefined : this.requirePush();
     checkOutputModes(request.configuration?.acceptedOutputModes, this.agentCard.defaultOutputModes);
     const scope = scopeOf(call);
     let stored: StoredTask | undefined;
@@ -403,6 +416,15 @@ export class RequestHandler {
       );
     }
     if (this.admitMessage !== undefined) await this.admitMessage(request, call, stored?.task);
+    const pushConfigs =
+      push === undefined
+        ? undefined
+        : await inlineConfig(
+            push,
+            request,
+            { taskId, tenant: stored?.tenant ?? scope.tenant, existing: stored !== undefined },
+            call,
+          );
     const message: Message =
       incoming.taskId === taskId && incoming.contextId === contextId
         ? incoming
@@ -419,6 +441,7 @@ export class RequestHandler {
         invocation,
         ...(stored === undefined ? {} : { stored }),
         ...(beforeStart === undefined ? {} : { beforeStart }),
+        ...(pushConfigs === undefined ? {} : { pushConfigs }),
       });
     }
     // Optional members set one by one: conditional spreads would build throwaway objects per send.
@@ -429,6 +452,7 @@ export class RequestHandler {
       options.contract = invocation;
       options.contracts = this.contracts;
     }
+    if (pushConfigs !== undefined) options.pushConfigs = pushConfigs;
     return this.runner.start(options).execution;
   }
 

@@ -17,7 +17,14 @@ import {
   type Task,
   type TaskState,
 } from '../protocol/index.js';
-import { VersionConflictError, type StoredTask, type TaskScope, type TaskStore } from '../store/index.js';
+import {
+  VersionConflictError,
+  type PushConfigRecord,
+  type StoredTask,
+  type TaskCommit,
+  type TaskScope,
+  type TaskStore,
+} from '../store/index.js';
 import type { EventHub } from './event-hub.js';
 import { appendMessage, applyEvents } from './task-projection.js';
 import { assertTransition } from './task-state-machine.js';
@@ -44,6 +51,8 @@ export interface ExecutionInit {
   metadata?: Metadata;
   /** The user message is already in the stored history (a run resumed after an approval). */
   messageRecorded?: boolean;
+  /** Push configs given with the send: created by this run's first commit (TaskCommit `pushConfigs`). */
+  pushConfigs?: PushConfigRecord[];
 }
 
 interface Waiter {
@@ -71,6 +80,8 @@ export class TaskExecution implements TaskEventSink {
   private pendingUserMessage: Message | undefined;
   private readonly userMessage: Message | undefined;
   private readonly initialMetadata: Metadata | undefined;
+  /** Configs to create with the next commit; cleared once one succeeded. */
+  private pushConfigs: PushConfigRecord[] | undefined;
   private replied: Message | undefined;
   private executorDone = false;
   /** True once any event was queued, committed or not. */
@@ -90,6 +101,7 @@ export class TaskExecution implements TaskEventSink {
     this.scope = init.scope;
     this.userMessage = init.userMessage;
     this.initialMetadata = init.metadata;
+    this.pushConfigs = init.pushConfigs;
     if (init.stored !== undefined) {
       this.snapshot = init.stored.task;
       this.version = init.stored.version;
@@ -299,8 +311,11 @@ export class TaskExecution implements TaskEventSink {
       const task = applyEvents(base, events);
       const from = this.version;
       const { tenant, owner } = this.scope;
+      const commit: TaskCommit = { tenant, owner, task, expectedVersion: from, events };
+      // Only a send that carried a push config pays for it; every other commit is as before.
+      if (this.pushConfigs !== undefined) commit.pushConfigs = this.pushConfigs;
       try {
-        this.version = await this.deps.store.commit({ tenant, owner, task, expectedVersion: from, events });
+        this.version = await this.deps.store.commit(commit);
       } catch (error) {
         if (!(error instanceof VersionConflictError)) throw error;
         if (!(await this.rebase(events))) return;
@@ -309,6 +324,7 @@ export class TaskExecution implements TaskEventSink {
       this.snapshot = task;
       this.commits++;
       this.pendingUserMessage = undefined;
+      this.pushConfigs = undefined;
       const { hub } = this.deps;
       if (hub.hasSubscribers(this.taskId)) {
         hub.publish(

@@ -12,7 +12,7 @@ import {
   type SendMessageRequest,
   type Task,
 } from '../protocol/index.js';
-import type { StoredTask, TaskScope } from '../store/index.js';
+import type { PushConfigRecord, StoredTask, TaskScope } from '../store/index.js';
 import type { AgentExecutor, AgentSender, RequestContext } from './agent-executor.js';
 import type { CallContext } from './call-context.js';
 import { TaskExecution, type ExecutionDeps, type ExecutionInit } from './task-execution.js';
@@ -43,6 +43,8 @@ export interface StartOptions {
   contracts?: ContractGate | undefined;
   /** The message is already in the stored task's history (resumed after an approval). */
   messageRecorded?: boolean;
+  /** Push configs given with the send, created with the run's first commit. */
+  pushConfigs?: PushConfigRecord[];
 }
 
 /**
@@ -117,6 +119,7 @@ export class TaskRunner {
     if (stored !== undefined) init.stored = stored;
     else if (contract !== undefined) init.metadata = invocationMetadata(contract);
     if (options.messageRecorded === true) init.messageRecorded = true;
+    if (options.pushConfigs !== undefined) init.pushConfigs = options.pushConfigs;
     const execution = new TaskExecution(this.deps, init);
     const context = new ExecutionContext(execution, options, this.agents, this.extensions);
     const sink =
@@ -153,12 +156,14 @@ export class TaskRunner {
     message: Message;
     stored?: StoredTask;
     metadata?: Metadata;
+    pushConfigs?: PushConfigRecord[];
   }): TaskExecution {
     return new TaskExecution(this.deps, {
       taskId: options.taskId,
       contextId: options.contextId,
       scope: options.scope,
       userMessage: options.message,
+      ...(options.pushConfigs === undefined ? {} : { pushConfigs: options.pushConfigs }),
       ...(options.stored === undefined ? {} : { stored: options.stored }),
       ...(options.stored !== undefined || options.metadata === undefined
         ? {}

@@ -78,6 +78,7 @@ export async function handleJsonRpc(
   const extra = options.headers;
   try {
     const call = await options.setup(request, version);
+    call.binding = 'JSONRPC';
     const rpc = parseJsonRpcRequest(await request.text());
     id = rpc.id;
     const name = JSON_RPC_OPERATIONS[version][rpc.method];

@@ -125,6 +125,7 @@ export async function handleRest(
       });
     }
     const call = await options.setup(request, version, route.tenant);
+    call.binding = 'HTTP+JSON';
     const operation = OPERATIONS[route.operation];
     const codec = restCodec(version);
     const params = operation.decode(codec, await routeParams(request, route), '');
