@@ -5,7 +5,7 @@
  * are encoded from the result by the protocol codecs.
  *
  * The card only claims what the server does: capabilities come from the caller, never from the
- * definition, and push notifications are not offered (digest §11 item 6).
+ * definition (digest §11 item 6).
  */
 import type {
   AgentCard,
@@ -23,6 +23,8 @@ import { assertSchemesDeclared, toSecurityRequirements } from './security-requir
 export interface ServedCapabilities {
   /** SSE streaming (A2A 1.0 §3.3.4). */
   streaming: boolean;
+  /** Push notifications (A2A 1.0 §3.1.7-3.1.10): only when the server delivers them (default false). */
+  pushNotifications?: boolean;
   /** Whether an authenticated extended card is served (A2A 1.0 §3.1.7); the host decides. */
   extendedAgentCard?: boolean;
   /** Extensions the server implements for this agent. */
@@ -120,8 +122,8 @@ export function buildAgentCard(definition: AgentDefinition, options: BuildCardOp
     version: definition.version,
     capabilities: {
       streaming: options.capabilities.streaming,
-      // Not offered yet: a card must not advertise what the server does not do (digest §11 item 6).
-      pushNotifications: false,
+      // A card must not advertise what the server does not do (digest §11 item 6).
+      pushNotifications: options.capabilities.pushNotifications === true,
     },
     defaultInputModes: [...(overrides.defaultInputModes ?? defaultModes(definition))],
     defaultOutputModes: [...(overrides.defaultOutputModes ?? defaultModes(definition))],

@@ -10,6 +10,7 @@ import { contractsCommand, CONTRACTS_USAGE } from './contracts-command.js';
 import { EXIT_CODES_USAGE } from './exit-codes.js';
 import { getCommand } from './get-command.js';
 import { listCommand } from './list-command.js';
+import { pushCommand, PUSH_USAGE } from './push-command.js';
 import { sendCommand } from './send-command.js';
 import { serveCommand, SERVE_USAGE } from './serve-command.js';
 import { subscribeCommand } from './subscribe-command.js';
@@ -21,6 +22,7 @@ Commands:
   card <target>   print and lint an agent's card; card verify checks its signature
   contracts ...   list an agent's typed message contracts, or the deprecated ones
   approvals ...   list, approve or reject messages held for a requiresApproval contract
+  push ...        push deliveries given up (dead letters), and requeueing one
   check <url>     check a live agent against the A2A conformance checklist (--help)
   aump evidence   print and verify the AUMP evidence chain of a mandate (aump --help)
 
@@ -38,6 +40,8 @@ ${CARD_USAGE}
 ${CONTRACTS_USAGE}
 
 ${APPROVALS_USAGE}
+
+${PUSH_USAGE}
 
 ${EXIT_CODES_USAGE}`;
 
@@ -59,6 +63,8 @@ async function main(argv: string[]): Promise<number> {
       });
     case 'aump':
       return aumpCommand(rest, out, (line) => process.stderr.write(`${line}\n`));
+    case 'push':
+      return pushCommand(rest, out);
     case 'send':
       return sendCommand(rest, processIo());
     case 'get':

@@ -1,13 +1,14 @@
 /**
- * `concord serve <target> [--port N] [--host H] [--grpc-port N] [--data-dir DIR] [--store sqlite|memory]`: serves
- * on the embedded SQLite store (default) and stops cleanly on SIGTERM / SIGINT. The target is a
+ * `concord serve <target> [--port N] [--host H] [--grpc-port N] [--data-dir DIR] [--store sqlite|memory]
+ * [--push-allow <host|cidr>]... [--no-push]`: serves on the embedded SQLite store (default), with
+ * push notifications on (decision 0086), and stops cleanly on SIGTERM / SIGINT. The target is a
  * code agent (a directory with `agent.mjs`/`agent.js`, or the module itself), or agent definitions
  * for the host (a directory of markdown agents and/or `concord.config.json5`, or one such file).
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createA2AServer } from '../server/index.js';
+import { createA2AServer, loadPushKeys, pushAllowProblem, type PushOptions } from '../server/index.js';
 import { listen } from '../server/adapters/node.js';
 import type { RunningGrpcServer } from '../server/grpc/index.js';
 import { createMemoryTaskStore, type TaskStore } from '../store/index.js';
@@ -25,6 +26,9 @@ Options:
   --grpc-port <n>       also serve the gRPC binding (A2A 1.0 and 0.3) on this port (0 picks one)
   --data-dir <dir>      where the SQLite task stores live (default ./.concord)
   --store <kind>        sqlite (default, durable) or memory
+  --push-allow <entry>  let webhooks reach this host name, IP or CIDR block although it is private
+                        (e.g. 127.0.0.1 for a receiver on this machine); repeatable
+  --no-push             do not offer push notifications
   --internal-port <n>   also serve every agent, exposed or not, on 127.0.0.1:<n> (host only)
   --watch               dev mode: reload when a definition, the config or a handler changes (host only)
   --help                show this help`;
@@ -39,6 +43,8 @@ export async function serveCommand(args: string[], out: (line: string) => void):
       host: { type: 'string', default: '127.0.0.1' },
       'data-dir': { type: 'string', default: '.concord' },
       store: { type: 'string', default: 'sqlite' },
+      'push-allow': { type: 'string', multiple: true },
+      'no-push': { type: 'boolean', default: false },
       'internal-port': { type: 'string' },
       'grpc-port': { type: 'string' },
       watch: { type: 'boolean', default: false },
@@ -57,6 +63,11 @@ export async function serveCommand(args: string[], out: (line: string) => void):
   if (values.store !== 'sqlite' && values.store !== 'memory')
     throw new Error(`--store: expected sqlite or memory, got ${values.store}`);
   const grpcPort = portFlag(values['grpc-port'], '--grpc-port');
+  const pushAllow = values['push-allow'] ?? [];
+  for (const entry of pushAllow) {
+    const problem = pushAllowProblem(entry);
+    if (problem !== undefined) throw new Error(`--push-allow: ${problem}`);
+  }
   const stopped = stopSignal();
   if (!isAgentModule(target)) {
     return serveHost(target, { ...values, port, grpcPort }, stopped, out);
@@ -79,11 +90,18 @@ export async function serveCommand(args: string[], out: (line: string) => void):
   } else {
     store = createMemoryTaskStore();
   }
+  let push: PushOptions | undefined;
+  if (values['no-push'] !== true) {
+    // Keys kept beside the tasks, so a restart opens the secrets it sealed (decision 0088).
+    const keys = await loadPushKeys(values.store === 'sqlite' ? { dir: dataDir } : {});
+    push = { ...keys, allow: pushAllow };
+  }
   const server = createA2AServer({
     ...agent.serverOptions,
     agentCard: agent.agentCard,
     executor: agent.executor,
     store,
+    ...(push === undefined ? {} : { push }),
     onError: (error, place) =>
       console.error(`[concord] ${place}:`, error instanceof Error ? error.message : error),
   });
@@ -100,6 +118,9 @@ export async function serveCommand(args: string[], out: (line: string) => void):
   if (grpc !== undefined)
     out(`  gRPC: ${grpc.target} (lf.a2a.v1.A2AService, a2a.v1.A2AService, health, reflection)`);
   out(`  task store: ${where}`);
+  out(
+    `  push notifications: ${push === undefined ? 'off' : `on${pushAllow.length > 0 ? ` (webhooks may reach ${pushAllow.join(', ')})` : ''}`}`,
+  );
   out(`  agent card: ${url}.well-known/agent-card.json`);
   out('  try it:');
   out(
@@ -139,6 +160,8 @@ function stopSignal(): Promise<void> {
 
 interface HostFlags {
   port: number;
+  'push-allow'?: string[] | undefined;
+  'no-push'?: boolean | undefined;
   host?: string | undefined;
   'data-dir'?: string | undefined;
   store?: string | undefined;
@@ -168,6 +191,7 @@ async function serveHost(
     ...(flags.grpcPort === undefined ? {} : { grpcPort: flags.grpcPort }),
     watch: flags.watch === true,
     extensions: HOST_EXTENSIONS,
+    push: { enabled: flags['no-push'] !== true, allow: flags['push-allow'] ?? [] },
     onError: (error, place) =>
       console.error(`[concord] ${place}:`, error instanceof Error ? error.message : error),
     onReload: (outcome) => reported(outcome, out),
@@ -184,6 +208,12 @@ async function serveHost(
   out(`  listing: ${url}agents`);
   if (running.internalUrl !== undefined) out(`  internal listener: ${running.internalUrl}`);
   if (running.grpcTarget !== undefined) out(`  gRPC: ${running.grpcTarget} serves ${exposed[0]!.id}`);
+  const push = config.push ?? { enabled: true, allow: [] };
+  const allowed = [...push.allow, ...(flags['push-allow'] ?? [])];
+  const on = push.enabled && flags['no-push'] !== true;
+  out(
+    `  push notifications: ${on ? `on${allowed.length > 0 ? ` (webhooks may reach ${allowed.join(', ')})` : ''}` : 'off'}`,
+  );
   out(
     `  task stores: ${flags.store === 'memory' ? 'memory (not durable)' : resolve(flags['data-dir'] ?? '.concord')}`,
   );

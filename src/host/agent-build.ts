@@ -143,6 +143,8 @@ export function cardsFor(
     ...(requirements === undefined ? {} : { securityRequirements: requirements }),
     capabilities: {
       streaming: true,
+      // The server restates it from what it runs (A2AServer `push`); this is the config's intent.
+      pushNotifications: config.push?.enabled !== false,
       extendedAgentCard: hasExtended,
       ...(extension === undefined ? {} : { extensions: [extension] }),
     },

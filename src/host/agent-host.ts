@@ -14,6 +14,7 @@
  * loopback by default) shows every agent. Both read one shared state, which `reload` replaces
  * as a whole in dev mode (decision 0022).
  */
+import type { SigningKey } from '../card/index.js';
 import { A2AError, negotiateVersion, toRestErrorBody, type ProtocolVersion } from '../protocol/index.js';
 import {
   cacheableJson,
@@ -22,7 +23,7 @@ import {
   type HttpRequest,
   type HttpResponse,
 } from '../server/index.js';
-import type { A2AServer } from '../server/index.js';
+import type { A2AServer, PushOptions } from '../server/index.js';
 import type { TaskStore } from '../store/index.js';
 import type { HostConfig } from './host-config.js';
 import { createAgentSender } from './agent-sender.js';
@@ -52,6 +53,8 @@ export interface AgentHostOptions {
   onMcpLog?: (server: string, line: string) => void;
   /** The A2A extensions agents may enable in their definitions (host-extensions.ts). */
   extensions?: readonly HostExtension[];
+  /** Push notifications for every agent (each delivers from its own store's outbox). */
+  push?: PushOptions;
 }
 
 /** What a reload changed. */
@@ -112,6 +115,7 @@ export class AgentHost implements HttpApp {
             store: options.storeFor(definition.id),
             onError,
             extensions: options.extensions ?? [],
+            ...(options.push === undefined ? {} : { push: options.push }),
             sender: createAgentSender({
               from: definition.id,
               local,
@@ -207,8 +211,8 @@ export class AgentHost implements HttpApp {
     const { state } = this;
     if (path.startsWith(AGENTS_PREFIX)) return this.toAgent(request);
     if (path === '/agents' || path === '/agents/') return this.json(200, listing(this.listed()));
-    if (path === '/.well-known/jwks.json' && state.parts.signingKeys.length > 0) {
-      state.jwks ??= publicJwks(state.parts.signingKeys).then((jwks) => JSON.stringify(jwks));
+    if (path === '/.well-known/jwks.json' && this.publishedKeys().length > 0) {
+      state.jwks ??= publicJwks(this.publishedKeys()).then((jwks) => JSON.stringify(jwks));
       return cacheableJson(request, await state.jwks, { maxAgeSeconds: 300 });
     }
     if (this.rootAgent !== undefined) return this.rootAgent.handle(request);
@@ -216,6 +220,14 @@ export class AgentHost implements HttpApp {
       return this.directoryCard(request);
     }
     return notFound(`Nothing is served at ${path}; the agents are listed at /agents`);
+  }
+
+  /** The keys of the host's JWKS: those that sign the cards, and the one that signs push deliveries. */
+  private publishedKeys(): SigningKey[] {
+    const { parts, options } = this.state;
+    const push = options.push?.signingKey;
+    if (push === undefined || parts.signingKeys.some((key) => key.kid === push.kid)) return parts.signingKeys;
+    return [...parts.signingKeys, push];
   }
 
   /** Closes every agent's store and MCP connections. */

@@ -87,6 +87,18 @@ export interface OutboundConfig {
   timeoutMs?: number;
 }
 
+/** Push notifications of the host's agents (decisions 0086-0090). */
+export interface PushConfig {
+  /** Default true. */
+  enabled: boolean;
+  /** Host names, IP literals or CIDR blocks webhooks may reach although private. */
+  allow: string[];
+  /** The secret key as written (hex or base64), resolved from the environment if referenced. */
+  secretKey?: string;
+  timeoutMs?: number;
+  retry?: { maxAttempts?: number; initialDelayMs?: number; maxDelayMs?: number };
+}
+
 /** Where a host-level setting was written, for errors found when the host starts. */
 export interface ConfigLocation {
   file: string;
@@ -129,6 +141,8 @@ export interface HostConfig {
   model: ModelEndpointConfig;
   /** Remote sends; absent means the client's defaults (public addresses only). */
   outbound?: OutboundConfig;
+  /** Push notifications; absent means on, with no private webhook targets allowed. */
+  push?: PushConfig;
   /** MCP servers by name; agents pick from them in their `mcpServers`. */
   mcpServers: Record<string, McpServerConfig>;
   agents: AgentDefinition[];

@@ -19,6 +19,7 @@ import {
   type AgentSender,
   type Authenticator,
   type ContractGate,
+  type PushOptions,
 } from '../server/index.js';
 import type { TaskStore } from '../store/index.js';
 import { buildAgent, type AgentBuild } from './agent-build.js';
@@ -38,6 +39,8 @@ export interface MountContext {
   sender?: AgentSender;
   /** The extensions the host has; the definition picks from them (host-extensions.ts). */
   extensions?: readonly HostExtension[];
+  /** Push notifications (the card then offers them). */
+  push?: PushOptions;
 }
 
 /** A reload of one agent, built but not applied yet. */
@@ -85,6 +88,7 @@ export async function mountAgent(definition: AgentDefinition, context: MountCont
     admitMessage: (request, call) => skillAdmission(current.definition, request, call),
     ...(context.sender === undefined ? {} : { agents: context.sender }),
     ...(extensions.length === 0 ? {} : { extensions }),
+    ...(context.push === undefined ? {} : { push: context.push }),
     onError: context.onError,
   });
   const aliases = new Map<string, A2AServer>();

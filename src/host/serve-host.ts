@@ -8,6 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { listen, type RunningServer } from '../server/adapters/node.js';
+import { loadPushKeys, SECRET_KEY_ENV, type PushOptions } from '../server/index.js';
 import { createMemoryTaskStore, type TaskStore } from '../store/index.js';
 import { openSqliteTaskStore } from '../store/sqlite/index.js';
 import { AgentHost } from './agent-host.js';
@@ -45,6 +46,11 @@ export interface StartHostOptions {
   onMcpLog?: (server: string, line: string) => void;
   /** Quiet time after the last file event before reloading, in dev mode (default 150 ms). */
   watchDebounceMs?: number;
+  /**
+   * Push notifications, on unless `enabled: false` here or in the config's `push`; `allow` adds to
+   * the config's `push.allow` (`concord serve --push-allow`).
+   */
+  push?: { enabled?: boolean; allow?: string[] };
 }
 
 /** A running host. */
@@ -65,11 +71,16 @@ export interface RunningHost {
 /** Builds the host for a loaded config (no listening). */
 export async function createHost(
   config: HostConfig,
-  options: Pick<StartHostOptions, 'store' | 'dataDir' | 'env' | 'onError' | 'onMcpLog' | 'extensions'> = {},
+  options: Pick<
+    StartHostOptions,
+    'store' | 'dataDir' | 'env' | 'onError' | 'onMcpLog' | 'extensions' | 'push'
+  > = {},
 ): Promise<AgentHost> {
   const kind = options.store ?? 'sqlite';
   const dataDir = resolve(options.dataDir ?? '.concord');
   if (kind === 'sqlite') mkdirSync(dataDir, { recursive: true });
+  const env = options.env ?? process.env;
+  const push = await hostPushOptions(config, options.push, kind === 'sqlite' ? dataDir : undefined, env);
   const opened: TaskStore[] = [];
   const storeFor = (id: string): TaskStore => {
     const store =
@@ -84,7 +95,8 @@ export async function createHost(
       storeFor,
       // Agents send to URLs through Concord's client, SSRF-guarded as `outbound` says (decision 0031).
       remoteAgents: createRemoteAgents(config.outbound),
-      env: options.env ?? process.env,
+      env,
+      ...(push === undefined ? {} : { push }),
       ...(options.onError === undefined ? {} : { onError: options.onError }),
       ...(options.onMcpLog === undefined ? {} : { onMcpLog: options.onMcpLog }),
       ...(options.extensions === undefined ? {} : { extensions: options.extensions }),
@@ -93,6 +105,35 @@ export async function createHost(
     for (const store of opened) await store.close();
     throw error;
   }
+}
+
+/**
+ * The push options of every agent of the host (decision 0086): keys kept in the data directory
+ * (SQLite) or made for the process (memory), deliveries signed with the host's first card-signing
+ * key when it has one, the allow list of the config plus the command line's.
+ */
+async function hostPushOptions(
+  config: HostConfig,
+  flags: StartHostOptions['push'],
+  dir: string | undefined,
+  env: NodeJS.ProcessEnv,
+): Promise<PushOptions | undefined> {
+  const settings = config.push ?? { enabled: true, allow: [] };
+  if (flags?.enabled === false || !settings.enabled) return undefined;
+  const card = config.signing[0];
+  const keys = await loadPushKeys({
+    ...(dir === undefined ? {} : { dir }),
+    env: settings.secretKey === undefined ? env : { [SECRET_KEY_ENV]: settings.secretKey },
+    ...(card === undefined
+      ? {}
+      : { signingKey: { kid: card.kid, alg: card.alg, privateKey: card.privateKeyPem } }),
+  });
+  return {
+    ...keys,
+    allow: [...settings.allow, ...(flags?.allow ?? [])],
+    ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),
+    ...(settings.retry === undefined ? {} : { retry: settings.retry }),
+  };
 }
 
 /** Loads `target` (directory or config file), mounts its agents and listens. */

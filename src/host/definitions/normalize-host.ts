@@ -9,11 +9,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { importPKCS8 } from 'jose';
 import type { SecurityRequirementInput } from '../../card/index.js';
+import { parseSecretKey, pushAllowProblem } from '../../server/index.js';
 import type {
   ApiKeySchemeConfig,
   BearerSchemeConfig,
   HostConfig,
   ModelEndpointConfig,
+  PushConfig,
   SecurityConfig,
   SecuritySchemeConfig,
   SigningKeyConfig,
@@ -42,6 +44,7 @@ export interface RawHostConfig {
   signing?: { keys: Array<Omit<SigningKeyConfig, 'privateKeyPem'> & { privateKeyFile: string }> };
   model?: { baseUrl?: string; apiKey?: SecretInput };
   outbound?: NonNullable<HostConfig['outbound']>;
+  push?: Omit<Partial<PushConfig>, 'secretKey'> & { secretKey?: SecretInput };
   mcpServers?: Record<string, RawMcpServer>;
   agents?: { dir?: string; list?: RawAgent[] };
 }
@@ -49,7 +52,7 @@ export interface RawHostConfig {
 /** The host-level part of a `HostConfig`. */
 export type HostSettings = Pick<
   HostConfig,
-  'organization' | 'security' | 'signing' | 'model' | 'outbound' | 'mcpServers'
+  'organization' | 'security' | 'signing' | 'model' | 'outbound' | 'push' | 'mcpServers'
 >;
 
 /** Normalises the host-level sections of `raw` (written in `file`); problems go to `sink`. */
@@ -67,6 +70,7 @@ export async function normalizeHostSettings(
     settings.signing = await readSigningKeys(raw.signing.keys, file, sink);
   if (raw.model && !sink.hasUnder('/model')) settings.model = normalizeModel(raw.model, sink, env);
   if (raw.outbound && !sink.hasUnder('/outbound')) settings.outbound = { ...raw.outbound };
+  if (raw.push && !sink.hasUnder('/push')) settings.push = normalizePush(raw.push, sink, env);
   if (raw.mcpServers) settings.mcpServers = normalizeMcpServers(raw.mcpServers, file, sink, env);
   return settings;
 }
@@ -165,6 +169,34 @@ async function readSigningKeys(
     if (key.jku !== undefined) signing.jku = key.jku;
     out.push(signing);
   }
+  return out;
+}
+
+function normalizePush(
+  raw: NonNullable<RawHostConfig['push']>,
+  sink: ProblemSink,
+  env: NodeJS.ProcessEnv,
+): PushConfig {
+  const allow = raw.allow ?? [];
+  allow.forEach((entry, index) => {
+    const problem = pushAllowProblem(entry);
+    if (problem !== undefined) sink.add(`/push/allow/${index}`, problem);
+  });
+  const out: PushConfig = { enabled: raw.enabled ?? true, allow: [...allow] };
+  if (raw.secretKey !== undefined) {
+    const key = resolveSecret(raw.secretKey, '/push/secretKey', sink, env);
+    if (key !== undefined) {
+      try {
+        parseSecretKey(key);
+        out.secretKey = key;
+      } catch (error) {
+        // The message says which forms are accepted; it never repeats the value.
+        sink.add('/push/secretKey', (error as Error).message);
+      }
+    }
+  }
+  if (raw.timeoutMs !== undefined) out.timeoutMs = raw.timeoutMs;
+  if (raw.retry !== undefined) out.retry = { ...raw.retry };
   return out;
 }
 

@@ -1,7 +1,7 @@
 /** The echo agent with push notifications on a real socket, for the push tests. */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import {
   createA2AServer,
   loadPushKeys,
@@ -29,19 +29,21 @@ export interface PushServer {
 
 /** Starts the echo agent with `push` (keys made in memory unless given); retries are quick by default. */
 export async function startPushServer(
-  options: { store?: 'memory' | 'sqlite'; push?: Partial<PushOptions> } = {},
+  options: { store?: 'memory' | 'sqlite'; push?: Partial<PushOptions>; file?: string } = {},
 ): Promise<PushServer> {
   let dir: string | undefined;
   let store: TaskStore;
-  let file: string | undefined;
-  if (options.store === 'sqlite') {
+  let file: string | undefined = options.file;
+  if (file !== undefined) store = openSqliteTaskStore({ path: file });
+  else if (options.store === 'sqlite') {
     dir = mkdtempSync(join(tmpdir(), 'concord-push-it-'));
     file = join(dir, 'tasks.db');
     store = openSqliteTaskStore({ path: file });
   } else {
     store = createMemoryTaskStore();
   }
-  const keys = await loadPushKeys({ env: {} });
+  // Beside a given file, keys are kept (a restart opens what it sealed); otherwise made for the test.
+  const keys = await loadPushKeys({ env: {}, ...(options.file === undefined ? {} : { dir: dirname(options.file) }) });
   const errors: unknown[] = [];
   const server = createA2AServer({
     agentCard: echo.agentCard,
