@@ -35,6 +35,22 @@ describePushStoreSuite('sqlite (file)', () => {
   return Promise.resolve({ store, cleanup: () => store.close() });
 });
 
+describe('memory PushStore bounds', () => {
+  it("keeps an evicted task's configs until its pending deliveries are settled", async () => {
+    const store = createMemoryTaskStore({ maxTasks: 1 });
+    const done = makeTask('t1', { state: 'TASK_STATE_COMPLETED' });
+    await store.commit({ ...createCommit(done), pushConfigs: [pushConfig('t1', 'a')] });
+    // A second task pushes the finished first one out of the store.
+    await store.commit(createCommit(makeTask('t2')));
+    expect(await store.get('t1', ANON)).toBeUndefined();
+    const [entry] = await store.push.claimDue(Date.now(), 10, 1000);
+    expect(await store.push.getConfig('t1', 'a')).toEqual(pushConfig('t1', 'a'));
+    await store.push.settle(entry!.id, { outcome: 'delivered' });
+    expect(await store.push.getConfig('t1', 'a')).toBeUndefined();
+    await store.close();
+  });
+});
+
 describe('SQLite PushStore durability', () => {
   it('keeps configs, pending entries and dead letters across reopening', async () => {
     const path = tempDb();

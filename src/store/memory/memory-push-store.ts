@@ -4,8 +4,9 @@
  * promise of the port. Outbox entries hold the commit's event and snapshot objects themselves
  * (the model is immutable once built), so queueing a delivery copies nothing.
  *
- * Bounds: configs leave with their task when the task store evicts it; the dead letters keep the
- * most recent MAX_MEMORY_DEAD_LETTERS.
+ * Bounds: configs leave with their task when the task store evicts it (once the task's pending
+ * deliveries are settled, so eviction never drops one); the dead letters keep the most recent
+ * MAX_MEMORY_DEAD_LETTERS.
  */
 import type { StreamResponse, Task } from '../../protocol/model.js';
 import type {
@@ -37,6 +38,8 @@ export class MemoryPushStore implements PushStore {
   private deadLetters: PushDeadLetter[] = [];
   private nextId = 1;
   private readonly listeners = new Set<() => void>();
+  /** Evicted tasks whose configs stay until their last pending delivery is settled. */
+  private readonly evicted = new Set<string>();
 
   /** `taskExists` tells whether the task store holds a task (configs belong to existing tasks). */
   constructor(private readonly taskExists: (taskId: string) => boolean = () => true) {}
@@ -86,9 +89,16 @@ export class MemoryPushStore implements PushStore {
     for (const listener of this.listeners) listener();
   }
 
-  /** Forgets the configs of a task the task store evicted. */
+  /** Forgets the configs of a task the task store evicted, once nothing is pending for it. */
   forgetTask(taskId: string): void {
-    this.configs.delete(taskId);
+    if (!this.configs.has(taskId)) return;
+    if (this.hasPending(taskId)) this.evicted.add(taskId);
+    else this.configs.delete(taskId);
+  }
+
+  private hasPending(taskId: string): boolean {
+    for (const pending of this.outbox.values()) if (pending.entry.taskId === taskId) return true;
+    return false;
   }
 
   putConfig(config: PushConfigRecord): Promise<void> {
@@ -151,6 +161,16 @@ export class MemoryPushStore implements PushStore {
     const pending = this.outbox.get(entryId);
     if (pending === undefined) return Promise.resolve();
     const { entry } = pending;
+    this.settleEntry(entryId, pending, settlement);
+    if (settlement.outcome !== 'retry' && this.evicted.has(entry.taskId) && !this.hasPending(entry.taskId)) {
+      this.evicted.delete(entry.taskId);
+      this.configs.delete(entry.taskId);
+    }
+    return Promise.resolve();
+  }
+
+  private settleEntry(entryId: number, pending: Pending, settlement: PushSettlement): void {
+    const { entry } = pending;
     if (settlement.outcome === 'delivered') this.outbox.delete(entryId);
     else if (settlement.outcome === 'retry') {
       pending.entry = { ...entry, deliveredSeq: settlement.deliveredSeq, lastError: settlement.error };
@@ -166,7 +186,6 @@ export class MemoryPushStore implements PushStore {
       });
       if (this.deadLetters.length > MAX_MEMORY_DEAD_LETTERS) this.deadLetters.shift();
     }
-    return Promise.resolve();
   }
 
   listDeadLetters(query?: DeadLetterQuery): Promise<DeadLetterPage> {

@@ -43,7 +43,10 @@ export async function startPushServer(
     store = createMemoryTaskStore();
   }
   // Beside a given file, keys are kept (a restart opens what it sealed); otherwise made for the test.
-  const keys = await loadPushKeys({ env: {}, ...(options.file === undefined ? {} : { dir: dirname(options.file) }) });
+  const keys = await loadPushKeys({
+    env: {},
+    ...(options.file === undefined ? {} : { dir: dirname(options.file) }),
+  });
   const errors: unknown[] = [];
   const server = createA2AServer({
     agentCard: echo.agentCard,
