@@ -14,7 +14,6 @@
  * loopback by default) shows every agent. Both read one shared state, which `reload` replaces
  * as a whole in dev mode (decision 0022).
  */
-import type { SigningKey } from '../card/index.js';
 import { A2AError, negotiateVersion, toRestErrorBody, type ProtocolVersion } from '../protocol/index.js';
 import {
   cacheableJson,
@@ -211,8 +210,8 @@ export class AgentHost implements HttpApp {
     const { state } = this;
     if (path.startsWith(AGENTS_PREFIX)) return this.toAgent(request);
     if (path === '/agents' || path === '/agents/') return this.json(200, listing(this.listed()));
-    if (path === '/.well-known/jwks.json' && this.publishedKeys().length > 0) {
-      state.jwks ??= publicJwks(this.publishedKeys()).then((jwks) => JSON.stringify(jwks));
+    if (path === '/.well-known/jwks.json' && state.parts.signingKeys.length > 0) {
+      state.jwks ??= publicJwks(state.parts.signingKeys).then((jwks) => JSON.stringify(jwks));
       return cacheableJson(request, await state.jwks, { maxAgeSeconds: 300 });
     }
     if (this.rootAgent !== undefined) return this.rootAgent.handle(request);
@@ -220,14 +219,6 @@ export class AgentHost implements HttpApp {
       return this.directoryCard(request);
     }
     return notFound(`Nothing is served at ${path}; the agents are listed at /agents`);
-  }
-
-  /** The keys of the host's JWKS: those that sign the cards, and the one that signs push deliveries. */
-  private publishedKeys(): SigningKey[] {
-    const { parts, options } = this.state;
-    const push = options.push?.signingKey;
-    if (push === undefined || parts.signingKeys.some((key) => key.kid === push.kid)) return parts.signingKeys;
-    return [...parts.signingKeys, push];
   }
 
   /** Closes every agent's store and MCP connections. */

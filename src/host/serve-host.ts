@@ -109,8 +109,9 @@ export async function createHost(
 
 /**
  * The push options of every agent of the host (decision 0086): keys kept in the data directory
- * (SQLite) or made for the process (memory), deliveries signed with the host's first card-signing
- * key when it has one, the allow list of the config plus the command line's.
+ * (SQLite) or made for the process (memory), the allow list of the config plus the command
+ * line's. Deliveries get their own signing key, not a card-signing key: card keys are reloaded
+ * and rotated with the config, push options are fixed at start (decision 0089).
  */
 async function hostPushOptions(
   config: HostConfig,

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryTaskStore, VersionConflictError } from '../../src/store/index.js';
+import { createMemoryTaskStore, MemoryTaskStore, VersionConflictError } from '../../src/store/index.js';
 import { openSqliteTaskStore, SQLITE_SCHEMA_VERSION } from '../../src/store/sqlite/index.js';
 import { describePushStoreSuite, pushConfig } from './push-store-suite.js';
 import { ANON, createCommit, makeTask, statusEvent } from './suite/fixtures.js';
@@ -37,7 +37,7 @@ describePushStoreSuite('sqlite (file)', () => {
 
 describe('memory PushStore bounds', () => {
   it("keeps an evicted task's configs until its pending deliveries are settled", async () => {
-    const store = createMemoryTaskStore({ maxTasks: 1 });
+    const store = new MemoryTaskStore({ maxTasks: 1 });
     const done = makeTask('t1', { state: 'TASK_STATE_COMPLETED' });
     await store.commit({ ...createCommit(done), pushConfigs: [pushConfig('t1', 'a')] });
     // A second task pushes the finished first one out of the store.
