@@ -16,7 +16,7 @@ export interface CallContext {
   /** The negotiated protocol version (A2A 1.0 §3.6). */
   version: ProtocolVersion;
   /** The binding the call came in on, when a binding made the call (error paths name its fields). */
-  binding?: 'JSONRPC' | 'HTTP+JSON';
+  binding?: 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
   /** Tenant from the REST path prefix or the request body (A2A 1.0 §9.5); `''` for none. */
   tenant: string;
   /** The caller, when an authenticator accepted credentials. */

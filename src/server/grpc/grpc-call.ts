@@ -68,12 +68,14 @@ export function cancellationOf(call: {
  * Sets up the handler's call context through the server's own setup (auth, required extensions);
  * its `signal` is the request's, so the handler sees the call's cancellation.
  */
-export function setupGrpcCall(
+export async function setupGrpcCall(
   server: A2AServer,
   request: HttpRequest,
   version: ProtocolVersion,
 ): Promise<CallContext> {
-  return server.setupCall(request, version, '');
+  const call = await server.setupCall(request, version, '');
+  call.binding = 'GRPC';
+  return call;
 }
 
 /** The extension URIs to echo in the response metadata (digest §8.2), under the name the client used. */

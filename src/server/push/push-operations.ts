@@ -22,15 +22,19 @@ import type { PushNotifications } from './push-notifications.js';
 /** Loads a task the caller may see, or throws TaskNotFound. */
 export type TaskLoader = (taskId: string, call: CallContext) => Promise<StoredTask>;
 
+/** 0.3 over HTTP+JSON and gRPC speaks the 0.3 proto's names; over JSON-RPC, `types.ts` names. */
+function protoNames(call: CallContext): boolean {
+  return call.binding === 'HTTP+JSON' || call.binding === 'GRPC';
+}
+
 function createLocation(call: CallContext): ConfigLocation {
   if (call.version === '1.0') return { fields: '', taskId: '/taskId' };
-  return { fields: '/pushNotificationConfig', taskId: call.binding === 'HTTP+JSON' ? '/name' : '/taskId' };
+  return { fields: '/pushNotificationConfig', taskId: protoNames(call) ? '/name' : '/taskId' };
 }
 
 function inlineLocation(call: CallContext): ConfigLocation {
   if (call.version === '1.0') return { fields: '/configuration/taskPushNotificationConfig' };
-  const key = call.binding === 'HTTP+JSON' ? 'pushNotification' : 'pushNotificationConfig';
-  return { fields: `/configuration/${key}` };
+  return { fields: `/configuration/${protoNames(call) ? 'pushNotification' : 'pushNotificationConfig'}` };
 }
 
 /** Create / set. */
