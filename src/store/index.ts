@@ -18,3 +18,4 @@ export {
   createMemoryTaskStore,
   type MemoryTaskStoreOptions,
 } from './memory/memory-task-store.js';
+export { DEFAULT_RETENTION_INTERVAL_MS, parseDuration, type RetentionOptions } from './retention.js';

@@ -48,8 +48,7 @@ WITH t AS (
 const UPDATE = `
 WITH t AS (
   UPDATE tasks
-     SET context_id = $3, state = $4, status_ts = $5, version = $6::integer, snapshot = $7::json,
-         updated_at = now()
+     SET context_id = $3, state = $4, status_ts = $5, version = $6::integer, snapshot = $7::json
    WHERE id = $1 AND version = $2::integer AND tenant = $8::text AND (owner = '' OR owner = $9::text)
   RETURNING id
 ),${EVENTS_AND_OUTBOX}`;

@@ -6,6 +6,7 @@
  */
 import type { Task } from '../../protocol/model.js';
 import { planList } from '../list-plan.js';
+import { RetentionTimer, type RetentionOptions } from '../retention.js';
 import { checkPushConfig } from '../push-rules.js';
 import { taskStatusKey } from '../status-time.js';
 import {
@@ -24,6 +25,7 @@ import { runListPlan } from './list-query.js';
 import { PostgresApprovalStore } from './postgres-approval-store.js';
 import { PostgresEvidenceStore } from './postgres-evidence-store.js';
 import { PostgresPushStore, configValues } from './postgres-push-store.js';
+import { deleteExpiredTasks } from './postgres-retention.js';
 
 const CLOSED = 'task store is closed';
 
@@ -42,15 +44,31 @@ export class PostgresTaskStore implements TaskStore {
   readonly evidence: PostgresEvidenceStore;
   /** Push configs and their outbox; deliveries are queued by each commit. */
   readonly push: PostgresPushStore;
+  private readonly retention: RetentionTimer | undefined;
 
   constructor(
     private readonly db: Database,
     /** The schema the store's tables live in. */
     readonly schema: string,
+    /** Deletes expired terminal tasks on a timer (decision 0103); off when absent. */
+    retention?: RetentionOptions,
   ) {
     this.approvals = new PostgresApprovalStore(db);
     this.evidence = new PostgresEvidenceStore(db);
     this.push = new PostgresPushStore(db);
+    this.retention =
+      retention === undefined
+        ? undefined
+        : new RetentionTimer((maxAgeMs) => this.deleteExpiredTasks(maxAgeMs), retention);
+  }
+
+  /**
+   * Deletes terminal tasks whose status is older than `maxAgeMs` at `now` (epoch ms), with their
+   * events, push configs and dead letters; a task with a pending delivery stays. Returns how many
+   * tasks were deleted. The retention timer calls this; it can also be called on demand.
+   */
+  deleteExpiredTasks(maxAgeMs: number, now: number = Date.now()): Promise<number> {
+    return deleteExpiredTasks(this.db, maxAgeMs, now);
   }
 
   async commit(commit: TaskCommit): Promise<number> {
@@ -137,8 +155,9 @@ export class PostgresTaskStore implements TaskStore {
   }
 
   /** Waits for the work in flight, then closes the pool (and with it the sub-stores). */
-  close(): Promise<void> {
-    return this.db.close();
+  async close(): Promise<void> {
+    await this.retention?.stop();
+    await this.db.close();
   }
 
   /** The VersionConflictError of a commit that wrote nothing, naming the version it ran into. */
