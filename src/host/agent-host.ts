@@ -41,8 +41,8 @@ export type HostView = 'public' | 'internal';
 
 /** What the host is built from besides its config. */
 export interface AgentHostOptions {
-  /** The task store of each agent (called once per agent id). */
-  storeFor: (agentId: string) => TaskStore;
+  /** The task store of each agent (called once per agent id; may open it asynchronously). */
+  storeFor: (agentId: string) => TaskStore | Promise<TaskStore>;
   env?: NodeJS.ProcessEnv;
   maxBodyBytes?: number;
   onError?: (error: unknown, where: string) => void;
@@ -111,7 +111,7 @@ export class AgentHost implements HttpApp {
         try {
           const mounted = await mountAgent(definition, {
             parts,
-            store: options.storeFor(definition.id),
+            store: await options.storeFor(definition.id),
             onError,
             extensions: options.extensions ?? [],
             ...(options.push === undefined ? {} : { push: options.push }),

@@ -19,3 +19,4 @@ export {
   type MemoryTaskStoreOptions,
 } from './memory/memory-task-store.js';
 export { DEFAULT_RETENTION_INTERVAL_MS, parseDuration, type RetentionOptions } from './retention.js';
+export { redactDatabaseUrl } from './database-url.js';

@@ -9,9 +9,9 @@ import { checkRetention, type RetentionOptions } from '../retention.js';
 export {
   DatabaseConnectionError,
   DEFAULT_POSTGRES_SCHEMA,
-  redactDatabaseUrl,
   type PostgresConnectionOptions,
 } from './connection.js';
+export { redactDatabaseUrl } from '../database-url.js';
 export { MIGRATIONS_TABLE, SchemaVersionError, type MigrationResult } from './migrate.js';
 export { POSTGRES_SCHEMA_VERSION } from './schema.js';
 export type { RetentionOptions } from '../retention.js';
