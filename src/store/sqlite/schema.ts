@@ -134,6 +134,18 @@ const MIGRATIONS: readonly string[] = [
     failed_at TEXT NOT NULL
   );
   `,
+  `
+  -- Idempotency keys of sends (decision 0091): unique per caller, pointing at the task that
+  -- recorded the send; written in the commit's transaction and deleted with the task.
+  CREATE TABLE idempotency_keys (
+    tenant TEXT NOT NULL,
+    owner TEXT NOT NULL,
+    key TEXT NOT NULL,
+    task_id TEXT NOT NULL,
+    PRIMARY KEY (tenant, owner, key)
+  ) WITHOUT ROWID;
+  CREATE INDEX idempotency_keys_by_task ON idempotency_keys (task_id);
+  `,
 ];
 
 /** The schema version this code writes (`PRAGMA user_version`). */

@@ -60,6 +60,10 @@ export class SqliteTaskStore implements TaskStore {
     return this.writes.enqueue(commit);
   }
 
+  findIdempotencyKey(key: string, scope: TaskScope): Promise<string | undefined> {
+    return this.attempt(() => this.sql.selectKey.get(scope.tenant, scope.owner, key)?.task_id);
+  }
+
   get(taskId: string, scope: TaskScope): Promise<StoredTask | undefined> {
     return this.attempt(() => {
       const row = this.sql.selectTask.get(taskId);
