@@ -1,6 +1,6 @@
 /**
  * Task retention (decision 0103): durable stores can delete terminal tasks whose status is older
- * than a configured age, with their event logs and push configs, on a timer. Off unless asked
+ * than a configured age, with their event logs, push configs and idempotency keys, on a timer. Off unless asked
  * for: nothing is deleted by default. A task that still has a pending push delivery is kept until
  * the delivery settles, so retention never drops a notification.
  */

@@ -75,6 +75,12 @@ for (const opener of openers) {
       try {
         const now = Date.parse('2025-06-01T00:00:00Z');
         await taskAt(store, 'old-done', 'TASK_STATE_COMPLETED', '2025-05-01T00:00:00Z');
+        await store.commit({
+          ...createCommit(
+            makeTask('keyed', { state: 'TASK_STATE_COMPLETED', timestamp: '2025-05-01T00:00:00Z' }),
+          ),
+          idempotencyKey: 'm:1',
+        });
         await taskAt(store, 'old-running', 'TASK_STATE_WORKING', '2025-05-01T00:00:00Z');
         await taskAt(store, 'new-done', 'TASK_STATE_COMPLETED', '2025-05-31T12:00:00Z');
         // An expired task with a dead letter and a config: all of it goes.
@@ -96,8 +102,10 @@ for (const opener of openers) {
         });
         await store.commit({ ...ANON, task: pending, expectedVersion: 1, events: [statusEvent(pending)] });
 
-        expect(await store.deleteExpiredTasks(DAY, now)).toBe(2);
-        for (const gone of ['old-done', 'old-dead']) {
+        expect(await store.deleteExpiredTasks(DAY, now)).toBe(3);
+        // The key went with its task (decision 0091): a new send may use it again.
+        expect(await store.findIdempotencyKey('m:1', ANON)).toBeUndefined();
+        for (const gone of ['old-done', 'old-dead', 'keyed']) {
           expect(await store.get(gone, ANON), gone).toBeUndefined();
           expect(await store.readEvents(gone, 0, ANON), gone).toEqual([]);
         }

@@ -1,6 +1,6 @@
 /**
  * Retention on PostgreSQL (decision 0103): one statement per batch deletes expired terminal tasks
- * with their events, push configs and dead letters. Every instance may sweep: candidates are
+ * with their events, push configs, dead letters and idempotency keys. Every instance may sweep: candidates are
  * locked with SKIP LOCKED, so two sweepers share the work instead of waiting on each other, and a
  * task locked by a writer (a config being added) is left for the next sweep.
  */
@@ -24,6 +24,8 @@ WITH doomed AS (
   DELETE FROM push_configs c USING gone WHERE c.task_id = gone.id
 ), dead AS (
   DELETE FROM push_dead_letters d USING gone WHERE d.task_id = gone.id
+), keys AS (
+  DELETE FROM idempotency_keys k USING gone WHERE k.task_id = gone.id
 )
 SELECT count(*)::integer AS deleted FROM gone`;
 

@@ -134,6 +134,18 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX push_dead_letters_by_task ON push_dead_letters (task_id);
   `,
+  // 1 -> 2: idempotency keys of sends (decision 0091): unique per caller, pointing at the task that
+  // recorded the send; written by the commit's own statement and deleted with the task.
+  `
+  CREATE TABLE idempotency_keys (
+    tenant text COLLATE "C" NOT NULL,
+    owner text COLLATE "C" NOT NULL,
+    key text COLLATE "C" NOT NULL,
+    task_id text COLLATE "C" NOT NULL,
+    PRIMARY KEY (tenant, owner, key)
+  );
+  CREATE INDEX idempotency_keys_by_task ON idempotency_keys (task_id);
+  `,
 ];
 
 /** The schema version this code writes. */

@@ -134,7 +134,20 @@ const MIGRATIONS: readonly string[] = [
     failed_at TEXT NOT NULL
   );
   `,
-  // 4 -> 5: task retention (decision 0103). IF NOT EXISTS: files rolled back by hand in tests (and
+  // 4 -> 5: idempotency keys of sends (decision 0091).
+  `
+  -- Idempotency keys of sends (decision 0091): unique per caller, pointing at the task that
+  -- recorded the send; written in the commit's transaction and deleted with the task.
+  CREATE TABLE idempotency_keys (
+    tenant TEXT NOT NULL,
+    owner TEXT NOT NULL,
+    key TEXT NOT NULL,
+    task_id TEXT NOT NULL,
+    PRIMARY KEY (tenant, owner, key)
+  ) WITHOUT ROWID;
+  CREATE INDEX idempotency_keys_by_task ON idempotency_keys (task_id);
+  `,
+  // 5 -> 6: task retention (decision 0103). IF NOT EXISTS: files rolled back by hand in tests (and
   // by a downgrade) may still carry the indexes.
   `
   -- Retention's scan (sqlite-retention.ts): only terminal tasks, oldest status first.

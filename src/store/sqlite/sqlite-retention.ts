@@ -29,6 +29,7 @@ export class SqliteRetention {
       'DELETE FROM task_events WHERE task_id = ?',
       'DELETE FROM push_configs WHERE task_id = ?',
       'DELETE FROM push_dead_letters WHERE task_id = ?',
+      'DELETE FROM idempotency_keys WHERE task_id = ?',
       'DELETE FROM tasks WHERE id = ?',
     ].map((sql) => db.prepare<[string]>(sql));
     this.batch = db.transaction((cutoff: string) => {

@@ -71,8 +71,9 @@ export class SqliteTaskStore implements TaskStore {
 
   /**
    * Deletes terminal tasks whose status is older than `maxAgeMs` at `now` (epoch ms), with their
-   * events, push configs and dead letters; a task with a pending delivery stays. Returns how many
-   * tasks were deleted. The retention timer calls this; it can also be called on demand.
+   * events, push configs, dead letters and idempotency keys; a task with a pending delivery stays.
+   * Returns how many tasks were deleted. The retention timer calls this; it can also be called on
+   * demand.
    */
   deleteExpiredTasks(maxAgeMs: number, now: number = Date.now()): Promise<number> {
     return this.attempt(() => this.expiry.deleteExpired(maxAgeMs, now));
@@ -80,6 +81,10 @@ export class SqliteTaskStore implements TaskStore {
 
   commit(commit: TaskCommit): Promise<number> {
     return this.writes.enqueue(commit);
+  }
+
+  findIdempotencyKey(key: string, scope: TaskScope): Promise<string | undefined> {
+    return this.attempt(() => this.sql.selectKey.get(scope.tenant, scope.owner, key)?.task_id);
   }
 
   get(taskId: string, scope: TaskScope): Promise<StoredTask | undefined> {
