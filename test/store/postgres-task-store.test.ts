@@ -106,6 +106,29 @@ describe.skipIf(POSTGRES_URL === undefined)(`PostgreSQL TaskStore across pools${
     }
   });
 
+  it('reads names PostgreSQL text cannot hold as absent, and sequence numbers as the memory store does', async () => {
+    const store = await openTestPostgresStore();
+    try {
+      await store.commit(createCommit(makeTask('t1'), scope));
+      const w = makeTask('t1', { state: 'TASK_STATE_WORKING' });
+      await store.commit({ ...scope, task: w, expectedVersion: 1, events: [statusEvent(w)] });
+      expect(await store.get('t1\u0000x', scope)).toBeUndefined();
+      expect(await store.get('t1', { ...scope, owner: 'a\u0000' })).toBeUndefined();
+      expect(await store.readEvents('t1\u0000', 0, scope)).toEqual([]);
+      expect(await store.findIdempotencyKey('m:\u0000', scope)).toBeUndefined();
+      expect(await store.list({ ...scope, contextId: 'c\u0000', pageSize: 5 })).toEqual({
+        tasks: [],
+        nextPageToken: '',
+        totalSize: 0,
+      });
+      expect((await store.readEvents('t1', 1.5, scope)).map((r) => r.seq)).toEqual([2]);
+      expect((await store.readEvents('t1', Number.NaN, scope)).map((r) => r.seq)).toEqual([1, 2]);
+      expect(await store.readEvents('t1', 2 ** 40, scope)).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('finds every task, event and list entry after reopening', async () => {
     const schema = freshSchema();
     let store = await openPostgresStore({ connectionString: POSTGRES_URL!, schema });

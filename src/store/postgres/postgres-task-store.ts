@@ -173,6 +173,8 @@ export class PostgresTaskStore implements TaskStore {
   }
 
   async get(taskId: string, scope: TaskScope): Promise<StoredTask | undefined> {
+    // No stored text holds NUL (PostgreSQL refuses it), so such a name matches nothing.
+    if (hasNul(taskId, scope.tenant, scope.owner)) return undefined;
     const { rows } = await this.db.query<TaskRow>(
       {
         name: 'concord-get',
@@ -190,13 +192,17 @@ export class PostgresTaskStore implements TaskStore {
   }
 
   async readEvents(taskId: string, afterSeq: number, scope: TaskScope): Promise<TaskEventRecord[]> {
+    if (hasNul(taskId, scope.tenant, scope.owner)) return [];
+    // As the memory store reads it: whole numbers, NaN as 0; past the integer column, nothing.
+    const after = Number.isNaN(afterSeq) ? 0 : Math.max(0, Math.floor(afterSeq));
+    if (after >= MAX_SEQ) return [];
     const { rows } = await this.db.query<{ seq: number; event: TaskEventRecord['event'] }>(
       {
         name: 'concord-read-events',
         text: `SELECT e.seq, e.event FROM tasks t JOIN task_events e ON e.task_id = t.id
                 WHERE t.id = $1 AND e.seq > $2 AND t.tenant = $3 AND (t.owner = '' OR t.owner = $4)
                 ORDER BY e.seq`,
-        values: [taskId, afterSeq, scope.tenant, scope.owner],
+        values: [taskId, after, scope.tenant, scope.owner],
       },
       CLOSED,
     );
@@ -204,6 +210,7 @@ export class PostgresTaskStore implements TaskStore {
   }
 
   findIdempotencyKey(key: string, scope: TaskScope): Promise<string | undefined> {
+    if (hasNul(key, scope.tenant, scope.owner)) return Promise.resolve(undefined);
     return this.recentKeys.lookup(scopedKey(key, scope), async () => {
       const { rows } = await this.db.query<{ task_id: string }>(
         {
@@ -219,6 +226,8 @@ export class PostgresTaskStore implements TaskStore {
 
   async list(query: TaskQuery): Promise<TaskPage> {
     const plan = planList(query);
+    if (hasNul(plan.tenant, plan.owner, plan.contextId ?? ''))
+      return { tasks: [], nextPageToken: '', totalSize: 0 };
     return runListPlan(plan, (statement) => this.db.query(statement, CLOSED));
   }
 
@@ -247,6 +256,14 @@ export class PostgresTaskStore implements TaskStore {
     const actual = head !== undefined && (commit.expectedVersion === 0 || visible) ? head.version : 0;
     return new VersionConflictError(commit.task.id, commit.expectedVersion, actual);
   }
+}
+
+/** The largest `integer` (int4): sequence numbers never exceed it. */
+const MAX_SEQ = 2 ** 31 - 1;
+
+/** True when a value holds NUL, which PostgreSQL text cannot (so it names nothing stored). */
+function hasNul(...values: string[]): boolean {
+  return values.some((value) => value.includes('\u0000'));
 }
 
 /** An idempotency key within its caller's scope; NUL cannot occur in a tenant or principal name. */
