@@ -107,17 +107,17 @@ describe.skipIf(POSTGRES_URL === undefined)(
     });
 
     it('refuses every sub-store call once the task store is closed', async () => {
-    const store = await openTestPostgresStore();
-    await store.approvals.create(newApproval('a1'));
-    await store.close();
-    await expect(store.approvals.get('a1')).rejects.toThrow(/approval store is closed/);
-    await expect(store.evidence.read('m1')).rejects.toThrow(/evidence store is closed/);
-    await expect(store.push.listConfigs('t1')).rejects.toThrow(/push store is closed/);
-    await expect(store.commit(createCommit(makeTask('t1')))).rejects.toThrow(/task store is closed/);
-    await expect(store.deleteExpiredTasks(1000)).rejects.toThrow(/closed/);
-  });
+      const store = await openTestPostgresStore();
+      await store.approvals.create(newApproval('a1'));
+      await store.close();
+      await expect(store.approvals.get('a1')).rejects.toThrow(/approval store is closed/);
+      await expect(store.evidence.read('m1')).rejects.toThrow(/evidence store is closed/);
+      await expect(store.push.listConfigs('t1')).rejects.toThrow(/push store is closed/);
+      await expect(store.commit(createCommit(makeTask('t1')))).rejects.toThrow(/task store is closed/);
+      await expect(store.deleteExpiredTasks(1000)).rejects.toThrow(/closed/);
+    });
 
-  it('lets exactly one decision win and one append take a number across two instances', async () => {
+    it('lets exactly one decision win and one append take a number across two instances', async () => {
       const [a, b] = await twoInstances();
       const scope: TaskScope = { tenant: 'acme', owner: 'alice' };
       try {
