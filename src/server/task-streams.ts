@@ -29,18 +29,30 @@ export function closesStream(state: TaskState, version: ProtocolVersion): boolea
   return version === '0.3' && state === 'TASK_STATE_AUTH_REQUIRED';
 }
 
-function stateOf(event: StreamResponse): TaskState | undefined {
+/** The task state an event reports, if it reports one. */
+export function stateOf(event: StreamResponse): TaskState | undefined {
   if ('statusUpdate' in event) return event.statusUpdate.status.state;
   if ('task' in event) return event.task.status.state;
   return undefined;
 }
 
-/** Live events from a subscription, skipping those already sent (seq <= after), until a closing state. */
+/**
+ * Reads the events after a sequence number from the durable log. Given to streams of a cluster,
+ * where another instance's events reach the hub by a follower that may skip ahead (decision 0111).
+ */
+export type GapFill = (after: number) => Promise<TaskEventRecord[]>;
+
+/**
+ * Live events from a subscription, skipping those already sent (seq <= after), until a closing
+ * state. With `fill`, a gap (an event past the next expected one) is filled from the log first,
+ * so a stream never skips an event id.
+ */
 export async function* liveEvents(
   subscription: HubSubscription,
   after: number,
   version: ProtocolVersion,
   signal?: AbortSignal,
+  fill?: GapFill,
 ): AsyncGenerator<StreamItem> {
   let last = after;
   // A client that goes away must not leave its subscription parked until the next event.
@@ -50,6 +62,15 @@ export async function* liveEvents(
   try {
     for await (const record of subscription) {
       if (record.seq <= last) continue;
+      if (fill !== undefined && record.seq > last + 1) {
+        for (const missed of await fill(last)) {
+          if (missed.seq <= last || missed.seq >= record.seq) continue;
+          last = missed.seq;
+          yield { id: String(missed.seq), event: missed.event };
+          const state = stateOf(missed.event);
+          if (state !== undefined && closesStream(state, version)) return;
+        }
+      }
       last = record.seq;
       yield { id: String(record.seq), event: record.event };
       const state = stateOf(record.event);
@@ -73,6 +94,7 @@ export async function* resumeEvents(
   subscription: HubSubscription,
   version: ProtocolVersion,
   signal?: AbortSignal,
+  fill?: GapFill,
 ): AsyncGenerator<StreamItem> {
   let last = lastEventId;
   let records: TaskEventRecord[];
@@ -91,5 +113,5 @@ export async function* resumeEvents(
       return;
     }
   }
-  yield* liveEvents(subscription, last, version, signal);
+  yield* liveEvents(subscription, last, version, signal, fill);
 }
