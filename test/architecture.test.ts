@@ -51,7 +51,7 @@ const ALLOWED: Record<string, string[]> = {
 
 // Public entries: what host, extensions and cli may import from other layers.
 const PUBLIC =
-  /^(protocol|contracts|store|card|server|client|host|extensions|check)\/index\.ts$|^extensions\/[a-z0-9-]+\/index\.ts$|^server\/adapters\/[a-z-]+\.ts$|^server\/grpc\/index\.ts$|^store\/sqlite\/index\.ts$/;
+  /^(protocol|contracts|store|card|server|client|host|extensions|check)\/index\.ts$|^extensions\/[a-z0-9-]+\/index\.ts$|^server\/adapters\/[a-z-]+\.ts$|^server\/grpc\/index\.ts$|^store\/(sqlite|postgres)\/index\.ts$/;
 
 describe('architecture', () => {
   it('finds the source files', () => {

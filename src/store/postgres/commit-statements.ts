@@ -1,0 +1,74 @@
+/**
+ * A task commit as one SQL statement. Its CTEs write the task row, the events and the push outbox
+ * entries together, so the commit is atomic without BEGIN/COMMIT round trips: PostgreSQL runs a
+ * single statement in its own transaction. The version check is the UPDATE's WHERE clause: the
+ * row lock makes a concurrent writer wait, and when it resumes PostgreSQL re-checks the WHERE
+ * clause against the row the first writer committed, so the second finds the version moved and
+ * writes nothing (TaskStore port: a lost update is impossible, across processes too). A create is
+ * an INSERT ... ON CONFLICT DO NOTHING: of two creators, the second writes nothing.
+ */
+import type { Statement } from './database.js';
+
+/** What the commit statement reports: whether the task row was written, and outbox entries queued. */
+export interface CommitRow {
+  written: number;
+  queued: number;
+}
+
+// Parameters, in order, shared by both statements.
+//  $1 id, $2 expectedVersion, $3 contextId, $4 state, $5 status key, $6 new version,
+//  $7 snapshot JSON, $8 tenant, $9 owner, $10 events JSON array, $11 createdAt (outbox).
+const EVENTS_AND_OUTBOX = `
+  e AS (
+    INSERT INTO task_events (task_id, seq, event)
+    SELECT t.id, $2::integer + x.n, x.ev
+      FROM t, json_array_elements($10::json) WITH ORDINALITY AS x(ev, n)
+  ),
+  -- One outbox entry per config of the task, in the configs' creation order (push-store.ts).
+  o AS (
+    INSERT INTO push_outbox (task_id, config_id, first_seq, last_seq, delivered_seq, events, snapshot,
+      created_at)
+    SELECT t.id, c.id, $2::integer + 1, $6::integer, $2::integer, $10::json, $7::json, $11::text
+      FROM t JOIN push_configs c ON c.task_id = t.id
+     ORDER BY c.created_seq
+    RETURNING 1
+  )
+SELECT (SELECT count(*) FROM t)::integer AS written, (SELECT count(*) FROM o)::integer AS queued`;
+
+const CREATE = `
+WITH t AS (
+  INSERT INTO tasks (id, tenant, owner, context_id, state, status_ts, version, snapshot)
+  VALUES ($1, $8::text, $9::text, $3, $4, $5, $6::integer, $7::json)
+  ON CONFLICT (id) DO NOTHING
+  RETURNING id
+),${EVENTS_AND_OUTBOX}`;
+
+// Tenant and owner are not written: they stay as created, so a follow-up by another visible
+// caller (an anonymous task continued by a signed-in user) cannot take the task over.
+const UPDATE = `
+WITH t AS (
+  UPDATE tasks
+     SET context_id = $3, state = $4, status_ts = $5, version = $6::integer, snapshot = $7::json,
+         updated_at = now()
+   WHERE id = $1 AND version = $2::integer AND tenant = $8::text AND (owner = '' OR owner = $9::text)
+  RETURNING id
+),${EVENTS_AND_OUTBOX}`;
+
+/** The commit statement with its parameters. */
+export function commitStatement(values: unknown[], create: boolean): Statement {
+  return create
+    ? { name: 'concord-commit-create', text: CREATE, values }
+    : { name: 'concord-commit-update', text: UPDATE, values };
+}
+
+/** Reads what a failed commit ran into. */
+export const HEAD_STATEMENT = 'SELECT tenant, owner, version FROM tasks WHERE id = $1';
+
+/** Creates or replaces a push config; the creation order (`created_seq`) stays on replace. */
+export const UPSERT_CONFIG = `
+INSERT INTO push_configs (task_id, id, tenant, url, protocol_version, auth_scheme, sealed_secrets,
+  created_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+ON CONFLICT (task_id, id) DO UPDATE SET tenant = excluded.tenant, url = excluded.url,
+  protocol_version = excluded.protocol_version, auth_scheme = excluded.auth_scheme,
+  sealed_secrets = excluded.sealed_secrets, created_at = excluded.created_at`;

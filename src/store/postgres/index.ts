@@ -1,0 +1,53 @@
+/** Public entry `concord/store/postgres`: the PostgreSQL TaskStore, its migrations and retention. */
+import { openPool, type PostgresConnectionOptions } from './connection.js';
+import { Database } from './database.js';
+import { checkSchemaVersion, migrateSchema, type MigrationResult } from './migrate.js';
+import { PostgresTaskStore } from './postgres-task-store.js';
+import { DEFAULT_POSTGRES_SCHEMA } from './connection.js';
+
+export {
+  DatabaseConnectionError,
+  DEFAULT_POSTGRES_SCHEMA,
+  redactDatabaseUrl,
+  type PostgresConnectionOptions,
+} from './connection.js';
+export { MIGRATIONS_TABLE, SchemaVersionError, type MigrationResult } from './migrate.js';
+export { POSTGRES_SCHEMA_VERSION } from './schema.js';
+export { PostgresTaskStore } from './postgres-task-store.js';
+export type { PostgresApprovalStore } from './postgres-approval-store.js';
+export type { PostgresEvidenceStore } from './postgres-evidence-store.js';
+export type { PostgresPushStore } from './postgres-push-store.js';
+
+/** Options of `openPostgresStore`. */
+export interface PostgresStoreOptions extends PostgresConnectionOptions {
+  /**
+   * Apply pending schema migrations on open (default true). With false the schema must already be
+   * at this Concord's version (`concord db migrate`), for roles that may not change the schema.
+   */
+  migrate?: boolean;
+}
+
+/** Connects, brings the schema up to date (see `migrate`), and returns the store. */
+export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresTaskStore> {
+  const schema = options.schema ?? DEFAULT_POSTGRES_SCHEMA;
+  const pool = await openPool({ ...options, schema });
+  try {
+    if (options.migrate === false) await checkSchemaVersion(pool, schema);
+    else await migrateSchema(pool, schema);
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw error;
+  }
+  return new PostgresTaskStore(new Database(pool), schema);
+}
+
+/** Applies pending migrations to the schema and closes the connection (`concord db migrate`). */
+export async function migratePostgres(options: PostgresConnectionOptions): Promise<MigrationResult> {
+  const schema = options.schema ?? DEFAULT_POSTGRES_SCHEMA;
+  const pool = await openPool({ ...options, schema, poolSize: 1 });
+  try {
+    return await migrateSchema(pool, schema);
+  } finally {
+    await pool.end();
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * The PostgreSQL TaskStore, for several Concord instances sharing one database (DESIGN.md,
+ * decision 0100). Every commit is one statement (commit-statements.ts), or one transaction when it
+ * carries push configs; reads are single statements. Nothing is cached in the process, so every
+ * instance sees every acknowledged commit of every other instance.
+ */
+import type { Task } from '../../protocol/model.js';
+import { planList } from '../list-plan.js';
+import { checkPushConfig } from '../push-rules.js';
+import { taskStatusKey } from '../status-time.js';
+import {
+  VersionConflictError,
+  type StoredTask,
+  type TaskCommit,
+  type TaskEventRecord,
+  type TaskPage,
+  type TaskQuery,
+  type TaskScope,
+  type TaskStore,
+} from '../task-store.js';
+import { commitStatement, HEAD_STATEMENT, UPSERT_CONFIG, type CommitRow } from './commit-statements.js';
+import type { Database } from './database.js';
+import { runListPlan } from './list-query.js';
+import { PostgresApprovalStore } from './postgres-approval-store.js';
+import { PostgresEvidenceStore } from './postgres-evidence-store.js';
+import { PostgresPushStore, configValues } from './postgres-push-store.js';
+
+const CLOSED = 'task store is closed';
+
+interface TaskRow {
+  tenant: string;
+  owner: string;
+  version: number;
+  snapshot: Task;
+}
+
+/** A TaskStore on a PostgreSQL pool; see the file comment. Open it with `openPostgresStore`. */
+export class PostgresTaskStore implements TaskStore {
+  /** Approvals in the same database, closed with this store. */
+  readonly approvals: PostgresApprovalStore;
+  /** Evidence chains in the same database, closed with this store. */
+  readonly evidence: PostgresEvidenceStore;
+  /** Push configs and their outbox; deliveries are queued by each commit. */
+  readonly push: PostgresPushStore;
+
+  constructor(
+    private readonly db: Database,
+    /** The schema the store's tables live in. */
+    readonly schema: string,
+  ) {
+    this.approvals = new PostgresApprovalStore(db);
+    this.evidence = new PostgresEvidenceStore(db);
+    this.push = new PostgresPushStore(db);
+  }
+
+  async commit(commit: TaskCommit): Promise<number> {
+    const { task, expectedVersion, events, tenant, owner, pushConfigs } = commit;
+    if (events.length === 0) throw new Error(`commit of task ${task.id} carries no events`);
+    // Serialised before any round trip: a value JSON cannot hold fails its own commit only.
+    const snapshot = JSON.stringify(task);
+    const eventsJson = JSON.stringify(events);
+    const version = expectedVersion + events.length;
+    const values = [
+      task.id,
+      expectedVersion,
+      task.contextId,
+      task.status.state,
+      taskStatusKey(task.status.timestamp),
+      version,
+      snapshot,
+      tenant,
+      owner,
+      eventsJson,
+      new Date().toISOString(),
+    ];
+    const statement = commitStatement(values, expectedVersion === 0);
+    let row: CommitRow;
+    if (pushConfigs === undefined || pushConfigs.length === 0) {
+      row = (await this.db.query<CommitRow>(statement, CLOSED)).rows[0]!;
+    } else {
+      const configs = pushConfigs.map(checkPushConfig);
+      // The configs first, in the same transaction, so the commit's own outbox entries include
+      // them; a commit that loses its version check rolls them back with it.
+      const lost = new Error('version check failed');
+      try {
+        row = await this.db.transaction(CLOSED, async (client) => {
+          for (const config of configs) await client.query(UPSERT_CONFIG, configValues(config));
+          const result = (await client.query<CommitRow>(statement)).rows[0]!;
+          // Thrown to roll the configs back; reported below, once the connection is released.
+          if (result.written === 0) throw lost;
+          return result;
+        });
+      } catch (error) {
+        if (error === lost) throw await this.conflict(commit);
+        throw error;
+      }
+    }
+    if (row.written === 0) throw await this.conflict(commit);
+    if (row.queued > 0) this.push.notify();
+    return version;
+  }
+
+  async get(taskId: string, scope: TaskScope): Promise<StoredTask | undefined> {
+    const { rows } = await this.db.query<TaskRow>(
+      {
+        name: 'concord-get',
+        text: 'SELECT tenant, owner, version, snapshot FROM tasks WHERE id = $1',
+        values: [taskId],
+      },
+      CLOSED,
+    );
+    const row = rows[0];
+    // Invisible reads as absent, so existence never leaks (A2A 1.0 §13.1).
+    if (row === undefined || row.tenant !== scope.tenant || (row.owner !== '' && row.owner !== scope.owner)) {
+      return undefined;
+    }
+    return { tenant: row.tenant, owner: row.owner, version: row.version, task: row.snapshot };
+  }
+
+  async readEvents(taskId: string, afterSeq: number, scope: TaskScope): Promise<TaskEventRecord[]> {
+    const { rows } = await this.db.query<{ seq: number; event: TaskEventRecord['event'] }>(
+      {
+        name: 'concord-read-events',
+        text: `SELECT e.seq, e.event FROM tasks t JOIN task_events e ON e.task_id = t.id
+                WHERE t.id = $1 AND e.seq > $2 AND t.tenant = $3 AND (t.owner = '' OR t.owner = $4)
+                ORDER BY e.seq`,
+        values: [taskId, afterSeq, scope.tenant, scope.owner],
+      },
+      CLOSED,
+    );
+    return rows.map((row) => ({ seq: row.seq, event: row.event }));
+  }
+
+  async list(query: TaskQuery): Promise<TaskPage> {
+    const plan = planList(query);
+    return runListPlan(plan, (statement) => this.db.query(statement, CLOSED));
+  }
+
+  /** Waits for the work in flight, then closes the pool (and with it the sub-stores). */
+  close(): Promise<void> {
+    return this.db.close();
+  }
+
+  /** The VersionConflictError of a commit that wrote nothing, naming the version it ran into. */
+  private async conflict(commit: TaskCommit): Promise<VersionConflictError> {
+    const { rows } = await this.db.query<Omit<TaskRow, 'snapshot'>>(
+      { name: 'concord-head', text: HEAD_STATEMENT, values: [commit.task.id] },
+      CLOSED,
+    );
+    const head = rows[0];
+    // A task the writer may not see counts as absent, as for `get`; a create still fails on it,
+    // since the id is taken.
+    const visible =
+      head !== undefined &&
+      head.tenant === commit.tenant &&
+      (head.owner === '' || head.owner === commit.owner);
+    const actual = head !== undefined && (commit.expectedVersion === 0 || visible) ? head.version : 0;
+    return new VersionConflictError(commit.task.id, commit.expectedVersion, actual);
+  }
+}
