@@ -58,6 +58,7 @@ export class ListenConnection {
     const client = new pg.Client({
       connectionString: this.options.connectionString,
       keepAlive: true,
+      connectionTimeoutMillis: 10_000,
       application_name: this.options.applicationName ?? 'concord cluster bus',
     });
     client.on('notification', (message) => {

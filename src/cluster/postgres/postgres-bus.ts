@@ -57,6 +57,7 @@ class PostgresBus implements ClusterBus {
     this.pool = new pg.Pool({
       connectionString: options.connectionString,
       max: options.poolSize ?? 2,
+      connectionTimeoutMillis: 10_000,
       application_name: options.applicationName ?? 'concord cluster bus',
     });
     // An idle pooled connection that dies must not crash the process; the next query opens another.

@@ -58,6 +58,7 @@ class RedisBus implements ClusterBus {
   private readonly channel: string;
   private connecting: Promise<unknown> | undefined;
   private closed = false;
+  private everConnected = false;
 
   constructor(options: RedisBusOptions) {
     this.prefix = options.keyPrefix ?? 'concord:';
@@ -65,16 +66,27 @@ class RedisBus implements ClusterBus {
     this.client = createClient({
       url: options.url,
       name: options.clientName ?? 'concord-cluster',
+      socket: {
+        // A server that cannot be reached at start is an error to report (the cluster is not
+        // ready); once connected, a lost connection is retried for ever, backing off to 5 s.
+        reconnectStrategy: (retries: number, cause: Error) =>
+          this.everConnected ? Math.min(50 * 2 ** retries, 5_000) : retries >= 2 ? cause : 200,
+      },
     }) as RedisClientType;
     // Errors are reported by the commands that fail; the client reconnects by itself.
     this.client.on('error', () => undefined);
   }
 
   private connected(): Promise<unknown> {
-    this.connecting ??= this.client.connect().catch((error: unknown) => {
-      this.connecting = undefined;
-      throw error;
-    });
+    this.connecting ??= this.client.connect().then(
+      () => {
+        this.everConnected = true;
+      },
+      (error: unknown) => {
+        this.connecting = undefined;
+        throw error;
+      },
+    );
     return this.connecting;
   }
 
