@@ -11,7 +11,8 @@
 // BENCH_CONNECTIONS (send runs, default "32,128"), BENCH_STREAM_CONNECTIONS (default 32),
 // BENCH_QUIET_WAIT (s to wait for other processes to go quiet before each run, default 5),
 // BENCH_RETRIES (how many noisy runs may be repeated once, default 4),
-// BENCH_ONLY (comma-separated server names).
+// BENCH_ONLY (comma-separated server names), BENCH_POSTGRES_URL (the database of concord-postgres,
+// which is skipped without it; the PostgreSQL server runs unpinned, sharing both cores).
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -48,6 +49,13 @@ const SERVERS = [
   { name: 'a2a-js', script: 'servers/a2a-js.mjs' },
   { name: 'concord-memory', script: 'servers/concord.mjs', env: { BENCH_STORE: 'memory' } },
   { name: 'concord-sqlite', script: 'servers/concord.mjs', env: { BENCH_STORE: 'sqlite' } },
+  // Several instances' store: one fresh schema, dropped after the runs (bench/servers/concord.mjs).
+  {
+    name: 'concord-postgres',
+    script: 'servers/concord.mjs',
+    env: { BENCH_STORE: 'postgres' },
+    skip: env.BENCH_POSTGRES_URL ? undefined : 'skipped: set BENCH_POSTGRES_URL to a PostgreSQL database',
+  },
   // The same agent with its contract gate switched off: the contract send's cost without validation.
   {
     name: 'concord-memory-ungated',
@@ -158,6 +166,13 @@ async function benchServer(spec) {
   log(
     `${spec.name}: starting (interference ${outside === null ? 'unknown' : `${Math.round(outside)}%`} of a core)`,
   );
+  if (spec.skip !== undefined) {
+    log(`${spec.name}: ${spec.skip}`);
+    for (const run of RUNS)
+      if (run.servers === undefined || run.servers.includes(spec.name))
+        rows.push({ server: spec.name, run: run.label, status: spec.skip });
+    return;
+  }
   let server;
   try {
     server = await startServer(join(here, spec.script), spec.env ?? {});

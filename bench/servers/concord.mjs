@@ -1,7 +1,8 @@
 // Concord serving the benchmark's echo agent through its node:http fast-path adapter.
 //
-// BENCH_STORE picks the task store: 'memory' (default) or 'sqlite' (a fresh database file in a
-// temporary directory, removed on exit), so the table shows what durability costs.
+// BENCH_STORE picks the task store: 'memory' (default), 'sqlite' (a fresh database file in a
+// temporary directory, removed on exit), or 'postgres' (a fresh schema in the database of
+// BENCH_POSTGRES_URL, dropped on exit), so the table shows what durability and sharing cost.
 // BENCH_CONTRACTS=off serves the same agent without its contract (the control of the contract
 // runs: no gate, so a contract envelope is an ordinary data part delivered as is).
 // BENCH_GRPC_PORT also serves the gRPC binding on that port (bench/grpc-run.mjs). Imports the
@@ -15,15 +16,20 @@ import { listen } from '../../dist/server/adapters/node.js';
 import { listenGrpc } from '../../dist/server/grpc/index.js';
 import { createMemoryTaskStore } from '../../dist/store/index.js';
 import { openSqliteTaskStore } from '../../dist/store/sqlite/index.js';
+import { openPostgresStore } from '../../dist/store/postgres/index.js';
 import { compileContracts } from '../../dist/contracts/index.js';
 import { BENCH_CONTRACT } from '../lib/payload.mjs';
 
-const useSqlite = process.env.BENCH_STORE === 'sqlite';
+const kind = process.env.BENCH_STORE ?? 'memory';
 const gated = process.env.BENCH_CONTRACTS !== 'off';
-const dataDir = useSqlite ? mkdtempSync(join(tmpdir(), 'concord-bench-')) : null;
-const store = useSqlite
-  ? openSqliteTaskStore({ path: join(dataDir, 'tasks.sqlite') })
-  : createMemoryTaskStore();
+const dataDir = kind === 'sqlite' ? mkdtempSync(join(tmpdir(), 'concord-bench-')) : null;
+const pgSchema = kind === 'postgres' ? `concord_bench_${process.pid}` : null;
+const store =
+  kind === 'sqlite'
+    ? openSqliteTaskStore({ path: join(dataDir, 'tasks.sqlite') })
+    : kind === 'postgres'
+      ? await openPostgresStore({ connectionString: process.env.BENCH_POSTGRES_URL, schema: pgSchema })
+      : createMemoryTaskStore();
 
 const server = createA2AServer({
   agentCard: {
@@ -74,5 +80,15 @@ process.on('SIGTERM', async () => {
   // Not every store needs closing; sqlite does, to release the file before it is removed.
   await store.close?.();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  if (pgSchema) await dropSchema(pgSchema);
   process.exit(0);
 });
+
+/** Drops the run's schema, so repeated runs start from an empty database. */
+async function dropSchema(schema) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: process.env.BENCH_POSTGRES_URL });
+  await client.connect();
+  await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await client.end();
+}

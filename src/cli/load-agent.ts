@@ -8,6 +8,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { TaskStoreKind } from '../host/index.js';
 import type { A2AServerOptions, AgentCardInput, AgentExecutor } from '../server/index.js';
 
 /** What `concord serve` tells a `createAgent` factory. */
@@ -15,7 +16,7 @@ export interface AgentModuleContext {
   /** The `--data-dir` directory (created), where a durable agent keeps its own data. */
   dataDir: string;
   /** `--store`: `memory` asks the agent to keep nothing on disk either. */
-  store: 'sqlite' | 'memory';
+  store: TaskStoreKind;
   env: NodeJS.ProcessEnv;
   /** Prints a line to the serve output (e.g. a development credential). */
   log: (line: string) => void;

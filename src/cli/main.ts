@@ -7,6 +7,7 @@ import { cardCommand, CARD_USAGE } from './card-command.js';
 import { checkCommand } from './check-command.js';
 import { processIo } from './cli-io.js';
 import { contractsCommand, CONTRACTS_USAGE } from './contracts-command.js';
+import { dbCommand, DB_USAGE } from './db-command.js';
 import { EXIT_CODES_USAGE } from './exit-codes.js';
 import { getCommand } from './get-command.js';
 import { listCommand } from './list-command.js';
@@ -23,6 +24,7 @@ Commands:
   contracts ...   list an agent's typed message contracts, or the deprecated ones
   approvals ...   list, approve or reject messages held for a requiresApproval contract
   push ...        push deliveries given up (dead letters), and requeueing one
+  db migrate      apply pending PostgreSQL schema migrations (--store postgres)
   check <url>     check a live agent against the A2A conformance checklist (--help)
   aump evidence   print and verify the AUMP evidence chain of a mandate (aump --help)
 
@@ -42,6 +44,8 @@ ${CONTRACTS_USAGE}
 ${APPROVALS_USAGE}
 
 ${PUSH_USAGE}
+
+${DB_USAGE}
 
 ${EXIT_CODES_USAGE}`;
 
@@ -65,6 +69,8 @@ async function main(argv: string[]): Promise<number> {
       return aumpCommand(rest, out, (line) => process.stderr.write(`${line}\n`));
     case 'push':
       return pushCommand(rest, out);
+    case 'db':
+      return dbCommand(rest, out);
     case 'send':
       return sendCommand(rest, processIo());
     case 'get':

@@ -1,20 +1,34 @@
 /**
- * `concord serve <target> [--port N] [--host H] [--grpc-port N] [--data-dir DIR] [--store sqlite|memory]
- * [--push-allow <host|cidr>]... [--no-push]`: serves on the embedded SQLite store (default), with
+ * `concord serve <target> [--port N] [--host H] [--grpc-port N] [--data-dir DIR]
+ * [--store sqlite|memory|postgres] [--database-url URL] [--retention AGE] [--push-allow <host|cidr>]...
+ * [--no-push]`: serves on the embedded SQLite store (default) or PostgreSQL (decision 0100), with
  * push notifications on (decision 0086), and stops cleanly on SIGTERM / SIGINT. The target is a
  * code agent (a directory with `agent.mjs`/`agent.js`, or the module itself), or agent definitions
  * for the host (a directory of markdown agents and/or `concord.config.json5`, or one such file).
  */
 import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createA2AServer, loadPushKeys, pushAllowProblem, type PushOptions } from '../server/index.js';
 import { listen } from '../server/adapters/node.js';
 import type { RunningGrpcServer } from '../server/grpc/index.js';
-import { createMemoryTaskStore, type TaskStore } from '../store/index.js';
-import { openSqliteTaskStore } from '../store/sqlite/index.js';
-import { startHost, type ReloadOutcome } from '../host/index.js';
+import { parseDuration, type RetentionOptions } from '../store/index.js';
+import {
+  DATABASE_URL_ENV,
+  DEFAULT_DATABASE_SCHEMA,
+  openCluster,
+  type ClusterSetup,
+  databaseUrlOf,
+  describeTaskStores,
+  openTaskStore,
+  parseTaskStoreKind,
+  startHost,
+  type PostgresStoreSettings,
+  type ReloadOutcome,
+  type TaskStoreKind,
+} from '../host/index.js';
 import { HOST_EXTENSIONS } from './host-extensions.js';
+import { CLUSTER_OPTIONS, CLUSTER_USAGE, clusterFlags } from './cluster-flags.js';
 import { isAgentModule, loadAgent, type ExampleRequest } from './load-agent.js';
 
 /** Usage text of `serve`. */
@@ -24,8 +38,14 @@ Options:
   --port <n>            port to listen on (default 4000; 0 picks a free port)
   --host <addr>         address to bind (default 127.0.0.1)
   --grpc-port <n>       also serve the gRPC binding (A2A 1.0 and 0.3) on this port (0 picks one)
-  --data-dir <dir>      where the SQLite task stores live (default ./.concord)
-  --store <kind>        sqlite (default, durable) or memory
+  --data-dir <dir>      where the SQLite task stores (and the push keys) live (default ./.concord)
+  --store <kind>        sqlite (default, durable), memory, or postgres (several instances, one database)
+  --database-url <url>  the PostgreSQL database of --store postgres (default: $${DATABASE_URL_ENV})
+  --database-schema <s> the schema of the tables (default concord; hosted agents get concord_<id>)
+  --no-migrate          do not migrate the schema at start (run \`concord db migrate\` first)
+  --retention <age>     delete terminal tasks older than this (e.g. 30d, 12h; sqlite and postgres;
+                        default: keep every task)
+${CLUSTER_USAGE}
   --push-allow <entry>  let webhooks reach this host name, IP or CIDR block although it is private
                         (e.g. 127.0.0.1 for a receiver on this machine); repeatable
   --no-push             do not offer push notifications
@@ -43,6 +63,11 @@ export async function serveCommand(args: string[], out: (line: string) => void):
       host: { type: 'string', default: '127.0.0.1' },
       'data-dir': { type: 'string', default: '.concord' },
       store: { type: 'string', default: 'sqlite' },
+      'database-url': { type: 'string' },
+      'database-schema': { type: 'string' },
+      'no-migrate': { type: 'boolean', default: false },
+      retention: { type: 'string' },
+      ...CLUSTER_OPTIONS,
       'push-allow': { type: 'string', multiple: true },
       'no-push': { type: 'boolean', default: false },
       'internal-port': { type: 'string' },
@@ -60,8 +85,9 @@ export async function serveCommand(args: string[], out: (line: string) => void):
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`--port: expected 0-65535, got ${values.port}`);
-  if (values.store !== 'sqlite' && values.store !== 'memory')
-    throw new Error(`--store: expected sqlite or memory, got ${values.store}`);
+  const store = parseTaskStoreKind(values.store ?? 'sqlite');
+  const stores = storeFlags(store, values);
+  const cluster = clusterFlags(store, values);
   const grpcPort = portFlag(values['grpc-port'], '--grpc-port');
   const pushAllow = values['push-allow'] ?? [];
   for (const entry of pushAllow) {
@@ -70,38 +96,32 @@ export async function serveCommand(args: string[], out: (line: string) => void):
   }
   const stopped = stopSignal();
   if (!isAgentModule(target)) {
-    return serveHost(target, { ...values, port, grpcPort }, stopped, out);
+    return serveHost(target, { ...values, port, grpcPort, stores, cluster }, stopped, out);
   }
 
   const dataDir = resolve(values['data-dir'] ?? '.concord');
   mkdirSync(dataDir, { recursive: true });
-  const agent = await loadAgent(target, {
+  const agent = await loadAgent(target, { dataDir, store, env: process.env, log: out });
+  const { store: taskStore, where } = await openTaskStore({
+    ...stores,
+    kind: store,
     dataDir,
-    store: values.store,
     env: process.env,
-    log: out,
   });
-  let store: TaskStore;
-  let where = 'memory (not durable)';
-  if (values.store === 'sqlite') {
-    const path = join(dataDir, 'tasks.db');
-    store = openSqliteTaskStore({ path });
-    where = path;
-  } else {
-    store = createMemoryTaskStore();
-  }
+  const joined = await joinCluster(store, stores.postgres, cluster);
   let push: PushOptions | undefined;
   if (values['no-push'] !== true) {
-    // Keys kept beside the tasks, so a restart opens the secrets it sealed (decision 0088).
-    const keys = await loadPushKeys(values.store === 'sqlite' ? { dir: dataDir } : {});
+    // Keys kept in the data directory, so a restart opens the secrets it sealed (decision 0088).
+    const keys = await loadPushKeys(store !== 'memory' ? { dir: dataDir } : {});
     push = { ...keys, allow: pushAllow };
   }
   const server = createA2AServer({
     ...agent.serverOptions,
     agentCard: agent.agentCard,
     executor: agent.executor,
-    store,
+    store: taskStore,
     ...(push === undefined ? {} : { push }),
+    ...(joined.cluster === undefined ? {} : { cluster: joined.cluster }),
     onError: (error, place) =>
       console.error(`[concord] ${place}:`, error instanceof Error ? error.message : error),
   });
@@ -118,6 +138,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
   if (grpc !== undefined)
     out(`  gRPC: ${grpc.target} (lf.a2a.v1.A2AService, a2a.v1.A2AService, health, reflection)`);
   out(`  task store: ${where}`);
+  if (joined.cluster !== undefined) out(`  cluster: ${joined.description}`);
   out(
     `  push notifications: ${push === undefined ? 'off' : `on${pushAllow.length > 0 ? ` (webhooks may reach ${pushAllow.join(', ')})` : ''}`}`,
   );
@@ -131,6 +152,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
   out('Concord is stopping: finishing in-flight requests');
   await grpc?.close();
   await running.close();
+  await joined.cluster?.close();
   await agent.close?.();
   out('Concord stopped');
   return 0;
@@ -143,6 +165,30 @@ function portFlag(value: string | undefined, flag: string): number | undefined {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`${flag}: expected 0-65535, got ${value}`);
   return port;
+}
+
+/** Joins the cluster of a code agent's store (none unless the store is PostgreSQL or `--bus` says so). */
+function joinCluster(
+  kind: TaskStoreKind,
+  postgres: PostgresStoreSettings | undefined,
+  setup: ClusterSetup,
+): ReturnType<typeof openCluster> {
+  const env = process.env;
+  const databaseUrl =
+    kind === 'postgres' ? databaseUrlOf(postgres === undefined ? { env } : { postgres, env }) : undefined;
+  return openCluster(
+    {
+      kind,
+      schema: postgres?.schema ?? DEFAULT_DATABASE_SCHEMA,
+      ...(databaseUrl === undefined ? {} : { databaseUrl }),
+    },
+    setup,
+    {
+      env,
+      onError: (error, place) =>
+        console.error(`[concord] ${place}:`, error instanceof Error ? error.message : error),
+    },
+  );
 }
 
 /** Resolves on SIGTERM / SIGINT; installed before the ready line, as a supervisor may signal at once. */
@@ -158,7 +204,50 @@ function stopSignal(): Promise<void> {
   });
 }
 
+/** The store settings of the flags (the PostgreSQL ones only matter for `--store postgres`). */
+function storeFlags(
+  kind: TaskStoreKind,
+  values: {
+    'database-url'?: string | undefined;
+    'database-schema'?: string | undefined;
+    'no-migrate'?: boolean | undefined;
+    retention?: string | undefined;
+  },
+): { postgres?: PostgresStoreSettings; retention?: RetentionOptions } {
+  const out: { postgres?: PostgresStoreSettings; retention?: RetentionOptions } = {};
+  if (kind === 'postgres') {
+    out.postgres = {
+      ...(values['database-url'] === undefined ? {} : { url: values['database-url'] }),
+      ...(values['database-schema'] === undefined ? {} : { schema: values['database-schema'] }),
+      ...(values['no-migrate'] === true ? { migrate: false } : {}),
+    };
+    // Before anything loads: a missing URL is the first thing to say.
+    databaseUrlOf({ postgres: out.postgres, env: process.env });
+  } else if (values['database-url'] !== undefined) {
+    throw new Error(`--database-url: only for --store postgres (the store is ${kind})`);
+  }
+  if (values.retention !== undefined) {
+    if (kind === 'memory')
+      throw new Error('--retention: the memory store keeps a bounded number of tasks instead');
+    try {
+      out.retention = { maxAgeMs: parseDuration(values.retention), onError: retentionFailed };
+    } catch (error) {
+      throw new Error(`--retention: ${(error as Error).message}`);
+    }
+  }
+  return out;
+}
+
+function retentionFailed(error: unknown): void {
+  console.error(
+    '[concord] task retention sweep failed (retried later):',
+    error instanceof Error ? error.message : error,
+  );
+}
+
 interface HostFlags {
+  stores: { postgres?: PostgresStoreSettings; retention?: RetentionOptions };
+  cluster: ClusterSetup;
   port: number;
   'push-allow'?: string[] | undefined;
   'no-push'?: boolean | undefined;
@@ -185,8 +274,10 @@ async function serveHost(
   const running = await startHost(target, {
     port: flags.port,
     host: flags.host ?? '127.0.0.1',
-    store: flags.store === 'memory' ? 'memory' : 'sqlite',
+    store: parseTaskStoreKind(flags.store ?? 'sqlite'),
     dataDir: flags['data-dir'] ?? '.concord',
+    ...flags.stores,
+    cluster: flags.cluster,
     ...(internalPort === undefined ? {} : { internalPort }),
     ...(flags.grpcPort === undefined ? {} : { grpcPort: flags.grpcPort }),
     watch: flags.watch === true,
@@ -215,8 +306,15 @@ async function serveHost(
     `  push notifications: ${on ? `on${allowed.length > 0 ? ` (webhooks may reach ${allowed.join(', ')})` : ''}` : 'off'}`,
   );
   out(
-    `  task stores: ${flags.store === 'memory' ? 'memory (not durable)' : resolve(flags['data-dir'] ?? '.concord')}`,
+    `  task stores: ${describeTaskStores({
+      kind: parseTaskStoreKind(flags.store ?? 'sqlite'),
+      dataDir: resolve(flags['data-dir'] ?? '.concord'),
+      env: process.env,
+      ...flags.stores,
+    })}`,
   );
+  const cluster = running.host.cluster;
+  if (cluster !== undefined) out(`  cluster: instance ${cluster.instanceId} (agents joined under their ids)`);
   await stopped;
   out('Concord is stopping: finishing in-flight requests');
   await running.close();

@@ -59,7 +59,8 @@ export function parseMilliseconds(value: string, flag: string): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(value.trim());
   const factor = m?.[2] === 's' ? 1_000 : m?.[2] === 'm' ? 60_000 : 1;
   const ms = m === null ? NaN : Math.round(Number(m[1]) * factor);
-  if (!Number.isFinite(ms) || ms < 3) throw new Error(`${flag}: expected a duration such as 1500ms, 15s or 2m, got ${value}`);
+  if (!Number.isFinite(ms) || ms < 3)
+    throw new Error(`${flag}: expected a duration such as 1500ms, 15s or 2m, got ${value}`);
   return ms;
 }
 

@@ -15,3 +15,28 @@ export type * from './host-config.js';
 export { CONTRACTS_EXTENSION_URI, contractsExtension, publishedContracts } from './contracts-api.js';
 export { APPROVAL_SCOPE } from './approvals-api.js';
 export type { HostExtension, HostExtensionContext } from './host-extensions.js';
+export {
+  agentSchema,
+  DATABASE_URL_ENV,
+  DEFAULT_DATABASE_SCHEMA,
+  databaseUrlOf,
+  describeTaskStores,
+  openTaskStore,
+  parseTaskStoreKind,
+  type OpenedTaskStore,
+  type PostgresStoreSettings,
+  type TaskStoreKind,
+  type TaskStoreSettings,
+} from './task-stores.js';
+export {
+  busKindFor,
+  openCluster,
+  parseBusKind,
+  parseMilliseconds,
+  parseOrphanPolicy,
+  REDIS_URL_ENV,
+  type BusKind,
+  type ClusterSetup,
+  type OpenedCluster,
+  type SharedStore,
+} from './cluster-setup.js';

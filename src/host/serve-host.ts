@@ -6,17 +6,24 @@
  * the handler modules are watched and the host reloaded on change (decision 0022).
  */
 import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { listen, type RunningServer } from '../server/adapters/node.js';
 import { loadPushKeys, SECRET_KEY_ENV, type PushOptions } from '../server/index.js';
-import { createMemoryTaskStore, type TaskStore } from '../store/index.js';
-import { openSqliteTaskStore } from '../store/sqlite/index.js';
+import type { RetentionOptions, TaskStore } from '../store/index.js';
 import { AgentHost } from './agent-host.js';
 import { loadHost } from './definitions/index.js';
 import type { HostConfig } from './host-config.js';
 import { watchDefinitions, type DefinitionWatch, type ReloadOutcome } from './definition-watch.js';
 import type { HostExtension } from './host-extensions.js';
 import { createRemoteAgents } from './remote-agents.js';
+import {
+  databaseUrlOf,
+  DEFAULT_DATABASE_SCHEMA,
+  openTaskStore,
+  type PostgresStoreSettings,
+  type TaskStoreKind,
+} from './task-stores.js';
+import { openCluster, type ClusterSetup } from './cluster-setup.js';
 
 /** Options of `startHost`. */
 export interface StartHostOptions {
@@ -31,9 +38,21 @@ export interface StartHostOptions {
    * gRPC has no paths to mount several agents under (decision 0072).
    */
   grpcPort?: number;
-  /** `sqlite` (default): one file per agent under `dataDir`; `memory`: nothing survives. */
-  store?: 'sqlite' | 'memory';
+  /**
+   * `sqlite` (default): one file per agent under `dataDir`; `memory`: nothing survives;
+   * `postgres`: one schema per agent (`<schema>_<agent id>`) in the database of `postgres.url`.
+   */
+  store?: TaskStoreKind;
   dataDir?: string;
+  /** For `store: 'postgres'`; the URL defaults to the CONCORD_DATABASE_URL environment variable. */
+  postgres?: PostgresStoreSettings;
+  /** Delete terminal tasks older than `retention.maxAgeMs` (sqlite and postgres; decision 0103). */
+  retention?: RetentionOptions;
+  /**
+   * Several instances on one PostgreSQL database (decision 0110): the bus (default `postgres` on a
+   * PostgreSQL store, else none), the heartbeat TTL and what happens to a stopped instance's tasks.
+   */
+  cluster?: ClusterSetup;
   /** Dev mode: reload the definitions and the host config when a file they come from changes. */
   watch?: boolean;
   env?: NodeJS.ProcessEnv;
@@ -73,26 +92,51 @@ export async function createHost(
   config: HostConfig,
   options: Pick<
     StartHostOptions,
-    'store' | 'dataDir' | 'env' | 'onError' | 'onMcpLog' | 'extensions' | 'push'
+    | 'store'
+    | 'dataDir'
+    | 'postgres'
+    | 'retention'
+    | 'env'
+    | 'onError'
+    | 'onMcpLog'
+    | 'extensions'
+    | 'push'
+    | 'cluster'
   > = {},
 ): Promise<AgentHost> {
   const kind = options.store ?? 'sqlite';
   const dataDir = resolve(options.dataDir ?? '.concord');
-  if (kind === 'sqlite') mkdirSync(dataDir, { recursive: true });
+  // The data directory also keeps the push keys, for PostgreSQL stores too (decision 0088).
+  if (kind !== 'memory') mkdirSync(dataDir, { recursive: true });
   const env = options.env ?? process.env;
-  const push = await hostPushOptions(config, options.push, kind === 'sqlite' ? dataDir : undefined, env);
+  const push = await hostPushOptions(config, options.push, kind !== 'memory' ? dataDir : undefined, env);
   const opened: TaskStore[] = [];
-  const storeFor = (id: string): TaskStore => {
-    const store =
-      kind === 'sqlite'
-        ? openSqliteTaskStore({ path: join(dataDir, `${encodeURIComponent(id)}.db`) })
-        : createMemoryTaskStore();
+  const settings = {
+    kind,
+    dataDir,
+    env,
+    ...(options.postgres === undefined ? {} : { postgres: options.postgres }),
+    ...(options.retention === undefined ? {} : { retention: options.retention }),
+  };
+  const storeFor = async (id: string): Promise<TaskStore> => {
+    const { store } = await openTaskStore(settings, id);
     opened.push(store);
     return store;
   };
+  // Joined before any agent can start a run; the host closes it after its agents.
+  const { cluster } = await openCluster(
+    {
+      kind,
+      schema: options.postgres?.schema ?? DEFAULT_DATABASE_SCHEMA,
+      ...(kind === 'postgres' ? { databaseUrl: databaseUrlOf(settings) } : {}),
+    },
+    options.cluster,
+    { env, ...(options.onError === undefined ? {} : { onError: options.onError }) },
+  );
   try {
     return await AgentHost.create(config, {
       storeFor,
+      ...(cluster === undefined ? {} : { cluster }),
       // Agents send to URLs through Concord's client, SSRF-guarded as `outbound` says (decision 0031).
       remoteAgents: createRemoteAgents(config.outbound),
       env,
@@ -103,6 +147,7 @@ export async function createHost(
     });
   } catch (error) {
     for (const store of opened) await store.close();
+    await cluster?.close();
     throw error;
   }
 }

@@ -27,4 +27,9 @@ export interface CallContext {
   signal?: AbortSignal;
   /** The peer's IP address when the transport knows it (per-client limits key on it). */
   readonly remoteAddress?: string;
+  /**
+   * The `Idempotency-Key` the client sent with the call (HTTP header, gRPC metadata), if any;
+   * without it, a send's messageId is its idempotency key (decision 0091).
+   */
+  readonly idempotencyKey?: string;
 }

@@ -13,6 +13,11 @@ export interface HubSubscription extends AsyncIterable<TaskEventRecord> {
   close(): void;
   /** True when the subscriber fell too far behind and was cut off. */
   readonly overflowed: boolean;
+  /**
+   * On a cluster: the subscriber read the task's log up to `version` before going live, so the
+   * follower continues after it (decision 0111). Absent on a single process.
+   */
+  seen?(version: number): void;
 }
 
 /** Options for the hub. */

@@ -26,14 +26,15 @@ import {
   type TaskPushNotificationConfig,
   type TaskPushNotificationConfigRef,
 } from '../protocol/index.js';
-import type {
-  ApprovalEvent,
-  ApprovalPage,
-  ApprovalQuery,
-  ApprovalRecord,
-  StoredTask,
-  TaskScope,
-  TaskStore,
+import {
+  IdempotencyKeyConflictError,
+  type ApprovalEvent,
+  type ApprovalPage,
+  type ApprovalQuery,
+  type ApprovalRecord,
+  type StoredTask,
+  type TaskScope,
+  type TaskStore,
 } from '../store/index.js';
 import {
   decideApproval,
@@ -53,6 +54,7 @@ import { TaskRunner, type StartOptions } from './task-runner.js';
 import { cancelTask } from './task-cancel.js';
 import type { Cluster } from './cluster/cluster.js';
 import { ClusterNode } from './cluster/cluster-node.js';
+import { IdempotentSends } from './idempotent-sends.js';
 import type { TaskExecution } from './task-execution.js';
 import type { PushNotifications } from './push/push-notifications.js';
 import { createConfig, deleteConfig, getConfig, inlineConfig, listConfigs } from './push/push-operations.js';
@@ -114,6 +116,7 @@ export class RequestHandler {
   private readonly node: ClusterNode | undefined;
   private readonly loader = (taskId: string, call: CallContext): Promise<StoredTask> =>
     this.load(taskId, call);
+  private readonly sends: IdempotentSends;
 
   constructor(options: RequestHandlerOptions) {
     this.push = options.push;
@@ -124,6 +127,7 @@ export class RequestHandler {
     this.store = options.store;
     this.hub = options.hub ?? new EventHub();
     this.extendedAgentCard = options.extendedAgentCard;
+    this.sends = new IdempotentSends(this.store, this.loader);
     const onError = options.onError ?? (() => undefined);
     this.node =
       options.cluster === undefined
@@ -162,13 +166,26 @@ export class RequestHandler {
     this.extendedAgentCard = extendedAgentCard;
   }
 
-  /** `SendMessage` / `message/send` (A2A 1.0 §3.1.1). */
+  /** `SendMessage` / `message/send` (A2A 1.0 §3.1.1); a retried send answers as the first did. */
   async sendMessage(request: SendMessageRequest, call: CallContext): Promise<SendMessageResponse> {
-    const execution = await this.startRun(request, call);
     const config = request.configuration;
-    // Blocking is the default (A2A 1.0 §3.2.2, digest §12 item 5).
-    if (config?.returnImmediately === true) await execution.waitFor(() => execution.hasCommitted);
-    else await execution.waitFor(() => execution.reachedStop());
+    const found = await this.sends.startOrFind(request, call, scopeOf(call), (key) =>
+      this.startRun(request, call, undefined, key),
+    );
+    if ('stored' in found) return this.answerRetry(found.stored, request, call);
+    let execution: TaskExecution;
+    try {
+      execution = await ('run' in found ? found.run : found.started);
+      // Blocking is the default (A2A 1.0 §3.2.2, digest §12 item 5).
+      if (config?.returnImmediately === true) await execution.waitFor(() => execution.hasCommitted);
+      else await execution.waitFor(() => execution.reachedStop());
+    } catch (error) {
+      if (!(error instanceof IdempotencyKeyConflictError)) throw error;
+      // Another process recorded this send first: its task is the answer (decision 0091).
+      return this.answerRetry(await this.sends.earlierTask(error.taskId, request, call), request, call);
+    } finally {
+      if ('release' in found) found.release();
+    }
     const reply = execution.replyMessage;
     if (reply !== undefined) return { message: reply };
     const task = execution.task;
@@ -180,30 +197,47 @@ export class RequestHandler {
   async sendStreamingMessage(request: SendMessageRequest, call: CallContext): Promise<EventStream> {
     this.requireStreaming();
     let subscription: HubSubscription | undefined;
-    const execution = await this.startRun(request, call, (run) => {
-      subscription = this.subscribe(run.taskId, run.scope);
-    });
-    const sub = subscription!;
-    const startVersion = execution.committedVersion;
-    const initial = execution.task;
+    // A follow-up's task as stored before this run: the stream's first event.
+    let initial: StoredTask | undefined;
+    const found = await this.sends.startOrFind(request, call, scopeOf(call), (key) =>
+      this.startRun(
+        request,
+        call,
+        (run) => {
+          subscription = this.subscribe(run.taskId, run.scope);
+          if (run.task !== undefined)
+            initial = { ...run.scope, task: run.task, version: run.committedVersion };
+        },
+        key,
+      ),
+    );
+    // A retry gets the first attempt's stream from its start (decision 0091).
+    if ('stored' in found) return this.replay(found.stored.task.id, call);
+    let execution: TaskExecution;
     try {
+      execution = await ('run' in found ? found.run : found.started);
       await execution.waitFor(() => execution.hasCommitted);
     } catch (error) {
-      sub.close();
-      throw error;
+      subscription?.close();
+      if (!(error instanceof IdempotencyKeyConflictError)) throw error;
+      return this.replay((await this.sends.earlierTask(error.taskId, request, call)).task.id, call);
+    } finally {
+      if ('release' in found) found.release();
     }
     const reply = execution.replyMessage;
     if (reply !== undefined) {
-      sub.close();
+      subscription?.close();
       return singleMessage(reply);
     }
+    if ('run' in found) return this.replay(execution.taskId, call);
+    const sub = subscription!;
     // A follow-up to an existing task starts with the task as it was (A2A 1.0 §3.1.2: the
     // first event is the Task); a new task's log starts with its own Task event.
     const fill = this.gapFill(execution.taskId, execution.scope);
     if (initial !== undefined)
       return withFirst(
-        { id: String(startVersion), event: { task: initial } },
-        liveEvents(sub, startVersion, call.version, call.signal, fill),
+        { id: String(initial.version), event: { task: initial.task } },
+        liveEvents(sub, initial.version, call.version, call.signal, fill),
       );
     return liveEvents(sub, 0, call.version, call.signal, fill);
   }
@@ -405,6 +439,33 @@ export class RequestHandler {
     }
   }
 
+  /**
+   * A retried send's answer: the first attempt's task, once it stops if the retry blocks and the
+   * task still runs here (decision 0091).
+   */
+  private async answerRetry(
+    stored: StoredTask,
+    request: SendMessageRequest,
+    call: CallContext,
+  ): Promise<SendMessageResponse> {
+    const config = request.configuration;
+    let task = stored.task;
+    const live = this.runner.get(task.id)?.execution;
+    if (live !== undefined && config?.returnImmediately !== true) {
+      await live.waitFor(() => live.reachedStop());
+      task = live.task ?? task;
+    }
+    return { task: applyHistoryLength(task, config?.historyLength, call.version) };
+  }
+
+  /** A task's whole stream, replayed from its durable log and then live (a retried stream). */
+  private replay(taskId: string, call: CallContext): EventStream {
+    const scope = scopeOf(call);
+    const subscription = this.subscribe(taskId, scope);
+    const fill = this.gapFill(taskId, scope);
+    return resumeEvents(this.store, taskId, scope, 0, subscription, call.version, call.signal, fill);
+  }
+
   private async load(taskId: string, call: CallContext): Promise<StoredTask> {
     const stored = await this.store.get(taskId, scopeOf(call));
     if (stored === undefined) throw taskNotFound(taskId);
@@ -416,6 +477,7 @@ export class RequestHandler {
     request: SendMessageRequest,
     call: CallContext,
     beforeStart?: (execution: TaskExecution) => void,
+    idempotencyKey?: string,
   ): Promise<TaskExecution> {
     const incoming = request.message;
     if (incoming.role !== 'ROLE_USER')
@@ -488,6 +550,7 @@ export class RequestHandler {
     }
     // Optional members set one by one: conditional spreads would build throwaway objects per send.
     const options: StartOptions = { taskId, contextId, scope, message, request, call };
+    if (idempotencyKey !== undefined) options.idempotencyKey = idempotencyKey;
     if (stored !== undefined) options.stored = stored;
     if (beforeStart !== undefined) options.beforeStart = beforeStart;
     if (invocation !== undefined) {

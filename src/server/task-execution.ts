@@ -18,6 +18,7 @@ import {
   type TaskState,
 } from '../protocol/index.js';
 import {
+  IdempotencyKeyConflictError,
   VersionConflictError,
   type PushConfigRecord,
   type StoredTask,
@@ -68,6 +69,8 @@ export interface ExecutionInit {
   messageRecorded?: boolean;
   /** Push configs given with the send: created by this run's first commit (TaskCommit `pushConfigs`). */
   pushConfigs?: PushConfigRecord[];
+  /** The send's idempotency key: recorded by the commit that records `userMessage` (decision 0091). */
+  idempotencyKey?: string;
 }
 
 interface Waiter {
@@ -97,6 +100,8 @@ export class TaskExecution implements TaskEventSink {
   private readonly initialMetadata: Metadata | undefined;
   /** Configs to create with the next commit; cleared once one succeeded. */
   private pushConfigs: PushConfigRecord[] | undefined;
+  /** Recorded with the commit that records the user message; cleared once one succeeded. */
+  private idempotencyKey: string | undefined;
   private replied: Message | undefined;
   private executorDone = false;
   /** True once any event was queued, committed or not. */
@@ -119,6 +124,7 @@ export class TaskExecution implements TaskEventSink {
     this.userMessage = init.userMessage;
     this.initialMetadata = init.metadata;
     this.pushConfigs = init.pushConfigs;
+    this.idempotencyKey = init.idempotencyKey;
     if (init.stored !== undefined) {
       this.snapshot = init.stored.task;
       this.version = init.stored.version;
@@ -312,7 +318,9 @@ export class TaskExecution implements TaskEventSink {
     } catch (error) {
       this.failure = error;
       this.abort();
-      this.deps.onError(error, `store commit of task ${this.taskId}`);
+      // A lost idempotency race is no fault: the caller answers with the winner's task.
+      if (!(error instanceof IdempotencyKeyConflictError))
+        this.deps.onError(error, `store commit of task ${this.taskId}`);
     } finally {
       this.flushing = false;
       this.checkWaiters();
@@ -343,6 +351,7 @@ export class TaskExecution implements TaskEventSink {
       const commit: TaskCommit = { tenant, owner, task, expectedVersion: from, events };
       // Only a send that carried a push config pays for it; every other commit is as before.
       if (this.pushConfigs !== undefined) commit.pushConfigs = this.pushConfigs;
+      if (this.idempotencyKey !== undefined) commit.idempotencyKey = this.idempotencyKey;
       try {
         this.version = await this.deps.store.commit(commit);
       } catch (error) {
@@ -354,6 +363,7 @@ export class TaskExecution implements TaskEventSink {
       this.commits++;
       this.pendingUserMessage = undefined;
       this.pushConfigs = undefined;
+      this.idempotencyKey = undefined;
       const { hub, cluster } = this.deps;
       cluster?.committed(this.taskId, this.version);
       if (hub.hasSubscribers(this.taskId)) {

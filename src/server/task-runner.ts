@@ -45,6 +45,8 @@ export interface StartOptions {
   messageRecorded?: boolean;
   /** Push configs given with the send, created with the run's first commit. */
   pushConfigs?: PushConfigRecord[];
+  /** The send's idempotency key, recorded with the commit of its message (decision 0091). */
+  idempotencyKey?: string;
 }
 
 /**
@@ -120,6 +122,7 @@ export class TaskRunner {
     else if (contract !== undefined) init.metadata = invocationMetadata(contract);
     if (options.messageRecorded === true) init.messageRecorded = true;
     if (options.pushConfigs !== undefined) init.pushConfigs = options.pushConfigs;
+    if (options.idempotencyKey !== undefined) init.idempotencyKey = options.idempotencyKey;
     const execution = new TaskExecution(this.deps, init);
     const context = new ExecutionContext(execution, options, this.agents, this.extensions);
     const sink =

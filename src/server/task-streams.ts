@@ -104,6 +104,8 @@ export async function* resumeEvents(
     subscription.close();
     throw error;
   }
+  // A cluster's follower continues after what was read (decision 0111).
+  subscription.seen?.(records.at(-1)?.seq ?? lastEventId);
   for (const record of records) {
     last = record.seq;
     yield { id: String(record.seq), event: record.event };

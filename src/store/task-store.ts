@@ -43,6 +43,13 @@ export interface TaskCommit extends TaskScope {
    * config given inline with a send gets the task's first events too). Only for stores with `push`.
    */
   pushConfigs?: PushConfigRecord[];
+  /**
+   * The idempotency key of the send whose message this commit records (decision 0091). The store
+   * keeps it, unique per (tenant, owner), pointing at `task.id`, for as long as it keeps the task;
+   * if another task already holds it, the commit writes nothing and throws
+   * IdempotencyKeyConflictError.
+   */
+  idempotencyKey?: string;
 }
 
 /** Filters for `list`, already validated by the caller (A2A 1.0 §3.1.4). */
@@ -75,6 +82,21 @@ export class VersionConflictError extends Error {
   }
 }
 
+/**
+ * Thrown by `commit` when its `idempotencyKey` already belongs to another task of the same caller:
+ * a retried send was recorded first (by this process or another one sharing the store).
+ */
+export class IdempotencyKeyConflictError extends Error {
+  constructor(
+    /** The task that holds the key. */
+    readonly taskId: string,
+    readonly key: string,
+  ) {
+    super(`idempotency key already used by task ${taskId}`);
+    this.name = 'IdempotencyKeyConflictError';
+  }
+}
+
 /** Persistence of tasks and their event logs. */
 export interface TaskStore {
   /** Applies a commit atomically; resolves with the new version once it is durable. */
@@ -86,6 +108,11 @@ export interface TaskStore {
   get(taskId: string, scope: TaskScope): Promise<StoredTask | undefined>;
   /** Reads a task's events with `seq > afterSeq`, in order. */
   readEvents(taskId: string, afterSeq: number, scope: TaskScope): Promise<TaskEventRecord[]>;
+  /**
+   * The task that recorded a send with this idempotency key for this caller (`commit`'s
+   * `idempotencyKey`), or undefined. Keys are scoped like tasks: same tenant and same owner.
+   */
+  findIdempotencyKey(key: string, scope: TaskScope): Promise<string | undefined>;
   /** Lists tasks, newest status timestamp first, with an opaque cursor. */
   list(query: TaskQuery): Promise<TaskPage>;
   /** Flushes and releases resources. */

@@ -171,7 +171,9 @@ describeOnPostgres('two concord serve instances on one PostgreSQL database', () 
       );
       // Not before A's heartbeat could have expired.
       expect(Date.now() - killedAt).toBeGreaterThanOrEqual(TTL_MS - 600);
-      expect(failed.task.status.message?.parts[0]?.text).toMatch(/^The Concord instance running this task \(.+\) stopped before the task finished\.$/);
+      expect(failed.task.status.message?.parts[0]?.text).toMatch(
+        /^The Concord instance running this task \(.+\) stopped before the task finished\.$/,
+      );
       const stream = await watching;
       expect(stateOf(stream.events.at(-1)!)).toBe('TASK_STATE_FAILED');
       const streamIds = idsOf(stream.events);
@@ -185,7 +187,12 @@ describeOnPostgres('two concord serve instances on one PostgreSQL database', () 
         method: 'POST',
         headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
         body: JSON.stringify({
-          message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', taskId: asking.id, parts: [{ text: 'later' }] },
+          message: {
+            messageId: crypto.randomUUID(),
+            role: 'ROLE_USER',
+            taskId: asking.id,
+            parts: [{ text: 'later' }],
+          },
         }),
       });
       expect(((await reply.json()) as { task: { status: { state: string } } }).task.status.state).toBe(

@@ -7,6 +7,7 @@ import { listen, type RunningServer } from '../../src/server/adapters/node.js';
 import { listenGrpc, type RunningGrpcServer } from '../../src/server/grpc/index.js';
 import { createMemoryTaskStore, type TaskStore } from '../../src/store/index.js';
 import { openSqliteTaskStore } from '../../src/store/sqlite/index.js';
+import { openTestPostgresStore } from './postgres.js';
 // @ts-expect-error -- plain JS example module without type declarations
 import * as echo from '../../examples/echo/agent.mjs';
 
@@ -22,13 +23,21 @@ export interface EchoServer {
   close(): Promise<void>;
 }
 
-/** Starts the echo agent; `store: 'sqlite'` uses a fresh temp file. */
+/**
+ * Starts the echo agent; `store: 'sqlite'` uses a fresh temp file, `store: 'postgres'` a fresh
+ * schema of CONCORD_TEST_POSTGRES_URL (helpers/postgres.ts).
+ */
 export async function startEcho(
-  options: { store?: 'memory' | 'sqlite'; grpc?: boolean } & Omit<Partial<A2AServerOptions>, 'store'> = {},
+  options: { store?: 'memory' | 'sqlite' | 'postgres'; grpc?: boolean } & Omit<
+    Partial<A2AServerOptions>,
+    'store'
+  > = {},
 ): Promise<EchoServer> {
   let dir: string | undefined;
   let store: TaskStore;
-  if (options.store === 'sqlite') {
+  if (options.store === 'postgres') {
+    store = await openTestPostgresStore();
+  } else if (options.store === 'sqlite') {
     dir = mkdtempSync(join(tmpdir(), 'concord-it-'));
     store = openSqliteTaskStore({ path: join(dir, 'tasks.db') });
   } else {

@@ -1,7 +1,8 @@
 /**
  * PostgreSQL for tests. They run when CONCORD_TEST_POSTGRES_URL is set and say they were skipped
  * otherwise. Each store a test opens lives in a schema of its own, created fresh (by the store's
- * own migrations) and dropped when the test file ends, so parallel test files never collide.
+ * own migrations) and dropped when the test file ends (with the schemas derived from it, such as a
+ * host's `<schema>_<agent>`), so parallel test files never collide.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -56,7 +57,13 @@ afterAll(async () => {
   const schemas = [...created];
   created.clear();
   await withTestClient(async (client) => {
-    for (const schema of schemas) await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    // The schemas themselves and those derived from them (a host's `<schema>_<agent>`).
+    const { rows } = await client.query<{ nspname: string }>(
+      `SELECT nspname FROM pg_namespace
+        WHERE nspname = ANY($1) OR EXISTS (SELECT 1 FROM unnest($1::text[]) s WHERE starts_with(nspname, s || '_'))`,
+      [schemas],
+    );
+    for (const { nspname } of rows) await client.query(`DROP SCHEMA IF EXISTS ${nspname} CASCADE`);
   });
 });
 

@@ -10,6 +10,7 @@ import type { StreamResponse } from '../../src/protocol/index.js';
 import { allDrivers, ok, taskOf, userText, type Driver } from '../helpers/drivers.js';
 import { startEcho, type EchoServer } from '../helpers/echo-server.js';
 import { grpcDriver } from '../helpers/grpc-driver.js';
+import { POSTGRES_SKIP_NOTE, POSTGRES_URL } from '../helpers/postgres.js';
 
 // gRPC status codes the suite expects (digest §5.1, the catalog's gRPC column).
 const INVALID_ARGUMENT = 3;
@@ -28,7 +29,16 @@ function lastState(events: StreamResponse[]): string | undefined {
   return undefined;
 }
 
-for (const storeKind of ['memory', 'sqlite'] as const) {
+// PostgreSQL joins when CONCORD_TEST_POSTGRES_URL is set (helpers/postgres.ts).
+describe.skipIf(POSTGRES_URL !== undefined)('conformance on the postgres store', () => {
+  it.skip(`runs against PostgreSQL${POSTGRES_SKIP_NOTE}`, () => {});
+});
+
+for (const storeKind of [
+  'memory',
+  'sqlite',
+  ...(POSTGRES_URL === undefined ? [] : ['postgres' as const]),
+] as const) {
   describe(`conformance on the ${storeKind} store`, () => {
     let server: EchoServer;
     let drivers: Driver[];

@@ -28,15 +28,16 @@ async function rpcRaw(
 }
 
 const V1 = { 'a2a-version': '1.0' };
+// A fresh messageId per message: sends are idempotent by messageId (decision 0091).
 const msg1 = (extra: Record<string, unknown> = {}) => ({
-  messageId: 'm1',
+  messageId: `m1-${crypto.randomUUID()}`,
   role: 'ROLE_USER',
   parts: [{ text: 'hi' }],
   ...extra,
 });
 const msg03 = (extra: Record<string, unknown> = {}) => ({
   kind: 'message',
-  messageId: 'm1',
+  messageId: `m1-${crypto.randomUUID()}`,
   role: 'user',
   parts: [{ kind: 'text', text: 'hi' }],
   ...extra,

@@ -173,6 +173,7 @@ describe('SQLite approvals durability', () => {
     raw.exec('DROP TABLE approvals; DROP TABLE approval_events; DROP TABLE evidence_records;');
     // And what came after (schema 4, push notifications).
     raw.exec('DROP TABLE push_configs; DROP TABLE push_outbox; DROP TABLE push_dead_letters;');
+    raw.exec('DROP TABLE idempotency_keys;');
     raw.exec('ALTER TABLE tasks DROP COLUMN push_configs');
     raw.pragma('user_version = 1');
     raw.close();

@@ -110,6 +110,7 @@ describe('SQLite PushStore durability', () => {
     // Roll the file back to schema 3, as an older Concord left it.
     const db = new Database(path);
     db.exec('DROP TABLE push_configs; DROP TABLE push_outbox; DROP TABLE push_dead_letters;');
+    db.exec('DROP TABLE idempotency_keys;');
     db.exec('ALTER TABLE tasks DROP COLUMN push_configs');
     db.pragma('user_version = 3');
     db.close();

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe } from 'vitest';
 import type { TaskStore } from '../../src/store/index.js';
 import { describeCommitCases } from './suite/commit-cases.js';
 import { suiteContext } from './suite/fixtures.js';
+import { describeIdempotencyCases } from './suite/idempotency-cases.js';
 import { describeListCases } from './suite/list-cases.js';
 import { describeVisibilityCases } from './suite/visibility-cases.js';
 
@@ -38,5 +39,6 @@ export function describeTaskStoreSuite(name: string, open: OpenTaskStore): void 
     describeCommitCases(ctx);
     describeListCases(ctx);
     describeVisibilityCases(ctx);
+    describeIdempotencyCases(ctx);
   });
 }

@@ -121,9 +121,11 @@ export class TaskFeed {
     try {
       do {
         follow.again = false;
-        const after = this.position(taskId, follow);
-        // Nobody here knows a position yet: the subscriber's `seen` will pull.
-        if (after === 0) return;
+        const position = this.position(taskId, follow);
+        // No subscriber said what it read yet: the newest announced events are enough, since
+        // streams fill any gap before them from the log; with nothing announced, `seen` pulls.
+        const after = position > 0 ? position : follow.announced - 1;
+        if (after < 0) return;
         const records = await this.store.readEvents(taskId, after, follow.scope);
         if (this.follows.get(taskId) !== follow) return;
         const published = this.hub.lastPublished(taskId);

@@ -75,6 +75,10 @@ class HttpCallContext implements CallContext {
   get remoteAddress(): string | undefined {
     return this.#request.remoteAddress;
   }
+
+  get idempotencyKey(): string | undefined {
+    return this.#request.header('idempotency-key');
+  }
 }
 
 /** Settings for call setup. */

@@ -13,6 +13,7 @@ import { isAfterCursor, planList } from '../list-plan.js';
 import { encodePageToken } from '../page-token.js';
 import { taskStatusKey } from '../status-time.js';
 import {
+  IdempotencyKeyConflictError,
   VersionConflictError,
   type StoredTask,
   type TaskCommit,
@@ -44,6 +45,13 @@ interface Entry {
   events: TaskEventRecord[];
   /** Set once the entry left the map; `created` drops it at its next compaction. */
   evicted: boolean;
+  /** Idempotency keys this task holds (scoped, see `scopedKey`), forgotten with it. */
+  keys?: string[];
+}
+
+/** An idempotency key within its caller's scope; NUL cannot occur in a tenant or principal name. */
+function scopedKey(key: string, scope: TaskScope): string {
+  return `${scope.tenant}\u0000${scope.owner}\u0000${key}`;
 }
 
 /** Options of the in-memory store. */
@@ -65,6 +73,8 @@ function visible(entry: Entry, scope: TaskScope): boolean {
 /** A TaskStore that keeps everything in process memory; see the file comment. */
 export class MemoryTaskStore implements TaskStore {
   private readonly tasks = new Map<string, Entry>();
+  /** Scoped idempotency key → task id (decision 0091). */
+  private readonly keys = new Map<string, string>();
   /** Entries in creation order, so `list` can walk newest-created first (see `page`). */
   private created: Entry[] = [];
   /** Entries of `created` before this index were all looked at by an eviction sweep. */
@@ -108,6 +118,10 @@ export class MemoryTaskStore implements TaskStore {
     return Promise.resolve(entry.events.slice(Math.max(0, Math.floor(afterSeq))));
   }
 
+  findIdempotencyKey(key: string, scope: TaskScope): Promise<string | undefined> {
+    return Promise.resolve(this.keys.get(scopedKey(key, scope)));
+  }
+
   list(query: TaskQuery): Promise<TaskPage> {
     try {
       return Promise.resolve(this.page(query));
@@ -133,6 +147,13 @@ export class MemoryTaskStore implements TaskStore {
       actual = entry.stored.version;
     }
     if (actual !== expectedVersion) throw new VersionConflictError(task.id, expectedVersion, actual);
+    let key: string | undefined;
+    if (commit.idempotencyKey !== undefined) {
+      key = scopedKey(commit.idempotencyKey, commit);
+      const holder = this.keys.get(key);
+      if (holder !== undefined && holder !== task.id)
+        throw new IdempotencyKeyConflictError(holder, commit.idempotencyKey);
+    }
     const version = expectedVersion + events.length;
     const statusKey = taskStatusKey(task.status.timestamp);
     let log: TaskEventRecord[];
@@ -163,6 +184,12 @@ export class MemoryTaskStore implements TaskStore {
       entry.statusKey = statusKey;
     }
     for (let i = 0; i < events.length; i++) log.push({ seq: expectedVersion + 1 + i, event: events[i]! });
+    // (A new terminal task may already have been evicted by its own create: then no key stays.)
+    const held = key === undefined ? undefined : this.tasks.get(task.id);
+    if (held !== undefined) {
+      this.keys.set(key!, task.id);
+      (held.keys ??= []).push(key!);
+    }
     // Tasks without push configs pay one size check here (push-store.ts: the outbox promise).
     const { push } = this;
     if (
@@ -190,6 +217,7 @@ export class MemoryTaskStore implements TaskStore {
       if (entry.evicted || !isTerminalState(entry.state)) continue;
       entry.evicted = true;
       tasks.delete(entry.id);
+      if (entry.keys !== undefined) for (const key of entry.keys) this.keys.delete(key);
       this.push.forgetTask(entry.id);
       this.evictedInCreated++;
     }

@@ -5,7 +5,9 @@
  * row lock makes a concurrent writer wait, and when it resumes PostgreSQL re-checks the WHERE
  * clause against the row the first writer committed, so the second finds the version moved and
  * writes nothing (TaskStore port: a lost update is impossible, across processes too). A create is
- * an INSERT ... ON CONFLICT DO NOTHING: of two creators, the second writes nothing.
+ * an INSERT ... ON CONFLICT DO NOTHING: of two creators, the second writes nothing. The
+ * idempotency key goes in with the rest: of two tasks claiming one key, the second statement fails
+ * on the key's primary key and leaves nothing behind.
  */
 import type { Statement } from './database.js';
 
@@ -17,8 +19,20 @@ export interface CommitRow {
 
 // Parameters, in order, shared by both statements.
 //  $1 id, $2 expectedVersion, $3 contextId, $4 state, $5 status key, $6 new version,
-//  $7 snapshot JSON, $8 tenant, $9 owner, $10 events JSON array, $11 createdAt (outbox).
+//  $7 snapshot JSON, $8 tenant, $9 owner, $10 events JSON array, $11 createdAt (outbox),
+//  $12 idempotency key or null.
 const EVENTS_AND_OUTBOX = `
+  -- The send's idempotency key (decision 0091), in the caller's scope. Already held by this task
+  -- (a retried follow-up), it is left alone; held by another task, the INSERT violates the primary
+  -- key and the whole statement, task and events included, is undone (IDEMPOTENCY_KEY_CONSTRAINT).
+  k AS (
+    INSERT INTO idempotency_keys (tenant, owner, key, task_id)
+    SELECT $8::text, $9::text, $12::text, t.id FROM t
+     WHERE $12::text IS NOT NULL
+       AND NOT EXISTS (SELECT 1 FROM idempotency_keys i
+                        WHERE i.tenant = $8::text AND i.owner = $9::text AND i.key = $12::text
+                          AND i.task_id = t.id)
+  ),
   e AS (
     INSERT INTO task_events (task_id, seq, event)
     SELECT t.id, $2::integer + x.n, x.ev
@@ -48,8 +62,7 @@ WITH t AS (
 const UPDATE = `
 WITH t AS (
   UPDATE tasks
-     SET context_id = $3, state = $4, status_ts = $5, version = $6::integer, snapshot = $7::json,
-         updated_at = now()
+     SET context_id = $3, state = $4, status_ts = $5, version = $6::integer, snapshot = $7::json
    WHERE id = $1 AND version = $2::integer AND tenant = $8::text AND (owner = '' OR owner = $9::text)
   RETURNING id
 ),${EVENTS_AND_OUTBOX}`;
@@ -60,6 +73,9 @@ export function commitStatement(values: unknown[], create: boolean): Statement {
     ? { name: 'concord-commit-create', text: CREATE, values }
     : { name: 'concord-commit-update', text: UPDATE, values };
 }
+
+/** The constraint a commit violates when another task holds its idempotency key. */
+export const IDEMPOTENCY_KEY_CONSTRAINT = 'idempotency_keys_pkey';
 
 /** Reads what a failed commit ran into. */
 export const HEAD_STATEMENT = 'SELECT tenant, owner, version FROM tasks WHERE id = $1';

@@ -3,6 +3,7 @@
  * went wrong without echoing the password of the URL (decision 0100).
  */
 import pg from 'pg';
+import { redactDatabaseUrl } from '../database-url.js';
 
 /** How to reach the database. */
 export interface PostgresConnectionOptions {
@@ -32,20 +33,6 @@ export function checkSchemaName(schema: string): string {
     );
   }
   return schema;
-}
-
-/** The URL with its password replaced by `***`, for messages and logs. */
-export function redactDatabaseUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    // A password can also travel as a query parameter (libpq accepts `?password=`).
-    if (parsed.searchParams.has('password')) parsed.searchParams.set('password', '***');
-    return parsed.toString();
-  } catch {
-    // Not a URL (a libpq key=value string, or garbage): say nothing of its content.
-    return '(unparsable database URL)';
-  }
 }
 
 /** Thrown when the database cannot be reached or refuses the connection. */

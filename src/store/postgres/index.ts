@@ -4,15 +4,17 @@ import { Database } from './database.js';
 import { checkSchemaVersion, migrateSchema, type MigrationResult } from './migrate.js';
 import { PostgresTaskStore } from './postgres-task-store.js';
 import { DEFAULT_POSTGRES_SCHEMA } from './connection.js';
+import { checkRetention, type RetentionOptions } from '../retention.js';
 
 export {
   DatabaseConnectionError,
   DEFAULT_POSTGRES_SCHEMA,
-  redactDatabaseUrl,
   type PostgresConnectionOptions,
 } from './connection.js';
+export { redactDatabaseUrl } from '../database-url.js';
 export { MIGRATIONS_TABLE, SchemaVersionError, type MigrationResult } from './migrate.js';
 export { POSTGRES_SCHEMA_VERSION } from './schema.js';
+export type { RetentionOptions } from '../retention.js';
 export { PostgresTaskStore } from './postgres-task-store.js';
 export type { PostgresApprovalStore } from './postgres-approval-store.js';
 export type { PostgresEvidenceStore } from './postgres-evidence-store.js';
@@ -25,11 +27,14 @@ export interface PostgresStoreOptions extends PostgresConnectionOptions {
    * at this Concord's version (`concord db migrate`), for roles that may not change the schema.
    */
   migrate?: boolean;
+  /** Delete terminal tasks older than `retention.maxAgeMs` on a timer (decision 0103); off by default. */
+  retention?: RetentionOptions;
 }
 
 /** Connects, brings the schema up to date (see `migrate`), and returns the store. */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresTaskStore> {
   const schema = options.schema ?? DEFAULT_POSTGRES_SCHEMA;
+  if (options.retention !== undefined) checkRetention(options.retention);
   const pool = await openPool({ ...options, schema });
   try {
     if (options.migrate === false) await checkSchemaVersion(pool, schema);
@@ -38,7 +43,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     await pool.end().catch(() => {});
     throw error;
   }
-  return new PostgresTaskStore(new Database(pool), schema);
+  return new PostgresTaskStore(new Database(pool), schema, options.retention);
 }
 
 /** Applies pending migrations to the schema and closes the connection (`concord db migrate`). */

@@ -6,9 +6,11 @@
  */
 import type { Task } from '../../protocol/model.js';
 import { planList } from '../list-plan.js';
+import { RetentionTimer, type RetentionOptions } from '../retention.js';
 import { checkPushConfig } from '../push-rules.js';
 import { taskStatusKey } from '../status-time.js';
 import {
+  IdempotencyKeyConflictError,
   VersionConflictError,
   type StoredTask,
   type TaskCommit,
@@ -18,12 +20,19 @@ import {
   type TaskScope,
   type TaskStore,
 } from '../task-store.js';
-import { commitStatement, HEAD_STATEMENT, UPSERT_CONFIG, type CommitRow } from './commit-statements.js';
+import {
+  commitStatement,
+  HEAD_STATEMENT,
+  IDEMPOTENCY_KEY_CONSTRAINT,
+  UPSERT_CONFIG,
+  type CommitRow,
+} from './commit-statements.js';
 import type { Database } from './database.js';
 import { runListPlan } from './list-query.js';
 import { PostgresApprovalStore } from './postgres-approval-store.js';
 import { PostgresEvidenceStore } from './postgres-evidence-store.js';
 import { PostgresPushStore, configValues } from './postgres-push-store.js';
+import { deleteExpiredTasks } from './postgres-retention.js';
 
 const CLOSED = 'task store is closed';
 
@@ -42,18 +51,74 @@ export class PostgresTaskStore implements TaskStore {
   readonly evidence: PostgresEvidenceStore;
   /** Push configs and their outbox; deliveries are queued by each commit. */
   readonly push: PostgresPushStore;
+  private readonly retention: RetentionTimer | undefined;
+  /** The last commit of each task still in progress (see `commit`). */
+  private readonly tails = new Map<string, Promise<void>>();
+  private closing = false;
 
   constructor(
     private readonly db: Database,
     /** The schema the store's tables live in. */
     readonly schema: string,
+    /** Deletes expired terminal tasks on a timer (decision 0103); off when absent. */
+    retention?: RetentionOptions,
   ) {
     this.approvals = new PostgresApprovalStore(db);
     this.evidence = new PostgresEvidenceStore(db);
     this.push = new PostgresPushStore(db);
+    this.retention =
+      retention === undefined
+        ? undefined
+        : new RetentionTimer((maxAgeMs) => this.deleteExpiredTasks(maxAgeMs), retention);
   }
 
-  async commit(commit: TaskCommit): Promise<number> {
+  /**
+   * Deletes terminal tasks whose status is older than `maxAgeMs` at `now` (epoch ms), with their
+   * events, push configs, dead letters and idempotency keys; a task with a pending delivery stays.
+   * Returns how many tasks were deleted. The retention timer calls this; it can also be called on
+   * demand.
+   */
+  deleteExpiredTasks(maxAgeMs: number, now: number = Date.now()): Promise<number> {
+    return deleteExpiredTasks(this.db, maxAgeMs, now);
+  }
+
+  /**
+   * Commits of this process to the same task run one after the other, in the order they were
+   * made (as the TaskStore port promises: a runner may queue its next commit without waiting).
+   * On a pool they would otherwise race on two connections. Other processes' commits are ordered
+   * by the version check alone.
+   */
+  commit(commit: TaskCommit): Promise<number> {
+    if (this.closing) return Promise.reject(new Error(CLOSED));
+    const id = commit.task.id;
+    const previous = this.tails.get(id);
+    const run = previous === undefined ? this.commitNow(commit) : previous.then(() => this.commitNow(commit));
+    const tail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.tails.set(id, tail);
+    void tail.then(() => {
+      if (this.tails.get(id) === tail) this.tails.delete(id);
+    });
+    return run;
+  }
+
+  private async commitNow(commit: TaskCommit): Promise<number> {
+    try {
+      return await this.write(commit);
+    } catch (error) {
+      if (!isKeyConflict(error)) throw error;
+      // Another task holds the key: the statement was undone whole; name the holder.
+      const key = commit.idempotencyKey!;
+      const holder = await this.findIdempotencyKey(key, commit);
+      // Gone again already (its task expired meanwhile): the key is free, so try once more.
+      if (holder === undefined) return this.write(commit);
+      throw new IdempotencyKeyConflictError(holder, key);
+    }
+  }
+
+  private async write(commit: TaskCommit): Promise<number> {
     const { task, expectedVersion, events, tenant, owner, pushConfigs } = commit;
     if (events.length === 0) throw new Error(`commit of task ${task.id} carries no events`);
     // Serialised before any round trip: a value JSON cannot hold fails its own commit only.
@@ -72,6 +137,7 @@ export class PostgresTaskStore implements TaskStore {
       owner,
       eventsJson,
       new Date().toISOString(),
+      commit.idempotencyKey ?? null,
     ];
     const statement = commitStatement(values, expectedVersion === 0);
     let row: CommitRow;
@@ -131,14 +197,30 @@ export class PostgresTaskStore implements TaskStore {
     return rows.map((row) => ({ seq: row.seq, event: row.event }));
   }
 
+  async findIdempotencyKey(key: string, scope: TaskScope): Promise<string | undefined> {
+    const { rows } = await this.db.query<{ task_id: string }>(
+      {
+        name: 'concord-find-key',
+        text: 'SELECT task_id FROM idempotency_keys WHERE tenant = $1 AND owner = $2 AND key = $3',
+        values: [scope.tenant, scope.owner, key],
+      },
+      CLOSED,
+    );
+    return rows[0]?.task_id;
+  }
+
   async list(query: TaskQuery): Promise<TaskPage> {
     const plan = planList(query);
     return runListPlan(plan, (statement) => this.db.query(statement, CLOSED));
   }
 
   /** Waits for the work in flight, then closes the pool (and with it the sub-stores). */
-  close(): Promise<void> {
-    return this.db.close();
+  async close(): Promise<void> {
+    this.closing = true;
+    await this.retention?.stop();
+    // Commits waiting behind another of their task were made before close: they go in too.
+    while (this.tails.size > 0) await Promise.all(this.tails.values());
+    await this.db.close();
   }
 
   /** The VersionConflictError of a commit that wrote nothing, naming the version it ran into. */
@@ -157,4 +239,11 @@ export class PostgresTaskStore implements TaskStore {
     const actual = head !== undefined && (commit.expectedVersion === 0 || visible) ? head.version : 0;
     return new VersionConflictError(commit.task.id, commit.expectedVersion, actual);
   }
+}
+
+/** True for the error of a commit whose idempotency key another task holds (commit-statements.ts). */
+function isKeyConflict(error: unknown): boolean {
+  const e = error as { code?: unknown; constraint?: unknown };
+  // 23505: unique_violation.
+  return e?.code === '23505' && e.constraint === IDEMPOTENCY_KEY_CONSTRAINT;
 }

@@ -9,9 +9,6 @@
  * and evidence records owe their readers.
  */
 
-/** Terminal states (A2A 1.0 §5.5.1 TaskState): retention only ever deletes tasks in one of these. */
-export const TERMINAL_STATES_SQL = `('TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED')`;
-
 /** The migrations, in order (see the file comment). */
 export const POSTGRES_MIGRATIONS: readonly string[] = [
   `
@@ -24,18 +21,16 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     -- Sortable UTC status time (status-time.ts), so text order is time order.
     status_ts text COLLATE "C" NOT NULL,
     version integer NOT NULL CHECK (version >= 1),
-    snapshot json NOT NULL,
-    -- The database's clock at the last commit: what retention measures a task's age by, the same
-    -- for every instance whatever its own clock says.
-    updated_at timestamptz NOT NULL DEFAULT now()
+    snapshot json NOT NULL
   );
   -- One index per ListTasks filter shape (A2A 1.0 §3.1.4), each ending in (status_ts, id) so a
   -- page is read in index order (scanned backwards for DESC), owner included for visibility.
   CREATE INDEX tasks_by_tenant ON tasks (tenant, status_ts, id) INCLUDE (owner);
   CREATE INDEX tasks_by_context ON tasks (tenant, context_id, status_ts, id) INCLUDE (owner);
   CREATE INDEX tasks_by_state ON tasks (tenant, state, status_ts, id) INCLUDE (owner);
-  -- Retention's scan (retention.ts): only terminal tasks, oldest first.
-  CREATE INDEX tasks_expiring ON tasks (updated_at) WHERE state IN ${TERMINAL_STATES_SQL};
+  -- Retention's scan (postgres-retention.ts): only terminal tasks, oldest status first.
+  CREATE INDEX tasks_expiring ON tasks (status_ts)
+    WHERE state IN ('TASK_STATE_COMPLETED', 'TASK_STATE_CANCELED', 'TASK_STATE_FAILED', 'TASK_STATE_REJECTED');
 
   CREATE TABLE task_events (
     task_id text COLLATE "C" NOT NULL,
@@ -138,6 +133,18 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     failed_at text NOT NULL
   );
   CREATE INDEX push_dead_letters_by_task ON push_dead_letters (task_id);
+  `,
+  // 1 -> 2: idempotency keys of sends (decision 0091): unique per caller, pointing at the task that
+  // recorded the send; written by the commit's own statement and deleted with the task.
+  `
+  CREATE TABLE idempotency_keys (
+    tenant text COLLATE "C" NOT NULL,
+    owner text COLLATE "C" NOT NULL,
+    key text COLLATE "C" NOT NULL,
+    task_id text COLLATE "C" NOT NULL,
+    PRIMARY KEY (tenant, owner, key)
+  );
+  CREATE INDEX idempotency_keys_by_task ON idempotency_keys (task_id);
   `,
 ];
 

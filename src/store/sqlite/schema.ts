@@ -134,6 +134,27 @@ const MIGRATIONS: readonly string[] = [
     failed_at TEXT NOT NULL
   );
   `,
+  // 4 -> 5: idempotency keys of sends (decision 0091).
+  `
+  -- Idempotency keys of sends (decision 0091): unique per caller, pointing at the task that
+  -- recorded the send; written in the commit's transaction and deleted with the task.
+  CREATE TABLE idempotency_keys (
+    tenant TEXT NOT NULL,
+    owner TEXT NOT NULL,
+    key TEXT NOT NULL,
+    task_id TEXT NOT NULL,
+    PRIMARY KEY (tenant, owner, key)
+  ) WITHOUT ROWID;
+  CREATE INDEX idempotency_keys_by_task ON idempotency_keys (task_id);
+  `,
+  // 5 -> 6: task retention (decision 0103). IF NOT EXISTS: files rolled back by hand in tests (and
+  // by a downgrade) may still carry the indexes.
+  `
+  -- Retention's scan (sqlite-retention.ts): only terminal tasks, oldest status first.
+  CREATE INDEX IF NOT EXISTS tasks_expiring ON tasks (status_ts)
+    WHERE state IN ('TASK_STATE_COMPLETED', 'TASK_STATE_CANCELED', 'TASK_STATE_FAILED', 'TASK_STATE_REJECTED');
+  CREATE INDEX IF NOT EXISTS push_dead_letters_by_task ON push_dead_letters (task_id);
+  `,
 ];
 
 /** The schema version this code writes (`PRAGMA user_version`). */

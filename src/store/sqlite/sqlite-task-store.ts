@@ -6,6 +6,7 @@
 import type Database from 'better-sqlite3';
 import type { StreamResponse, Task } from '../../protocol/model.js';
 import { planList } from '../list-plan.js';
+import { checkRetention, RetentionTimer, type RetentionOptions } from '../retention.js';
 import type {
   StoredTask,
   TaskCommit,
@@ -19,6 +20,7 @@ import { ListQuery } from './list-query.js';
 import { SqliteApprovalStore } from './sqlite-approval-store.js';
 import { SqliteEvidenceStore } from './sqlite-evidence-store.js';
 import { SqlitePushStore } from './sqlite-push-store.js';
+import { SqliteRetention } from './sqlite-retention.js';
 import { openDatabase } from './schema.js';
 import { prepareStatements, type Statements } from './statements.js';
 import { WriteQueue } from './write-queue.js';
@@ -29,6 +31,8 @@ export interface SqliteTaskStoreOptions {
   path: string;
   /** How long to wait for another process's write lock, in ms; default 5000. */
   busyTimeoutMs?: number;
+  /** Delete terminal tasks older than `retention.maxAgeMs` on a timer (decision 0103); off by default. */
+  retention?: RetentionOptions;
 }
 
 /** A TaskStore in one SQLite file; see the file comment. */
@@ -38,6 +42,8 @@ export class SqliteTaskStore implements TaskStore {
   private readonly writes: WriteQueue;
   private readonly lists: ListQuery;
   private closed = false;
+  private readonly expiry: SqliteRetention;
+  private readonly retention: RetentionTimer | undefined;
   /** Approvals in the same file and connection, closed with this store (sqlite-approval-store.ts). */
   readonly approvals: SqliteApprovalStore;
   /** Evidence chains in the same file and connection, closed with this store (sqlite-evidence-store.ts). */
@@ -46,6 +52,8 @@ export class SqliteTaskStore implements TaskStore {
   readonly push: SqlitePushStore;
 
   constructor(options: SqliteTaskStoreOptions) {
+    // Checked before the file is opened, so bad options leave nothing open.
+    if (options.retention !== undefined) checkRetention(options.retention);
     this.db = openDatabase({ path: options.path, busyTimeoutMs: options.busyTimeoutMs ?? 5000 });
     this.sql = prepareStatements(this.db);
     const flush = (): void => this.writes.flush();
@@ -54,10 +62,29 @@ export class SqliteTaskStore implements TaskStore {
     this.lists = new ListQuery(this.db);
     this.approvals = new SqliteApprovalStore({ db: this.db, beforeWrite: flush });
     this.evidence = new SqliteEvidenceStore({ db: this.db, beforeWrite: flush });
+    this.expiry = new SqliteRetention(this.db, flush);
+    this.retention =
+      options.retention === undefined
+        ? undefined
+        : new RetentionTimer((maxAgeMs) => this.deleteExpiredTasks(maxAgeMs), options.retention);
+  }
+
+  /**
+   * Deletes terminal tasks whose status is older than `maxAgeMs` at `now` (epoch ms), with their
+   * events, push configs, dead letters and idempotency keys; a task with a pending delivery stays.
+   * Returns how many tasks were deleted. The retention timer calls this; it can also be called on
+   * demand.
+   */
+  deleteExpiredTasks(maxAgeMs: number, now: number = Date.now()): Promise<number> {
+    return this.attempt(() => this.expiry.deleteExpired(maxAgeMs, now));
   }
 
   commit(commit: TaskCommit): Promise<number> {
     return this.writes.enqueue(commit);
+  }
+
+  findIdempotencyKey(key: string, scope: TaskScope): Promise<string | undefined> {
+    return this.attempt(() => this.sql.selectKey.get(scope.tenant, scope.owner, key)?.task_id);
   }
 
   get(taskId: string, scope: TaskScope): Promise<StoredTask | undefined> {
@@ -92,9 +119,11 @@ export class SqliteTaskStore implements TaskStore {
     return this.attempt(() => this.lists.page(planList(query)));
   }
 
-  close(): Promise<void> {
-    if (this.closed) return Promise.resolve();
+  async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
+    // A sweep is synchronous once started, so stopping the timer leaves none half done.
+    await this.retention?.stop();
     return this.attempt(() => {
       // Acknowledge nothing that is not written: parked commits go in before the file closes.
       this.writes.close();

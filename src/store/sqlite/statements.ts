@@ -44,6 +44,9 @@ export interface Statements {
     [contextId: string, state: string, statusTs: string, version: number, snapshot: string, id: string]
   >;
   insertEvent: Database.Statement<[taskId: string, seq: number, event: string]>;
+  /** The task holding an idempotency key in a caller's scope (schema 5). */
+  selectKey: Database.Statement<[tenant: string, owner: string, key: string], { task_id: string }>;
+  insertKey: Database.Statement<[tenant: string, owner: string, key: string, taskId: string]>;
   /** Events after a sequence number, only if the task is visible (tenant, owner '' or this one). */
   selectEvents: Database.Statement<
     [taskId: string, afterSeq: number, tenant: string, owner: string],
@@ -64,6 +67,10 @@ export function prepareStatements(db: Database.Database): Statements {
       `UPDATE tasks SET context_id = ?, state = ?, status_ts = ?, version = ?, snapshot = ? WHERE id = ?`,
     ),
     insertEvent: db.prepare('INSERT INTO task_events (task_id, seq, event) VALUES (?, ?, ?)'),
+    selectKey: db.prepare('SELECT task_id FROM idempotency_keys WHERE tenant = ? AND owner = ? AND key = ?'),
+    insertKey: db.prepare(
+      'INSERT OR IGNORE INTO idempotency_keys (tenant, owner, key, task_id) VALUES (?, ?, ?, ?)',
+    ),
     selectEvents: db.prepare(
       `SELECT e.seq AS seq, e.event AS event
          FROM tasks t JOIN task_events e ON e.task_id = t.id

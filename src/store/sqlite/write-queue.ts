@@ -10,7 +10,12 @@
  * task in one batch are checked in arrival order against the version the earlier ones produced.
  */
 import type Database from 'better-sqlite3';
-import { VersionConflictError, type TaskCommit, type TaskScope } from '../task-store.js';
+import {
+  IdempotencyKeyConflictError,
+  VersionConflictError,
+  type TaskCommit,
+  type TaskScope,
+} from '../task-store.js';
 import { taskStatusKey } from '../status-time.js';
 import type { SqlitePushStore } from './sqlite-push-store.js';
 import type { Statements, TaskHead } from './statements.js';
@@ -112,7 +117,7 @@ export class WriteQueue {
 
   /** Runs inside the transaction. */
   private write(batch: Pending[]): Outcome[] {
-    const { selectHead, insertTask, updateTask, insertEvent } = this.sql;
+    const { selectHead, insertTask, updateTask, insertEvent, selectKey, insertKey } = this.sql;
     // Heads written earlier in this batch: the next commit to the same task is checked against them
     // (and the SELECT is saved).
     const written = new Map<string, TaskHead>();
@@ -127,6 +132,15 @@ export class WriteQueue {
       if (actual !== expectedVersion) {
         outcomes.push(new VersionConflictError(task.id, expectedVersion, actual));
         continue;
+      }
+      const key = p.commit.idempotencyKey;
+      if (key !== undefined) {
+        // Checked before anything of this commit is written: a conflict writes nothing.
+        const holder = selectKey.get(p.commit.tenant, p.commit.owner, key)?.task_id;
+        if (holder !== undefined && holder !== task.id) {
+          outcomes.push(new IdempotencyKeyConflictError(holder, key));
+          continue;
+        }
       }
       const version = expectedVersion + p.events.length;
       const state = task.status.state;
@@ -143,6 +157,7 @@ export class WriteQueue {
       }
       for (let i = 0; i < p.events.length; i++)
         insertEvent.run(task.id, expectedVersion + 1 + i, p.events[i]!);
+      if (key !== undefined) insertKey.run(p.commit.tenant, p.commit.owner, key, task.id);
       // The outbox in the same transaction; a task without configs skips this on the count it
       // already read with its head.
       const { pushConfigs } = p.commit;

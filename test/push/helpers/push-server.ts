@@ -11,6 +11,7 @@ import {
 import { listen, type RunningServer } from '../../../src/server/adapters/node.js';
 import { createMemoryTaskStore, type PushStore, type TaskStore } from '../../../src/store/index.js';
 import { openSqliteTaskStore } from '../../../src/store/sqlite/index.js';
+import { openTestPostgresStore } from '../../helpers/postgres.js';
 // @ts-expect-error -- plain JS example module without type declarations
 import * as echo from '../../../examples/echo/agent.mjs';
 
@@ -29,12 +30,13 @@ export interface PushServer {
 
 /** Starts the echo agent with `push` (keys made in memory unless given); retries are quick by default. */
 export async function startPushServer(
-  options: { store?: 'memory' | 'sqlite'; push?: Partial<PushOptions>; file?: string } = {},
+  options: { store?: 'memory' | 'sqlite' | 'postgres'; push?: Partial<PushOptions>; file?: string } = {},
 ): Promise<PushServer> {
   let dir: string | undefined;
   let store: TaskStore;
   let file: string | undefined = options.file;
   if (file !== undefined) store = openSqliteTaskStore({ path: file });
+  else if (options.store === 'postgres') store = await openTestPostgresStore();
   else if (options.store === 'sqlite') {
     dir = mkdtempSync(join(tmpdir(), 'concord-push-it-'));
     file = join(dir, 'tasks.db');

@@ -1,0 +1,109 @@
+/**
+ * Idempotent sends (decision 0091; A2A 1.0 §3.3.1: "a send MAY use messageId to detect
+ * duplicates"). A retried `SendMessage` / `SendStreamingMessage` from the same caller with the same
+ * `messageId`, or the same `Idempotency-Key` header when the client sends one, answers with the
+ * task the first attempt made instead of running the agent again.
+ *
+ * Two layers, because a retry can arrive at two moments:
+ * - while the first attempt is still being admitted or has not committed yet, in this process:
+ *   the in-flight map hands the retry the same execution (the agent runs once);
+ * - once the first attempt committed (here, in another process sharing the store, or before a
+ *   restart): the store's key → task record finds the task.
+ * The store keeps keys unique per caller, so when two processes race with the same key exactly
+ * one task is created; the loser's commit fails with IdempotencyKeyConflictError and it answers
+ * with the winner's task.
+ */
+import { A2AError, invalidParams, type Message, type SendMessageRequest } from '../protocol/index.js';
+import type { StoredTask, TaskScope, TaskStore } from '../store/index.js';
+import type { CallContext } from './call-context.js';
+import type { TaskExecution } from './task-execution.js';
+
+/** Longest `Idempotency-Key` accepted (the IETF draft leaves it open; Stripe allows 255). */
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+/** What an earlier attempt of the same send left: its run in this process, or its stored task. */
+export type EarlierSend = { run: Promise<TaskExecution> } | { stored: StoredTask };
+
+/**
+ * The key of a send in the store: the `Idempotency-Key` header when given, else the messageId.
+ * Prefixed so a header value can never collide with some other message's id.
+ */
+export function idempotencyKeyOf(message: Message, call: CallContext): string {
+  const header = call.idempotencyKey;
+  if (header === undefined) return `m:${message.messageId}`;
+  if (header.length === 0 || header.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    throw new A2AError(
+      'InvalidParamsError',
+      `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters, got ${header.length}`,
+      { violations: [{ field: 'Idempotency-Key', description: 'empty or too long' }] },
+    );
+  }
+  return `k:${header}`;
+}
+
+function scoped(key: string, scope: TaskScope): string {
+  return `${scope.tenant}\u0000${scope.owner}\u0000${key}`;
+}
+
+/** The in-flight sends of this process and the lookup of earlier ones; see the file comment. */
+export class IdempotentSends {
+  /** Scoped key → the run being started for it; removed once its first commit is durable. */
+  private readonly inflight = new Map<string, Promise<TaskExecution>>();
+
+  constructor(
+    private readonly store: TaskStore,
+    private readonly load: (taskId: string, call: CallContext) => Promise<StoredTask>,
+  ) {}
+
+  /**
+   * Finds an earlier attempt of this send, or, when there is none, starts this one with `start`
+   * and registers it so concurrent retries join it. Between the last look at the in-flight map
+   * and the registration nothing awaits, so two concurrent attempts cannot both start.
+   */
+  async startOrFind(
+    request: SendMessageRequest,
+    call: CallContext,
+    scope: TaskScope,
+    start: (key: string) => Promise<TaskExecution>,
+  ): Promise<{ started: Promise<TaskExecution>; release: () => void } | EarlierSend> {
+    const key = idempotencyKeyOf(request.message, call);
+    const slot = scoped(key, scope);
+    let run = this.inflight.get(slot);
+    if (run === undefined) {
+      const holder = await this.store.findIdempotencyKey(key, scope);
+      if (holder !== undefined) return { stored: await this.earlierTask(holder, request, call) };
+      run = this.inflight.get(slot);
+    }
+    if (run !== undefined) return { run };
+    const started = start(key);
+    this.inflight.set(slot, started);
+    const release = (): void => {
+      if (this.inflight.get(slot) === started) this.inflight.delete(slot);
+    };
+    // A refused send leaves no trace: a retry is checked (and refused) afresh.
+    started.catch(release);
+    return { started, release };
+  }
+
+  /** The task that holds the key, after checking the retry really is the same message. */
+  async earlierTask(taskId: string, request: SendMessageRequest, call: CallContext): Promise<StoredTask> {
+    const { message } = request;
+    if (message.taskId !== undefined && message.taskId !== '' && message.taskId !== taskId) {
+      throw reused(call, `was already used for a message to task ${taskId}`, '/message/taskId');
+    }
+    const stored = await this.load(taskId, call);
+    const original = stored.task.history?.find((earlier) => earlier.messageId === message.messageId);
+    if (original !== undefined && JSON.stringify(original.parts) !== JSON.stringify(message.parts)) {
+      throw reused(call, 'was already used for a message with different parts', '/message/parts');
+    }
+    return stored;
+  }
+}
+
+function reused(call: CallContext, what: string, field: string): A2AError {
+  const name = call.idempotencyKey === undefined ? 'messageId' : 'Idempotency-Key';
+  return invalidParams(
+    field,
+    `${name} ${what}; a retry must repeat the original message, a new message needs a new ${name}`,
+  );
+}
