@@ -49,7 +49,18 @@ import { extensionServices, type AcceptedSend, type ServerExtension } from './se
 import { EventHub, type HubSubscription } from './event-hub.js';
 import { applyHistoryLength, withoutArtifacts } from './history-length.js';
 import { checkOutputModes } from './output-modes.js';
-import { liveEvents, resumeEvents, type GapFill, type StreamItem } from './task-streams.js';
+import {
+  empty,
+  finishedTaskError,
+  liveEvents,
+  parseEventId,
+  resumeEvents,
+  singleMessage,
+  singleTask,
+  withFirst,
+  type GapFill,
+  type StreamItem,
+} from './task-streams.js';
 import { TaskRunner, type StartOptions } from './task-runner.js';
 import { cancelTask } from './task-cancel.js';
 import type { Cluster } from './cluster/cluster.js';
@@ -315,15 +326,7 @@ export class RequestHandler {
     if (isTerminalState(state)) {
       subscription.close();
       // 1.0 says error (§3.1.6); the 0.3 proto returns the task and closes (digest §12 item 8).
-      if (call.version === '1.0') {
-        throw new A2AError(
-          'UnsupportedOperationError',
-          `Task ${request.id} is ${state}; a finished task cannot be subscribed to`,
-          {
-            metadata: { taskId: request.id },
-          },
-        );
-      }
+      if (call.version === '1.0') throw finishedTaskError(request.id, state);
       return singleTask(stored);
     }
     return withFirst(
@@ -336,10 +339,7 @@ export class RequestHandler {
    * A hub subscription; on a cluster it also follows the task, so events committed by other
    * instances reach it (decision 0111), and `seen` tells the follower what the caller read.
    */
-  private subscribe(
-    taskId: string,
-    scope: TaskScope,
-  ): HubSubscription & { seen?: (version: number) => void } {
+  private subscribe(taskId: string, scope: TaskScope): HubSubscription {
     return this.node === undefined ? this.hub.subscribe(taskId) : this.node.subscribe(taskId, scope);
   }
 
@@ -592,38 +592,4 @@ function terminalTaskError(task: Task, call: CallContext): A2AError {
     metadata,
     violations: [{ field: '/message/taskId', description: 'refers to a task in a terminal state' }],
   });
-}
-
-function parseEventId(value: string): number {
-  if (!/^\d{1,15}$/.test(value.trim())) {
-    throw new A2AError(
-      'InvalidParamsError',
-      `Last-Event-ID must be an event id from this stream, got ${JSON.stringify(value)}`,
-      {
-        violations: [{ field: 'Last-Event-ID', description: 'expected a non-negative integer' }],
-      },
-    );
-  }
-  return Number(value.trim());
-}
-
-async function* withFirst(first: StreamItem, rest: AsyncGenerator<StreamItem>): AsyncGenerator<StreamItem> {
-  try {
-    yield first;
-    yield* rest;
-  } finally {
-    await rest.return(undefined);
-  }
-}
-
-async function* singleMessage(message: Message): AsyncGenerator<StreamItem> {
-  yield { event: { message } };
-}
-
-async function* singleTask(stored: StoredTask): AsyncGenerator<StreamItem> {
-  yield { id: String(stored.version), event: { task: stored.task } };
-}
-
-async function* empty(): AsyncGenerator<StreamItem> {
-  // Nothing was missed and the task is over.
 }

@@ -6,12 +6,14 @@
  * nothing: missed events are replayed from the durable log before live ones.
  */
 import {
+  A2AError,
   isTerminalState,
+  type Message,
   type ProtocolVersion,
   type StreamResponse,
   type TaskState,
 } from '../protocol/index.js';
-import type { TaskEventRecord, TaskScope, TaskStore } from '../store/index.js';
+import type { StoredTask, TaskEventRecord, TaskScope, TaskStore } from '../store/index.js';
 import type { HubSubscription } from './event-hub.js';
 
 /** One streamed item; `id` is the task event sequence number, when there is one. */
@@ -116,4 +118,55 @@ export async function* resumeEvents(
     }
   }
   yield* liveEvents(subscription, last, version, signal, fill);
+}
+
+/** The sequence number in a `Last-Event-ID` header (A2A 1.0 §3.1.6). */
+export function parseEventId(value: string): number {
+  if (!/^\d{1,15}$/.test(value.trim())) {
+    throw new A2AError(
+      'InvalidParamsError',
+      `Last-Event-ID must be an event id from this stream, got ${JSON.stringify(value)}`,
+      {
+        violations: [{ field: 'Last-Event-ID', description: 'expected a non-negative integer' }],
+      },
+    );
+  }
+  return Number(value.trim());
+}
+
+/** SubscribeToTask of a finished task in 1.0 (A2A 1.0 §3.1.6). */
+export function finishedTaskError(taskId: string, state: TaskState): A2AError {
+  return new A2AError(
+    'UnsupportedOperationError',
+    `Task ${taskId} is ${state}; a finished task cannot be subscribed to`,
+    { metadata: { taskId } },
+  );
+}
+
+/** A stream that starts with `first`. */
+export async function* withFirst(
+  first: StreamItem,
+  rest: AsyncGenerator<StreamItem>,
+): AsyncGenerator<StreamItem> {
+  try {
+    yield first;
+    yield* rest;
+  } finally {
+    await rest.return(undefined);
+  }
+}
+
+/** A stream of one Message (a direct reply). */
+export async function* singleMessage(message: Message): AsyncGenerator<StreamItem> {
+  yield { event: { message } };
+}
+
+/** A stream of one Task (a finished task subscribed to in 0.3). */
+export async function* singleTask(stored: StoredTask): AsyncGenerator<StreamItem> {
+  yield { id: String(stored.version), event: { task: stored.task } };
+}
+
+/** A stream with nothing in it. */
+export async function* empty(): AsyncGenerator<StreamItem> {
+  // Nothing was missed and the task is over.
 }

@@ -151,7 +151,9 @@ describeOnPostgres('two concord serve instances on one PostgreSQL database', () 
       const stream = await watching;
       expect(stateOf(stream.events.at(-1)!)).toBe('TASK_STATE_CANCELED');
       // A second cancel, on either instance, is refused: the task is terminal.
-      expect((await cancel(a.url, task.id)).status).toBe(409);
+      const again = await cancel(a.url, task.id);
+      expect(again.status).toBe(400);
+      expect(JSON.stringify(again.body)).toContain('TASK_NOT_CANCELABLE');
     });
 
     it('after kill -9 of A, B fails its running tasks with the reason and keeps every acknowledged task', async () => {
