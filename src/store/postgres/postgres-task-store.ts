@@ -33,6 +33,7 @@ import { PostgresApprovalStore } from './postgres-approval-store.js';
 import { PostgresEvidenceStore } from './postgres-evidence-store.js';
 import { PostgresPushStore, configValues } from './postgres-push-store.js';
 import { deleteExpiredTasks } from './postgres-retention.js';
+import { RecentKeys } from './recent-keys.js';
 
 const CLOSED = 'task store is closed';
 
@@ -55,6 +56,8 @@ export class PostgresTaskStore implements TaskStore {
   /** The last commit of each task still in progress (see `commit`). */
   private readonly tails = new Map<string, Promise<void>>();
   private closing = false;
+  /** Keys committed while lookups ran, so a lookup never misses a commit resolved before it. */
+  private readonly recentKeys = new RecentKeys();
 
   constructor(
     private readonly db: Database,
@@ -162,6 +165,9 @@ export class PostgresTaskStore implements TaskStore {
       }
     }
     if (row.written === 0) throw await this.conflict(commit);
+    if (commit.idempotencyKey !== undefined) {
+      this.recentKeys.committed(scopedKey(commit.idempotencyKey, commit), task.id);
+    }
     if (row.queued > 0) this.push.notify();
     return version;
   }
@@ -197,16 +203,18 @@ export class PostgresTaskStore implements TaskStore {
     return rows.map((row) => ({ seq: row.seq, event: row.event }));
   }
 
-  async findIdempotencyKey(key: string, scope: TaskScope): Promise<string | undefined> {
-    const { rows } = await this.db.query<{ task_id: string }>(
-      {
-        name: 'concord-find-key',
-        text: 'SELECT task_id FROM idempotency_keys WHERE tenant = $1 AND owner = $2 AND key = $3',
-        values: [scope.tenant, scope.owner, key],
-      },
-      CLOSED,
-    );
-    return rows[0]?.task_id;
+  findIdempotencyKey(key: string, scope: TaskScope): Promise<string | undefined> {
+    return this.recentKeys.lookup(scopedKey(key, scope), async () => {
+      const { rows } = await this.db.query<{ task_id: string }>(
+        {
+          name: 'concord-find-key',
+          text: 'SELECT task_id FROM idempotency_keys WHERE tenant = $1 AND owner = $2 AND key = $3',
+          values: [scope.tenant, scope.owner, key],
+        },
+        CLOSED,
+      );
+      return rows[0]?.task_id;
+    });
   }
 
   async list(query: TaskQuery): Promise<TaskPage> {
@@ -239,6 +247,11 @@ export class PostgresTaskStore implements TaskStore {
     const actual = head !== undefined && (commit.expectedVersion === 0 || visible) ? head.version : 0;
     return new VersionConflictError(commit.task.id, commit.expectedVersion, actual);
   }
+}
+
+/** An idempotency key within its caller's scope; NUL cannot occur in a tenant or principal name. */
+function scopedKey(key: string, scope: TaskScope): string {
+  return `${scope.tenant}\u0000${scope.owner}\u0000${key}`;
 }
 
 /** True for the error of a commit whose idempotency key another task holds (commit-statements.ts). */
