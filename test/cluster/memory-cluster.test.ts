@@ -13,6 +13,7 @@ import {
   type AgentExecutor,
   type Cluster,
   type ClusterBus,
+  type ClusterMessage,
   type OrphanPolicy,
 } from '../../src/server/index.js';
 import { listen, type RunningServer } from '../../src/server/adapters/node.js';
@@ -32,6 +33,7 @@ let opened: Instance[] = [];
 
 interface Settings {
   instanceTtlMs?: number;
+  recheckMs?: number;
   cancelTimeoutMs?: number;
   orphans?: OrphanPolicy;
   /** Replaces the bus (a test double around the network's). */
@@ -62,8 +64,8 @@ async function instance(
   return made;
 }
 
-/** A bus that never hands `cancel` messages to its instance: alive, but deaf to cancels. */
-function deafToCancels(bus: ClusterBus): ClusterBus {
+/** A bus that never hands messages of one type to its instance (alive, but deaf to them). */
+function deafTo(type: ClusterMessage['type'], bus: ClusterBus): ClusterBus {
   return new Proxy(bus, {
     get(target, property) {
       if (property === 'open') {
@@ -71,7 +73,7 @@ function deafToCancels(bus: ClusterBus): ClusterBus {
           target.open({
             ...listener,
             message: (message) => {
-              if (message.type !== 'cancel') listener.message(message);
+              if (message.type !== type) listener.message(message);
             },
           });
       }
@@ -133,6 +135,23 @@ describe('two instances on one memory store and the in-process bus', () => {
     expect(stateOf(rest.events.at(-1)!)).toBe('TASK_STATE_COMPLETED');
   });
 
+  it('loses nothing when every announcement is lost: the re-check reads the log', async () => {
+    const store = createMemoryTaskStore();
+    const network = createMemoryBusNetwork();
+    const a = await instance(store, network);
+    const b = await instance(store, network, { bus: deafTo('committed', network.bus()), recheckMs: 150 });
+    const task = await sendText(a.url, 'stream 5');
+    const started = Date.now();
+    const live = await subscribe(b.url, task.id);
+    expect(stateOf(live.events.at(-1)!)).toBe('TASK_STATE_COMPLETED');
+    // A's agent streams for 0.5 s; B kept up by re-reading every 150 ms (the default is 5 s).
+    expect(Date.now() - started).toBeLessThan(2_500);
+    const ids = live.events.map((event) => Number(event.id));
+    expect(ids).toEqual(ids.map((_, i) => ids[0]! + i));
+    const log = await subscribe(b.url, task.id, { lastEventId: '0' });
+    expect(live.events.slice(1)).toEqual(log.events.slice(ids[0]!));
+  });
+
   it('cancels through B a task whose agent runs on A', async () => {
     const store = createMemoryTaskStore();
     const network = createMemoryBusNetwork();
@@ -156,7 +175,7 @@ describe('two instances on one memory store and the in-process bus', () => {
   it('cancels from B itself when A does not answer in time', async () => {
     const store = createMemoryTaskStore();
     const network = createMemoryBusNetwork();
-    const a = await instance(store, network, { bus: deafToCancels(network.bus()) });
+    const a = await instance(store, network, { bus: deafTo('cancel', network.bus()) });
     const b = await instance(store, network, { cancelTimeoutMs: 300 });
     const task = await sendText(a.url, 'wait');
     const canceled = await cancel(b.url, task.id);
