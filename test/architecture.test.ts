@@ -42,16 +42,29 @@ const ALLOWED: Record<string, string[]> = {
   card: ['protocol', 'contracts', 'store'],
   server: ['protocol', 'contracts', 'store', 'card', 'net'],
   client: ['protocol', 'contracts', 'card', 'net'],
-  host: ['protocol', 'contracts', 'store', 'card', 'server', 'client'],
+  host: ['protocol', 'contracts', 'store', 'card', 'server', 'client', 'cluster'],
   extensions: ['protocol', 'contracts', 'store', 'card', 'server', 'client'],
   check: ['protocol', 'card', 'client'],
-  cli: ['protocol', 'contracts', 'store', 'card', 'server', 'client', 'host', 'extensions', 'check'],
+  // Cluster buses (decisions 0115-0116): the ClusterBus port is the server's; they implement it.
+  cluster: ['server'],
+  cli: [
+    'protocol',
+    'contracts',
+    'store',
+    'card',
+    'server',
+    'client',
+    'host',
+    'extensions',
+    'check',
+    'cluster',
+  ],
   index: ['protocol', 'server'],
 };
 
 // Public entries: what host, extensions and cli may import from other layers.
 const PUBLIC =
-  /^(protocol|contracts|store|card|server|client|host|extensions|check)\/index\.ts$|^extensions\/[a-z0-9-]+\/index\.ts$|^server\/adapters\/[a-z-]+\.ts$|^server\/grpc\/index\.ts$|^store\/(sqlite|postgres)\/index\.ts$/;
+  /^(protocol|contracts|store|card|server|client|host|extensions|check)\/index\.ts$|^extensions\/[a-z0-9-]+\/index\.ts$|^server\/adapters\/[a-z-]+\.ts$|^server\/grpc\/index\.ts$|^store\/(sqlite|postgres)\/index\.ts$|^cluster\/(postgres|redis)\/index\.ts$/;
 
 describe('architecture', () => {
   it('finds the source files', () => {
@@ -66,7 +79,7 @@ describe('architecture', () => {
         const to = layer(dep);
         if (to === from) continue;
         if (!(ALLOWED[from] ?? []).includes(to)) violations.push(`${file} -> ${dep}`);
-        else if (['host', 'extensions', 'check', 'cli'].includes(from) && !PUBLIC.test(dep)) {
+        else if (['host', 'extensions', 'check', 'cli', 'cluster'].includes(from) && !PUBLIC.test(dep)) {
           violations.push(`${file} -> ${dep} (not a public entry)`);
         }
       }

@@ -15,6 +15,9 @@ import type { RunningGrpcServer } from '../server/grpc/index.js';
 import { parseDuration, type RetentionOptions } from '../store/index.js';
 import {
   DATABASE_URL_ENV,
+  DEFAULT_DATABASE_SCHEMA,
+  openCluster,
+  type ClusterSetup,
   databaseUrlOf,
   describeTaskStores,
   openTaskStore,
@@ -25,6 +28,7 @@ import {
   type TaskStoreKind,
 } from '../host/index.js';
 import { HOST_EXTENSIONS } from './host-extensions.js';
+import { CLUSTER_OPTIONS, CLUSTER_USAGE, clusterFlags } from './cluster-flags.js';
 import { isAgentModule, loadAgent, type ExampleRequest } from './load-agent.js';
 
 /** Usage text of `serve`. */
@@ -41,6 +45,7 @@ Options:
   --no-migrate          do not migrate the schema at start (run \`concord db migrate\` first)
   --retention <age>     delete terminal tasks older than this (e.g. 30d, 12h; sqlite and postgres;
                         default: keep every task)
+${CLUSTER_USAGE}
   --push-allow <entry>  let webhooks reach this host name, IP or CIDR block although it is private
                         (e.g. 127.0.0.1 for a receiver on this machine); repeatable
   --no-push             do not offer push notifications
@@ -62,6 +67,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
       'database-schema': { type: 'string' },
       'no-migrate': { type: 'boolean', default: false },
       retention: { type: 'string' },
+      ...CLUSTER_OPTIONS,
       'push-allow': { type: 'string', multiple: true },
       'no-push': { type: 'boolean', default: false },
       'internal-port': { type: 'string' },
@@ -81,6 +87,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
     throw new Error(`--port: expected 0-65535, got ${values.port}`);
   const store = parseTaskStoreKind(values.store ?? 'sqlite');
   const stores = storeFlags(store, values);
+  const cluster = clusterFlags(store, values);
   const grpcPort = portFlag(values['grpc-port'], '--grpc-port');
   const pushAllow = values['push-allow'] ?? [];
   for (const entry of pushAllow) {
@@ -89,7 +96,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
   }
   const stopped = stopSignal();
   if (!isAgentModule(target)) {
-    return serveHost(target, { ...values, port, grpcPort, stores }, stopped, out);
+    return serveHost(target, { ...values, port, grpcPort, stores, cluster }, stopped, out);
   }
 
   const dataDir = resolve(values['data-dir'] ?? '.concord');
@@ -101,6 +108,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
     dataDir,
     env: process.env,
   });
+  const joined = await joinCluster(store, stores.postgres, cluster);
   let push: PushOptions | undefined;
   if (values['no-push'] !== true) {
     // Keys kept in the data directory, so a restart opens the secrets it sealed (decision 0088).
@@ -113,6 +121,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
     executor: agent.executor,
     store: taskStore,
     ...(push === undefined ? {} : { push }),
+    ...(joined.cluster === undefined ? {} : { cluster: joined.cluster }),
     onError: (error, place) =>
       console.error(`[concord] ${place}:`, error instanceof Error ? error.message : error),
   });
@@ -129,6 +138,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
   if (grpc !== undefined)
     out(`  gRPC: ${grpc.target} (lf.a2a.v1.A2AService, a2a.v1.A2AService, health, reflection)`);
   out(`  task store: ${where}`);
+  if (joined.cluster !== undefined) out(`  cluster: ${joined.description}`);
   out(
     `  push notifications: ${push === undefined ? 'off' : `on${pushAllow.length > 0 ? ` (webhooks may reach ${pushAllow.join(', ')})` : ''}`}`,
   );
@@ -142,6 +152,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
   out('Concord is stopping: finishing in-flight requests');
   await grpc?.close();
   await running.close();
+  await joined.cluster?.close();
   await agent.close?.();
   out('Concord stopped');
   return 0;
@@ -154,6 +165,30 @@ function portFlag(value: string | undefined, flag: string): number | undefined {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`${flag}: expected 0-65535, got ${value}`);
   return port;
+}
+
+/** Joins the cluster of a code agent's store (none unless the store is PostgreSQL or `--bus` says so). */
+function joinCluster(
+  kind: TaskStoreKind,
+  postgres: PostgresStoreSettings | undefined,
+  setup: ClusterSetup,
+): ReturnType<typeof openCluster> {
+  const env = process.env;
+  const databaseUrl =
+    kind === 'postgres' ? databaseUrlOf(postgres === undefined ? { env } : { postgres, env }) : undefined;
+  return openCluster(
+    {
+      kind,
+      schema: postgres?.schema ?? DEFAULT_DATABASE_SCHEMA,
+      ...(databaseUrl === undefined ? {} : { databaseUrl }),
+    },
+    setup,
+    {
+      env,
+      onError: (error, place) =>
+        console.error(`[concord] ${place}:`, error instanceof Error ? error.message : error),
+    },
+  );
 }
 
 /** Resolves on SIGTERM / SIGINT; installed before the ready line, as a supervisor may signal at once. */
@@ -212,6 +247,7 @@ function retentionFailed(error: unknown): void {
 
 interface HostFlags {
   stores: { postgres?: PostgresStoreSettings; retention?: RetentionOptions };
+  cluster: ClusterSetup;
   port: number;
   'push-allow'?: string[] | undefined;
   'no-push'?: boolean | undefined;
@@ -241,6 +277,7 @@ async function serveHost(
     store: parseTaskStoreKind(flags.store ?? 'sqlite'),
     dataDir: flags['data-dir'] ?? '.concord',
     ...flags.stores,
+    cluster: flags.cluster,
     ...(internalPort === undefined ? {} : { internalPort }),
     ...(flags.grpcPort === undefined ? {} : { grpcPort: flags.grpcPort }),
     watch: flags.watch === true,
@@ -276,6 +313,8 @@ async function serveHost(
       ...flags.stores,
     })}`,
   );
+  const cluster = running.host.cluster;
+  if (cluster !== undefined) out(`  cluster: instance ${cluster.instanceId} (agents joined under their ids)`);
   await stopped;
   out('Concord is stopping: finishing in-flight requests');
   await running.close();

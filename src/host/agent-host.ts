@@ -22,7 +22,7 @@ import {
   type HttpRequest,
   type HttpResponse,
 } from '../server/index.js';
-import type { A2AServer, PushOptions } from '../server/index.js';
+import type { A2AServer, Cluster, PushOptions } from '../server/index.js';
 import type { TaskStore } from '../store/index.js';
 import type { HostConfig } from './host-config.js';
 import { createAgentSender } from './agent-sender.js';
@@ -54,6 +54,11 @@ export interface AgentHostOptions {
   extensions?: readonly HostExtension[];
   /** Push notifications for every agent (each delivers from its own store's outbox). */
   push?: PushOptions;
+  /**
+   * The cluster this host is an instance of: every agent joins it under its id (decision 0110).
+   * The host closes it after its agents.
+   */
+  cluster?: Cluster;
 }
 
 /** What a reload changed. */
@@ -115,6 +120,7 @@ export class AgentHost implements HttpApp {
             onError,
             extensions: options.extensions ?? [],
             ...(options.push === undefined ? {} : { push: options.push }),
+            ...(options.cluster === undefined ? {} : { cluster: options.cluster }),
             sender: createAgentSender({
               from: definition.id,
               local,
@@ -222,9 +228,15 @@ export class AgentHost implements HttpApp {
   }
 
   /** Closes every agent's store and MCP connections. */
+  /** The cluster this host is an instance of, if any. */
+  get cluster(): Cluster | undefined {
+    return this.state.options.cluster;
+  }
+
   async close(): Promise<void> {
     if (this.view === 'internal') return;
     for (const agent of this.state.agents.values()) await agent.close();
+    await this.state.options.cluster?.close();
   }
 
   /** Recomputes what depends on the shown agents and the state: the root agent, the directory card. */

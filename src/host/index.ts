@@ -28,3 +28,15 @@ export {
   type TaskStoreKind,
   type TaskStoreSettings,
 } from './task-stores.js';
+export {
+  busKindFor,
+  openCluster,
+  parseBusKind,
+  parseMilliseconds,
+  parseOrphanPolicy,
+  REDIS_URL_ENV,
+  type BusKind,
+  type ClusterSetup,
+  type OpenedCluster,
+  type SharedStore,
+} from './cluster-setup.js';

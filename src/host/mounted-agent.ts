@@ -18,6 +18,7 @@ import {
   type A2AServer,
   type AgentSender,
   type Authenticator,
+  type Cluster,
   type ContractGate,
   type PushOptions,
 } from '../server/index.js';
@@ -41,6 +42,8 @@ export interface MountContext {
   extensions?: readonly HostExtension[];
   /** Push notifications (the card then offers them). */
   push?: PushOptions;
+  /** The cluster the host is an instance of; the agent joins it under its id (decision 0110). */
+  cluster?: Cluster;
 }
 
 /** A reload of one agent, built but not applied yet. */
@@ -89,6 +92,7 @@ export async function mountAgent(definition: AgentDefinition, context: MountCont
     ...(context.sender === undefined ? {} : { agents: context.sender }),
     ...(extensions.length === 0 ? {} : { extensions }),
     ...(context.push === undefined ? {} : { push: context.push }),
+    ...(context.cluster === undefined ? {} : { cluster: context.cluster, clusterKey: definition.id }),
     onError: context.onError,
   });
   const aliases = new Map<string, A2AServer>();

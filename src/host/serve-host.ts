@@ -16,7 +16,14 @@ import type { HostConfig } from './host-config.js';
 import { watchDefinitions, type DefinitionWatch, type ReloadOutcome } from './definition-watch.js';
 import type { HostExtension } from './host-extensions.js';
 import { createRemoteAgents } from './remote-agents.js';
-import { openTaskStore, type PostgresStoreSettings, type TaskStoreKind } from './task-stores.js';
+import {
+  databaseUrlOf,
+  DEFAULT_DATABASE_SCHEMA,
+  openTaskStore,
+  type PostgresStoreSettings,
+  type TaskStoreKind,
+} from './task-stores.js';
+import { openCluster, type ClusterSetup } from './cluster-setup.js';
 
 /** Options of `startHost`. */
 export interface StartHostOptions {
@@ -41,6 +48,11 @@ export interface StartHostOptions {
   postgres?: PostgresStoreSettings;
   /** Delete terminal tasks older than `retention.maxAgeMs` (sqlite and postgres; decision 0103). */
   retention?: RetentionOptions;
+  /**
+   * Several instances on one PostgreSQL database (decision 0110): the bus (default `postgres` on a
+   * PostgreSQL store, else none), the heartbeat TTL and what happens to a stopped instance's tasks.
+   */
+  cluster?: ClusterSetup;
   /** Dev mode: reload the definitions and the host config when a file they come from changes. */
   watch?: boolean;
   env?: NodeJS.ProcessEnv;
@@ -80,7 +92,16 @@ export async function createHost(
   config: HostConfig,
   options: Pick<
     StartHostOptions,
-    'store' | 'dataDir' | 'postgres' | 'retention' | 'env' | 'onError' | 'onMcpLog' | 'extensions' | 'push'
+    | 'store'
+    | 'dataDir'
+    | 'postgres'
+    | 'retention'
+    | 'env'
+    | 'onError'
+    | 'onMcpLog'
+    | 'extensions'
+    | 'push'
+    | 'cluster'
   > = {},
 ): Promise<AgentHost> {
   const kind = options.store ?? 'sqlite';
@@ -102,9 +123,20 @@ export async function createHost(
     opened.push(store);
     return store;
   };
+  // Joined before any agent can start a run; the host closes it after its agents.
+  const { cluster } = await openCluster(
+    {
+      kind,
+      schema: options.postgres?.schema ?? DEFAULT_DATABASE_SCHEMA,
+      ...(kind === 'postgres' ? { databaseUrl: databaseUrlOf(settings) } : {}),
+    },
+    options.cluster,
+    { env, ...(options.onError === undefined ? {} : { onError: options.onError }) },
+  );
   try {
     return await AgentHost.create(config, {
       storeFor,
+      ...(cluster === undefined ? {} : { cluster }),
       // Agents send to URLs through Concord's client, SSRF-guarded as `outbound` says (decision 0031).
       remoteAgents: createRemoteAgents(config.outbound),
       env,
@@ -115,6 +147,7 @@ export async function createHost(
     });
   } catch (error) {
     for (const store of opened) await store.close();
+    await cluster?.close();
     throw error;
   }
 }

@@ -37,6 +37,7 @@ import { handleRest, restErrorResponse } from './http/rest-binding.js';
 import { RequestHandler, type MessageAdmission } from './request-handler.js';
 import { withDeclarations, type DocumentBuilder, type ServerExtension } from './server-extension.js';
 import { PushNotifications, type PushOptions } from './push/push-notifications.js';
+import type { Cluster } from './cluster/cluster.js';
 
 /** Where a server with push publishes its delivery-signing key (decision 0089). */
 export const JWKS_PATH = '/.well-known/jwks.json';
@@ -120,6 +121,15 @@ export interface A2AServerOptions {
    * served as `documents` are (server-extension.ts, decision 0054).
    */
   extensions?: readonly ServerExtension[];
+  /**
+   * Makes this server one instance of several sharing `store` (decision 0110): streams follow
+   * tasks running on other instances, cancels reach the instance that runs the agent, and tasks of
+   * an instance that stopped are settled. `createCluster` makes it, once per process; the caller
+   * closes it after the servers.
+   */
+  cluster?: Cluster;
+  /** This agent's key on the cluster's bus when one process serves several agents (default `''`). */
+  clusterKey?: string;
 }
 
 export type { DocumentBuilder } from './server-extension.js';
@@ -224,6 +234,8 @@ export class A2AServer implements HttpApp {
         ...(options.contracts === undefined ? {} : { contracts: options.contracts }),
         ...(options.agents === undefined ? {} : { agents: options.agents }),
         ...(this.extensions.length === 0 ? {} : { extensions: this.extensions }),
+        ...(options.cluster === undefined ? {} : { cluster: options.cluster }),
+        ...(options.clusterKey === undefined ? {} : { clusterKey: options.clusterKey }),
       });
     const authenticate = options.authenticate;
     this.bindingOptions = {
@@ -432,6 +444,7 @@ export class A2AServer implements HttpApp {
    */
   async close(): Promise<void> {
     if (!this.ownsHandler) return;
+    this.handler.close();
     await this.push?.close();
     await this.store.close();
   }

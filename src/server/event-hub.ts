@@ -13,6 +13,11 @@ export interface HubSubscription extends AsyncIterable<TaskEventRecord> {
   close(): void;
   /** True when the subscriber fell too far behind and was cut off. */
   readonly overflowed: boolean;
+  /**
+   * On a cluster: the subscriber read the task's log up to `version` before going live, so the
+   * follower continues after it (decision 0111). Absent on a single process.
+   */
+  seen?(version: number): void;
 }
 
 /** Options for the hub. */
@@ -74,9 +79,15 @@ class Subscriber implements HubSubscription {
   }
 }
 
+interface Topic {
+  subscribers: Set<Subscriber>;
+  /** The highest sequence number published while someone listened (0 before the first). */
+  last: number;
+}
+
 /** Per-task publish/subscribe of committed events. */
 export class EventHub {
-  private readonly topics = new Map<string, Set<Subscriber>>();
+  private readonly topics = new Map<string, Topic>();
   private readonly limit: number;
 
   constructor(options: EventHubOptions = {}) {
@@ -85,26 +96,36 @@ export class EventHub {
 
   /** Subscribes to a task's future events. */
   subscribe(taskId: string): HubSubscription {
-    let set = this.topics.get(taskId);
-    if (set === undefined) {
-      set = new Set();
-      this.topics.set(taskId, set);
+    let topic = this.topics.get(taskId);
+    if (topic === undefined) {
+      topic = { subscribers: new Set(), last: 0 };
+      this.topics.set(taskId, topic);
     }
     const subscriber = new Subscriber(this.limit, (s) => {
       const current = this.topics.get(taskId);
       if (current === undefined) return;
-      current.delete(s);
-      if (current.size === 0) this.topics.delete(taskId);
+      current.subscribers.delete(s);
+      if (current.subscribers.size === 0) this.topics.delete(taskId);
     });
-    set.add(subscriber);
+    topic.subscribers.add(subscriber);
     return subscriber;
   }
 
   /** Delivers committed events to every subscriber of the task. */
   publish(taskId: string, records: readonly TaskEventRecord[]): void {
-    const set = this.topics.get(taskId);
-    if (set === undefined) return;
-    for (const subscriber of [...set]) subscriber.deliver(records);
+    const topic = this.topics.get(taskId);
+    if (topic === undefined || records.length === 0) return;
+    const last = records[records.length - 1]!.seq;
+    if (last > topic.last) topic.last = last;
+    for (const subscriber of [...topic.subscribers]) subscriber.deliver(records);
+  }
+
+  /**
+   * The highest event sequence number published for a task since it was last without
+   * subscribers (0 when none was). A cluster follower reads the durable log after it.
+   */
+  lastPublished(taskId: string): number {
+    return this.topics.get(taskId)?.last ?? 0;
   }
 
   /** True when someone listens to the task (lets the runner skip work when nobody does). */

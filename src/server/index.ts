@@ -70,3 +70,24 @@ export { parseSecretKey } from './push/secret-box.js';
 export { PushDeadLetterError, type RetryPolicy } from './push/push-dispatcher.js';
 export { MAX_PUSH_CONFIGS_PER_TASK } from './push/push-configs.js';
 export { pushAllowProblem } from './push/webhook-guard.js';
+
+// Several instances on one shared store (decisions 0110-0114): the bus port, the process's cluster.
+export {
+  createCluster,
+  Cluster,
+  type ClusterOptions,
+  type ClusterSettings,
+  type OrphanPolicy,
+} from './cluster/cluster.js';
+export {
+  isClusterMessage,
+  type BusListener,
+  type CancelMessage,
+  type ClusterBus,
+  type ClusterMessage,
+  type CommittedMessage,
+  type Runner,
+  type RunRecord,
+} from './cluster/cluster-bus.js';
+export { createMemoryBusNetwork, MemoryBusNetwork } from './cluster/memory-bus.js';
+export { stoppedInstanceText } from './cluster/orphan-sweeper.js';

@@ -46,11 +46,25 @@ import type { AgentExecutor, AgentSender } from './agent-executor.js';
 import type { ContractGate } from './contract-gate.js';
 import type { CallContext } from './call-context.js';
 import { extensionServices, type AcceptedSend, type ServerExtension } from './server-extension.js';
-import { EventHub } from './event-hub.js';
+import { EventHub, type HubSubscription } from './event-hub.js';
 import { applyHistoryLength, withoutArtifacts } from './history-length.js';
 import { checkOutputModes } from './output-modes.js';
-import { liveEvents, resumeEvents, type StreamItem } from './task-streams.js';
+import {
+  empty,
+  finishedTaskError,
+  liveEvents,
+  parseEventId,
+  resumeEvents,
+  singleMessage,
+  singleTask,
+  withFirst,
+  type GapFill,
+  type StreamItem,
+} from './task-streams.js';
 import { TaskRunner, type StartOptions } from './task-runner.js';
+import { cancelTask } from './task-cancel.js';
+import type { Cluster } from './cluster/cluster.js';
+import { ClusterNode } from './cluster/cluster-node.js';
 import { IdempotentSends } from './idempotent-sends.js';
 import type { TaskExecution } from './task-execution.js';
 import type { PushNotifications } from './push/push-notifications.js';
@@ -77,6 +91,10 @@ export interface RequestHandlerOptions {
   extensions?: readonly ServerExtension[];
   /** Push notifications; without them every push operation is PushNotificationNotSupported. */
   push?: PushNotifications;
+  /** The cluster this server is an instance of (decision 0110); absent for a single process. */
+  cluster?: Cluster;
+  /** The key of this agent on the cluster's bus: servers sharing a store share it (default `''`). */
+  clusterKey?: string;
 }
 
 /**
@@ -105,6 +123,8 @@ export class RequestHandler {
   private readonly contracts: ContractGate | undefined;
   private readonly extensions: readonly ServerExtension[];
   private readonly push: PushNotifications | undefined;
+  /** This server's part in a cluster, when it has one. */
+  private readonly node: ClusterNode | undefined;
   private readonly loader = (taskId: string, call: CallContext): Promise<StoredTask> =>
     this.load(taskId, call);
   private readonly sends: IdempotentSends;
@@ -120,12 +140,30 @@ export class RequestHandler {
     this.extendedAgentCard = options.extendedAgentCard;
     this.sends = new IdempotentSends(this.store, this.loader);
     const onError = options.onError ?? (() => undefined);
+    this.node =
+      options.cluster === undefined
+        ? undefined
+        : new ClusterNode({
+            cluster: options.cluster,
+            agent: options.clusterKey ?? '',
+            store: this.store,
+            hub: this.hub,
+            onError,
+          });
     this.runner = new TaskRunner(
-      { store: this.store, hub: this.hub, onError },
+      this.node === undefined
+        ? { store: this.store, hub: this.hub, onError }
+        : { store: this.store, hub: this.hub, onError, cluster: this.node },
       options.executor,
       options.agents,
       extensionServices(this.extensions),
     );
+    this.node?.attach(this.runner);
+  }
+
+  /** Stops this server's part in its cluster (timers, messages); the store is closed by its owner. */
+  close(): void {
+    this.node?.close();
   }
 
   /** The public card; its capabilities gate what the handler serves. */
@@ -169,7 +207,7 @@ export class RequestHandler {
   /** `SendStreamingMessage` / `message/stream` (A2A 1.0 §3.1.2). Errors before the first event throw. */
   async sendStreamingMessage(request: SendMessageRequest, call: CallContext): Promise<EventStream> {
     this.requireStreaming();
-    let subscription: ReturnType<EventHub['subscribe']> | undefined;
+    let subscription: HubSubscription | undefined;
     // A follow-up's task as stored before this run: the stream's first event.
     let initial: StoredTask | undefined;
     const found = await this.sends.startOrFind(request, call, scopeOf(call), (key) =>
@@ -177,7 +215,7 @@ export class RequestHandler {
         request,
         call,
         (run) => {
-          subscription = this.hub.subscribe(run.taskId);
+          subscription = this.subscribe(run.taskId, run.scope);
           if (run.task !== undefined)
             initial = { ...run.scope, task: run.task, version: run.committedVersion };
         },
@@ -206,12 +244,13 @@ export class RequestHandler {
     const sub = subscription!;
     // A follow-up to an existing task starts with the task as it was (A2A 1.0 §3.1.2: the
     // first event is the Task); a new task's log starts with its own Task event.
+    const fill = this.gapFill(execution.taskId, execution.scope);
     if (initial !== undefined)
       return withFirst(
         { id: String(initial.version), event: { task: initial.task } },
-        liveEvents(sub, initial.version, call.version, call.signal),
+        liveEvents(sub, initial.version, call.version, call.signal, fill),
       );
-    return liveEvents(sub, 0, call.version, call.signal);
+    return liveEvents(sub, 0, call.version, call.signal, fill);
   }
 
   /** `GetTask` / `tasks/get` (A2A 1.0 §3.1.3). */
@@ -242,24 +281,10 @@ export class RequestHandler {
     return { tasks, nextPageToken: page.nextPageToken, pageSize, totalSize: page.totalSize };
   }
 
-  /** `CancelTask` / `tasks/cancel` (A2A 1.0 §3.1.5): reaches the running agent. */
+  /** `CancelTask` / `tasks/cancel` (A2A 1.0 §3.1.5): reaches the running agent, here or on another instance. */
   async cancelTask(request: CancelTaskRequest, call: CallContext): Promise<Task> {
     const stored = await this.load(request.id, call);
-    if (isTerminalState(stored.task.status.state)) throw notCancelable(stored.task);
-    const running = this.runner.get(request.id);
-    const execution = running?.execution ?? this.runner.idle(stored, scopeOf(call));
-    const hook = this.runner.cancelHook;
-    if (running !== undefined && hook !== undefined) await hook(running.context, running.updater);
-    execution.abort();
-    execution.forceStatus('TASK_STATE_CANCELED');
-    await execution.waitFor(() => {
-      const state = execution.task?.status.state;
-      return state !== undefined && isTerminalState(state);
-    });
-    const task = execution.task;
-    if (task === undefined || task.status.state !== 'TASK_STATE_CANCELED')
-      throw notCancelable(task ?? stored.task);
-    return task;
+    return cancelTask({ runner: this.runner, remote: this.node }, stored, scopeOf(call));
   }
 
   /** `SubscribeToTask` / `tasks/resubscribe` (A2A 1.0 §3.1.6), resumable with `Last-Event-ID`. */
@@ -270,7 +295,7 @@ export class RequestHandler {
   ): Promise<EventStream> {
     this.requireStreaming();
     const scope = scopeOf(call);
-    const subscription = this.hub.subscribe(request.id);
+    const subscription = this.subscribe(request.id, scope);
     let stored: StoredTask;
     try {
       stored = await this.load(request.id, call);
@@ -278,6 +303,8 @@ export class RequestHandler {
       subscription.close();
       throw error;
     }
+    subscription.seen?.(stored.version);
+    const fill = this.gapFill(request.id, scope);
     const state = stored.task.status.state;
     if (lastEventId !== undefined) {
       const after = parseEventId(lastEventId);
@@ -285,26 +312,41 @@ export class RequestHandler {
         subscription.close();
         return empty();
       }
-      return resumeEvents(this.store, request.id, scope, after, subscription, call.version, call.signal);
+      return resumeEvents(
+        this.store,
+        request.id,
+        scope,
+        after,
+        subscription,
+        call.version,
+        call.signal,
+        fill,
+      );
     }
     if (isTerminalState(state)) {
       subscription.close();
       // 1.0 says error (§3.1.6); the 0.3 proto returns the task and closes (digest §12 item 8).
-      if (call.version === '1.0') {
-        throw new A2AError(
-          'UnsupportedOperationError',
-          `Task ${request.id} is ${state}; a finished task cannot be subscribed to`,
-          {
-            metadata: { taskId: request.id },
-          },
-        );
-      }
+      if (call.version === '1.0') throw finishedTaskError(request.id, state);
       return singleTask(stored);
     }
     return withFirst(
       { id: String(stored.version), event: { task: stored.task } },
-      liveEvents(subscription, stored.version, call.version, call.signal),
+      liveEvents(subscription, stored.version, call.version, call.signal, fill),
     );
+  }
+
+  /**
+   * A hub subscription; on a cluster it also follows the task, so events committed by other
+   * instances reach it (decision 0111), and `seen` tells the follower what the caller read.
+   */
+  private subscribe(taskId: string, scope: TaskScope): HubSubscription {
+    return this.node === undefined ? this.hub.subscribe(taskId) : this.node.subscribe(taskId, scope);
+  }
+
+  /** On a cluster, a stream fills gaps from the durable log; a single process has none. */
+  private gapFill(taskId: string, scope: TaskScope): GapFill | undefined {
+    if (this.node === undefined) return undefined;
+    return (after) => this.store.readEvents(taskId, after, scope);
   }
 
   /** `GetExtendedAgentCard` (A2A 1.0 §3.1.11): authenticated callers only. */
@@ -418,8 +460,10 @@ export class RequestHandler {
 
   /** A task's whole stream, replayed from its durable log and then live (a retried stream). */
   private replay(taskId: string, call: CallContext): EventStream {
-    const subscription = this.hub.subscribe(taskId);
-    return resumeEvents(this.store, taskId, scopeOf(call), 0, subscription, call.version, call.signal);
+    const scope = scopeOf(call);
+    const subscription = this.subscribe(taskId, scope);
+    const fill = this.gapFill(taskId, scope);
+    return resumeEvents(this.store, taskId, scope, 0, subscription, call.version, call.signal, fill);
   }
 
   private async load(taskId: string, call: CallContext): Promise<StoredTask> {
@@ -539,16 +583,6 @@ export function scopeOf(call: CallContext): TaskScope {
   return { tenant: call.tenant, owner: call.user?.name ?? '' };
 }
 
-function notCancelable(task: Task): A2AError {
-  return new A2AError(
-    'TaskNotCancelableError',
-    `Task ${task.id} is ${task.status.state} and cannot be canceled`,
-    {
-      metadata: { taskId: task.id, state: task.status.state },
-    },
-  );
-}
-
 /** 1.0 answers -32004 (A2A 1.0 §3.4.4); 0.3 names no code, so -32602 as a2a-python does (digest §12.7). */
 function terminalTaskError(task: Task, call: CallContext): A2AError {
   const message = `Task ${task.id} is ${task.status.state}; a finished task accepts no more messages, start a new task`;
@@ -558,38 +592,4 @@ function terminalTaskError(task: Task, call: CallContext): A2AError {
     metadata,
     violations: [{ field: '/message/taskId', description: 'refers to a task in a terminal state' }],
   });
-}
-
-function parseEventId(value: string): number {
-  if (!/^\d{1,15}$/.test(value.trim())) {
-    throw new A2AError(
-      'InvalidParamsError',
-      `Last-Event-ID must be an event id from this stream, got ${JSON.stringify(value)}`,
-      {
-        violations: [{ field: 'Last-Event-ID', description: 'expected a non-negative integer' }],
-      },
-    );
-  }
-  return Number(value.trim());
-}
-
-async function* withFirst(first: StreamItem, rest: AsyncGenerator<StreamItem>): AsyncGenerator<StreamItem> {
-  try {
-    yield first;
-    yield* rest;
-  } finally {
-    await rest.return(undefined);
-  }
-}
-
-async function* singleMessage(message: Message): AsyncGenerator<StreamItem> {
-  yield { event: { message } };
-}
-
-async function* singleTask(stored: StoredTask): AsyncGenerator<StreamItem> {
-  yield { id: String(stored.version), event: { task: stored.task } };
-}
-
-async function* empty(): AsyncGenerator<StreamItem> {
-  // Nothing was missed and the task is over.
 }

@@ -31,12 +31,27 @@ import { appendMessage, applyEvents } from './task-projection.js';
 import { assertTransition } from './task-state-machine.js';
 import type { TaskEventSink } from './task-updater.js';
 
+/**
+ * What executions tell the other instances of a cluster (decision 0110); absent for a single
+ * process, which then pays nothing for it.
+ */
+export interface ExecutionCluster {
+  /** A run of the executor starts here; resolves once recorded (the run's first commit waits). */
+  runStarted(taskId: string, scope: TaskScope): Promise<void>;
+  /** The run left the registry (its task ended, or waits for the client). */
+  runEnded(taskId: string): void;
+  /** A commit of the task is durable: announce its new version. */
+  committed(taskId: string, version: number): void;
+}
+
 /** What an execution needs from the server. */
 export interface ExecutionDeps {
   store: TaskStore;
   hub: EventHub;
   /** Reports errors that have no caller to go to (agent crashes, store failures). */
   onError: (error: unknown, where: string) => void;
+  /** The cluster this server is an instance of, if any. */
+  cluster?: ExecutionCluster;
 }
 
 /** The initial state of an execution. */
@@ -94,6 +109,8 @@ export class TaskExecution implements TaskEventSink {
   private commits = 0;
   private failure: unknown;
   private waiters: Waiter[] = [];
+  /** Settles once the run is recorded in the cluster; the first commit waits for it. */
+  private recorded: Promise<void> | undefined;
   /** Called after every commit, reply or settle; the runner uses it to release finished runs. */
   onChange: (() => void) | undefined;
 
@@ -203,6 +220,14 @@ export class TaskExecution implements TaskEventSink {
     this.checkWaiters();
   }
 
+  /**
+   * Holds commits until `recorded` settles: a task must never be durable on a cluster before the
+   * registry says who runs it, or the instance's death would leave it unswept (decision 0112).
+   */
+  holdCommitsUntil(recorded: Promise<void>): void {
+    this.recorded = recorded;
+  }
+
   /** Marks a run that has no executor (Concord's own cancel of an idle task). */
   withoutExecutor(): this {
     this.executorDone = true;
@@ -281,6 +306,10 @@ export class TaskExecution implements TaskEventSink {
 
   private async flush(): Promise<void> {
     try {
+      if (this.recorded !== undefined) {
+        await this.recorded;
+        this.recorded = undefined;
+      }
       while (this.queue.length > 0) {
         const events = this.queue;
         this.queue = [];
@@ -335,7 +364,8 @@ export class TaskExecution implements TaskEventSink {
       this.pendingUserMessage = undefined;
       this.pushConfigs = undefined;
       this.idempotencyKey = undefined;
-      const { hub } = this.deps;
+      const { hub, cluster } = this.deps;
+      cluster?.committed(this.taskId, this.version);
       if (hub.hasSubscribers(this.taskId)) {
         hub.publish(
           this.taskId,

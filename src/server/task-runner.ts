@@ -130,6 +130,14 @@ export class TaskRunner {
         ? new OutputCheckingSink(execution, contracts, contract)
         : execution;
     const running: RunningTask = { execution, context, updater: new TaskUpdater(sink) };
+    const cluster = this.deps.cluster;
+    if (cluster !== undefined) {
+      const recorded = cluster.runStarted(options.taskId, options.scope);
+      // A failed record fails the run at its first commit (which reports it); a run that never
+      // commits (a direct Message reply) must not leave the rejection unhandled.
+      recorded.catch(() => undefined);
+      execution.holdCommitsUntil(recorded);
+    }
     this.live.set(options.taskId, running);
     this.track(running);
     options.beforeStart?.(execution);
@@ -204,6 +212,9 @@ export class TaskRunner {
   }
 
   private release(running: RunningTask): void {
-    if (this.live.get(running.context.taskId) === running) this.live.delete(running.context.taskId);
+    const { taskId } = running.context;
+    if (this.live.get(taskId) !== running) return;
+    this.live.delete(taskId);
+    this.deps.cluster?.runEnded(taskId);
   }
 }

@@ -1,0 +1,8 @@
+/** The shared ClusterBus suite against the in-process bus. */
+import { createMemoryBusNetwork } from '../../src/server/index.js';
+import { busSuite } from './bus-suite.js';
+
+busSuite('in-process', () => {
+  const network = createMemoryBusNetwork();
+  return () => network.bus();
+});
