@@ -7,16 +7,20 @@
  */
 import type pg from 'pg';
 import {
+  APPROVAL_COLUMNS,
+  toApprovalRecord,
+  type ApprovalEventRow,
+  type ApprovalRowOf,
+} from '../sql/approval-rows.js';
+import {
   ApprovalConflictError,
   ApprovalExistsError,
   ApprovalNotFoundError,
-  type ApprovalAction,
   type ApprovalDecisionInput,
   type ApprovalEvent,
   type ApprovalPage,
   type ApprovalQuery,
   type ApprovalRecord,
-  type ApprovalStatus,
   type ApprovalStore,
   type NewApproval,
 } from '../approval-store.js';
@@ -30,32 +34,7 @@ import type { Database } from './database.js';
 
 const CLOSED = 'approval store is closed (its task store was closed)';
 
-interface ApprovalRow {
-  /** bigint: the driver returns it as a string. */
-  seq: string;
-  id: string;
-  task_id: string;
-  context_id: string;
-  tenant: string;
-  owner: string;
-  contract: string;
-  correlation_id: string | null;
-  requested_at: string;
-  status: ApprovalStatus;
-  decided_at: string | null;
-  decided_by: string | null;
-  reason: string | null;
-}
-
-interface EventRow {
-  at: string;
-  action: ApprovalAction;
-  actor: string | null;
-  reason: string | null;
-}
-
-const COLUMNS = `seq, id, task_id, context_id, tenant, owner, contract, correlation_id, requested_at,
-  status, decided_at, decided_by, reason`;
+type ApprovalRow = ApprovalRowOf<string>;
 
 /** An ApprovalStore on a PostgreSQL pool; see the file comment. */
 export class PostgresApprovalStore implements ApprovalStore {
@@ -69,7 +48,7 @@ export class PostgresApprovalStore implements ApprovalStore {
            requested_at, status)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending')
          ON CONFLICT (id) DO NOTHING
-         RETURNING ${COLUMNS}
+         RETURNING ${APPROVAL_COLUMNS}
        ), e AS (
          INSERT INTO approval_events (approval_id, at, action) SELECT id, requested_at, 'requested' FROM a
        )
@@ -77,20 +56,23 @@ export class PostgresApprovalStore implements ApprovalStore {
       [a.id, a.taskId, a.contextId, a.tenant, a.owner, a.contract, a.correlationId ?? null, a.requestedAt],
     );
     if (rows[0] === undefined) throw new ApprovalExistsError(a.id);
-    return toRecord(rows[0]);
+    return toApprovalRecord(rows[0]);
   }
 
   async get(id: string): Promise<ApprovalRecord | undefined> {
-    const { rows } = await this.query<ApprovalRow>(`SELECT ${COLUMNS} FROM approvals WHERE id = $1`, [id]);
-    return rows[0] === undefined ? undefined : toRecord(rows[0]);
+    const { rows } = await this.query<ApprovalRow>(
+      `SELECT ${APPROVAL_COLUMNS} FROM approvals WHERE id = $1`,
+      [id],
+    );
+    return rows[0] === undefined ? undefined : toApprovalRecord(rows[0]);
   }
 
   async findByTask(taskId: string): Promise<ApprovalRecord | undefined> {
     const { rows } = await this.query<ApprovalRow>(
-      `SELECT ${COLUMNS} FROM approvals WHERE task_id = $1 ORDER BY seq DESC LIMIT 1`,
+      `SELECT ${APPROVAL_COLUMNS} FROM approvals WHERE task_id = $1 ORDER BY seq DESC LIMIT 1`,
       [taskId],
     );
-    return rows[0] === undefined ? undefined : toRecord(rows[0]);
+    return rows[0] === undefined ? undefined : toApprovalRecord(rows[0]);
   }
 
   async list(query: ApprovalQuery): Promise<ApprovalPage> {
@@ -99,17 +81,17 @@ export class PostgresApprovalStore implements ApprovalStore {
     const { rows } =
       status === undefined
         ? await this.query<ApprovalRow>(
-            `SELECT ${COLUMNS} FROM approvals WHERE seq > $1 ORDER BY seq LIMIT $2`,
+            `SELECT ${APPROVAL_COLUMNS} FROM approvals WHERE seq > $1 ORDER BY seq LIMIT $2`,
             [afterSeq, pageSize + 1],
           )
         : await this.query<ApprovalRow>(
-            `SELECT ${COLUMNS} FROM approvals WHERE status = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+            `SELECT ${APPROVAL_COLUMNS} FROM approvals WHERE status = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
             [status, afterSeq, pageSize + 1],
           );
     const page = rows.slice(0, pageSize);
     const nextPageToken =
       rows.length > pageSize ? encodeApprovalPageToken(Number(page[pageSize - 1]!.seq)) : '';
-    return { approvals: page.map(toRecord), nextPageToken };
+    return { approvals: page.map(toApprovalRecord), nextPageToken };
   }
 
   async decide(id: string, decision: ApprovalDecisionInput): Promise<ApprovalRecord> {
@@ -119,7 +101,7 @@ export class PostgresApprovalStore implements ApprovalStore {
       `WITH a AS (
          UPDATE approvals SET status = $2, decided_at = $3, decided_by = $4, reason = $5
           WHERE id = $1 AND status = 'pending'
-         RETURNING ${COLUMNS}
+         RETURNING ${APPROVAL_COLUMNS}
        ), e AS (
          INSERT INTO approval_events (approval_id, at, action, actor, reason)
          SELECT id, decided_at, status, decided_by, reason FROM a
@@ -127,7 +109,7 @@ export class PostgresApprovalStore implements ApprovalStore {
        SELECT * FROM a`,
       [id, d.status, d.decidedAt, d.decidedBy, reason],
     );
-    if (rows[0] !== undefined) return toRecord(rows[0]);
+    if (rows[0] !== undefined) return toApprovalRecord(rows[0]);
     // The condition is the arbiter: no row changed, so it is unknown or already decided.
     const current = await this.get(id);
     if (current === undefined) throw new ApprovalNotFoundError(id);
@@ -135,7 +117,7 @@ export class PostgresApprovalStore implements ApprovalStore {
   }
 
   async history(id: string): Promise<ApprovalEvent[]> {
-    const { rows } = await this.query<EventRow>(
+    const { rows } = await this.query<ApprovalEventRow>(
       'SELECT at, action, actor, reason FROM approval_events WHERE approval_id = $1 ORDER BY seq',
       [id],
     );
@@ -150,23 +132,4 @@ export class PostgresApprovalStore implements ApprovalStore {
   private query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
     return this.db.query<R>({ text, values }, CLOSED);
   }
-}
-
-/** A row as the port's record: SQL NULLs become absent fields, as the memory store leaves them. */
-function toRecord(row: ApprovalRow): ApprovalRecord {
-  const record: ApprovalRecord = {
-    id: row.id,
-    taskId: row.task_id,
-    contextId: row.context_id,
-    tenant: row.tenant,
-    owner: row.owner,
-    contract: row.contract,
-    requestedAt: row.requested_at,
-    status: row.status,
-  };
-  if (row.correlation_id !== null) record.correlationId = row.correlation_id;
-  if (row.decided_at !== null) record.decidedAt = row.decided_at;
-  if (row.decided_by !== null) record.decidedBy = row.decided_by;
-  if (row.reason !== null) record.reason = row.reason;
-  return record;
 }

@@ -10,12 +10,23 @@
  * row and drops it. So a lease is held by one dispatcher at a time (decision 0102).
  */
 import type pg from 'pg';
+import {
+  CONFIG_COLUMNS,
+  IS_HEAD,
+  OUTBOX_COLUMNS,
+  configParams,
+  toConfig,
+  toDeadLetter,
+  toEntry,
+  type ConfigRow,
+  type DeadRowOf,
+  type OutboxRowOf,
+} from '../sql/push-rows.js';
 import type { StreamResponse, Task } from '../../protocol/model.js';
 import type {
   DeadLetterPage,
   DeadLetterQuery,
   PushConfigRecord,
-  PushDeadLetter,
   PushOutboxEntry,
   PushSettlement,
   PushStore,
@@ -26,44 +37,8 @@ import type { Database } from './database.js';
 
 const CLOSED = 'push store is closed (its task store was closed)';
 
-interface ConfigRow {
-  task_id: string;
-  id: string;
-  tenant: string;
-  url: string;
-  protocol_version: string;
-  auth_scheme: string | null;
-  sealed_secrets: string | null;
-  created_at: string;
-}
-
-interface OutboxRow {
-  /** bigint: the driver returns it as a string. */
-  id: string;
-  task_id: string;
-  config_id: string;
-  first_seq: number;
-  last_seq: number;
-  delivered_seq: number;
-  events: StreamResponse[];
-  snapshot: Task;
-  attempts: number;
-  last_error: string | null;
-  created_at: string;
-}
-
-interface DeadRow extends OutboxRow {
-  url: string;
-  reason: string;
-  failed_at: string;
-}
-
-const CONFIG_COLUMNS = 'task_id, id, tenant, url, protocol_version, auth_scheme, sealed_secrets, created_at';
-const OUTBOX_COLUMNS = `id, task_id, config_id, first_seq, last_seq, delivered_seq, events, snapshot, attempts,
-  last_error, created_at`;
-/** An entry is a head when no older entry of the same (task, config) is pending. */
-const IS_HEAD = `NOT EXISTS (SELECT 1 FROM push_outbox p
-  WHERE p.task_id = o.task_id AND p.config_id = o.config_id AND p.id < o.id)`;
+type OutboxRow = OutboxRowOf<string, StreamResponse[], Task>;
+type DeadRow = DeadRowOf<OutboxRow>;
 
 const CLAIM = `
 WITH due AS (
@@ -76,20 +51,6 @@ WITH due AS (
 UPDATE push_outbox o SET attempts = o.attempts + 1, due_at = $3
   FROM due WHERE o.id = due.id
 RETURNING ${OUTBOX_COLUMNS.replace(/(\w+)/g, 'o.$1')}`;
-
-/** The parameters of UPSERT_CONFIG for a checked record. */
-export function configValues(c: PushConfigRecord): unknown[] {
-  return [
-    c.taskId,
-    c.id,
-    c.tenant,
-    c.url,
-    c.protocolVersion,
-    c.authScheme ?? null,
-    c.sealedSecrets ?? null,
-    c.createdAt,
-  ];
-}
 
 /** A PushStore on a PostgreSQL pool; see the file comment. */
 export class PostgresPushStore implements PushStore {
@@ -108,7 +69,7 @@ export class PostgresPushStore implements PushStore {
       // KEY SHARE: retention cannot delete the task between this check and the insert.
       const task = await client.query('SELECT 1 FROM tasks WHERE id = $1 FOR KEY SHARE', [checked.taskId]);
       if (task.rowCount === 0) throw new Error(`no task ${checked.taskId}`);
-      await client.query(UPSERT_CONFIG, configValues(checked));
+      await client.query(UPSERT_CONFIG, configParams(checked));
     });
   }
 
@@ -216,39 +177,4 @@ export class PostgresPushStore implements PushStore {
   ): Promise<pg.QueryResult<R>> {
     return this.db.query<R>({ text, values }, CLOSED);
   }
-}
-
-function toConfig(row: ConfigRow): PushConfigRecord {
-  const config: PushConfigRecord = {
-    taskId: row.task_id,
-    id: row.id,
-    tenant: row.tenant,
-    url: row.url,
-    protocolVersion: row.protocol_version,
-    createdAt: row.created_at,
-  };
-  if (row.auth_scheme !== null) config.authScheme = row.auth_scheme;
-  if (row.sealed_secrets !== null) config.sealedSecrets = row.sealed_secrets;
-  return config;
-}
-
-function toEntry(row: OutboxRow): PushOutboxEntry {
-  const entry: PushOutboxEntry = {
-    id: Number(row.id),
-    taskId: row.task_id,
-    configId: row.config_id,
-    firstSeq: row.first_seq,
-    lastSeq: row.last_seq,
-    events: row.events,
-    task: row.snapshot,
-    deliveredSeq: row.delivered_seq,
-    attempts: row.attempts,
-    createdAt: row.created_at,
-  };
-  if (row.last_error !== null) entry.lastError = row.last_error;
-  return entry;
-}
-
-function toDeadLetter(row: DeadRow): PushDeadLetter {
-  return { ...toEntry(row), url: row.url, reason: row.reason, failedAt: row.failed_at };
 }

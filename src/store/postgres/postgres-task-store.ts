@@ -31,7 +31,8 @@ import type { Database } from './database.js';
 import { runListPlan } from './list-query.js';
 import { PostgresApprovalStore } from './postgres-approval-store.js';
 import { PostgresEvidenceStore } from './postgres-evidence-store.js';
-import { PostgresPushStore, configValues } from './postgres-push-store.js';
+import { configParams } from '../sql/push-rows.js';
+import { PostgresPushStore } from './postgres-push-store.js';
 import { deleteExpiredTasks } from './postgres-retention.js';
 import { RecentKeys } from './recent-keys.js';
 
@@ -153,7 +154,7 @@ export class PostgresTaskStore implements TaskStore {
       const lost = new Error('version check failed');
       try {
         row = await this.db.transaction(CLOSED, async (client) => {
-          for (const config of configs) await client.query(UPSERT_CONFIG, configValues(config));
+          for (const config of configs) await client.query(UPSERT_CONFIG, configParams(config));
           const result = (await client.query<CommitRow>(statement)).rows[0]!;
           // Thrown to roll the configs back; reported below, once the connection is released.
           if (result.written === 0) throw lost;

@@ -14,16 +14,20 @@
  */
 import type Database from 'better-sqlite3';
 import {
+  APPROVAL_COLUMNS,
+  toApprovalRecord,
+  type ApprovalEventRow,
+  type ApprovalRowOf,
+} from '../sql/approval-rows.js';
+import {
   ApprovalConflictError,
   ApprovalExistsError,
   ApprovalNotFoundError,
-  type ApprovalAction,
   type ApprovalDecisionInput,
   type ApprovalEvent,
   type ApprovalPage,
   type ApprovalQuery,
   type ApprovalRecord,
-  type ApprovalStatus,
   type ApprovalStore,
   type NewApproval,
 } from '../approval-store.js';
@@ -43,31 +47,7 @@ export interface SqliteApprovalStoreOptions {
   beforeWrite?: () => void;
 }
 
-interface ApprovalRow {
-  seq: number;
-  id: string;
-  task_id: string;
-  context_id: string;
-  tenant: string;
-  owner: string;
-  contract: string;
-  correlation_id: string | null;
-  requested_at: string;
-  status: ApprovalStatus;
-  decided_at: string | null;
-  decided_by: string | null;
-  reason: string | null;
-}
-
-interface EventRow {
-  at: string;
-  action: ApprovalAction;
-  actor: string | null;
-  reason: string | null;
-}
-
-const COLUMNS = `seq, id, task_id, context_id, tenant, owner, contract, correlation_id, requested_at,
-  status, decided_at, decided_by, reason`;
+type ApprovalRow = ApprovalRowOf<number>;
 
 /** An ApprovalStore on a SQLite connection; see the file comment. */
 export class SqliteApprovalStore implements ApprovalStore {
@@ -80,7 +60,7 @@ export class SqliteApprovalStore implements ApprovalStore {
     [status: string, afterSeq: number, limit: number],
     ApprovalRow
   >;
-  private readonly selectEvents: Database.Statement<[approvalId: string], EventRow>;
+  private readonly selectEvents: Database.Statement<[approvalId: string], ApprovalEventRow>;
   private readonly createTx: Database.Transaction<(approval: NewApproval) => ApprovalRow>;
   private readonly decideTx: Database.Transaction<(id: string, decision: CheckedDecision) => ApprovalRow>;
 
@@ -88,13 +68,15 @@ export class SqliteApprovalStore implements ApprovalStore {
     const { db } = options;
     this.db = db;
     this.beforeWrite = options.beforeWrite ?? (() => {});
-    this.selectById = db.prepare(`SELECT ${COLUMNS} FROM approvals WHERE id = ?`);
+    this.selectById = db.prepare(`SELECT ${APPROVAL_COLUMNS} FROM approvals WHERE id = ?`);
     this.selectLatestByTask = db.prepare(
-      `SELECT ${COLUMNS} FROM approvals WHERE task_id = ? ORDER BY seq DESC LIMIT 1`,
+      `SELECT ${APPROVAL_COLUMNS} FROM approvals WHERE task_id = ? ORDER BY seq DESC LIMIT 1`,
     );
-    this.selectPage = db.prepare(`SELECT ${COLUMNS} FROM approvals WHERE seq > ? ORDER BY seq LIMIT ?`);
+    this.selectPage = db.prepare(
+      `SELECT ${APPROVAL_COLUMNS} FROM approvals WHERE seq > ? ORDER BY seq LIMIT ?`,
+    );
     this.selectPageByStatus = db.prepare(
-      `SELECT ${COLUMNS} FROM approvals WHERE status = ? AND seq > ? ORDER BY seq LIMIT ?`,
+      `SELECT ${APPROVAL_COLUMNS} FROM approvals WHERE status = ? AND seq > ? ORDER BY seq LIMIT ?`,
     );
     this.selectEvents = db.prepare(
       'SELECT at, action, actor, reason FROM approval_events WHERE approval_id = ? ORDER BY seq',
@@ -128,7 +110,7 @@ export class SqliteApprovalStore implements ApprovalStore {
       if (updateDecision.run(d.status, d.decidedAt, d.decidedBy, reason, id).changes === 0) {
         const current = this.selectById.get(id);
         if (current === undefined) throw new ApprovalNotFoundError(id);
-        throw new ApprovalConflictError(toRecord(current));
+        throw new ApprovalConflictError(toApprovalRecord(current));
       }
       insertEvent.run(id, d.decidedAt, d.status, d.decidedBy, reason);
       return this.selectById.get(id)!;
@@ -141,7 +123,7 @@ export class SqliteApprovalStore implements ApprovalStore {
       this.beforeWrite();
       // IMMEDIATE takes the write lock at BEGIN: another process's writer makes this wait
       // (busy_timeout) rather than fail halfway.
-      return toRecord(this.createTx.immediate(checked));
+      return toApprovalRecord(this.createTx.immediate(checked));
     });
   }
 
@@ -163,7 +145,7 @@ export class SqliteApprovalStore implements ApprovalStore {
           : this.selectPageByStatus.all(status, afterSeq, pageSize + 1);
       const page = rows.slice(0, pageSize);
       const nextPageToken = rows.length > pageSize ? encodeApprovalPageToken(page[pageSize - 1]!.seq) : '';
-      return { approvals: page.map(toRecord), nextPageToken };
+      return { approvals: page.map(toApprovalRecord), nextPageToken };
     });
   }
 
@@ -171,7 +153,7 @@ export class SqliteApprovalStore implements ApprovalStore {
     return this.attempt(() => {
       const checked = checkDecision(id, decision);
       this.beforeWrite();
-      return toRecord(this.decideTx.immediate(id, checked));
+      return toApprovalRecord(this.decideTx.immediate(id, checked));
     });
   }
 
@@ -199,24 +181,5 @@ export class SqliteApprovalStore implements ApprovalStore {
 }
 
 function optional(row: ApprovalRow | undefined): ApprovalRecord | undefined {
-  return row === undefined ? undefined : toRecord(row);
-}
-
-/** A row as the port's record: SQL NULLs become absent fields, as the memory store leaves them. */
-function toRecord(row: ApprovalRow): ApprovalRecord {
-  const record: ApprovalRecord = {
-    id: row.id,
-    taskId: row.task_id,
-    contextId: row.context_id,
-    tenant: row.tenant,
-    owner: row.owner,
-    contract: row.contract,
-    requestedAt: row.requested_at,
-    status: row.status,
-  };
-  if (row.correlation_id !== null) record.correlationId = row.correlation_id;
-  if (row.decided_at !== null) record.decidedAt = row.decided_at;
-  if (row.decided_by !== null) record.decidedBy = row.decided_by;
-  if (row.reason !== null) record.reason = row.reason;
-  return record;
+  return row === undefined ? undefined : toApprovalRecord(row);
 }

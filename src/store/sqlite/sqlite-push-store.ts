@@ -9,57 +9,31 @@
  * order they were made, and a config created after a commit never reaches the file before it.
  */
 import type Database from 'better-sqlite3';
-import type { StreamResponse, Task } from '../../protocol/model.js';
+import {
+  CONFIG_COLUMNS,
+  IS_HEAD,
+  OUTBOX_COLUMNS,
+  configParams,
+  toConfig,
+  toDeadLetter,
+  toEntry,
+  type ConfigParams,
+  type ConfigRow,
+  type DeadRowOf,
+  type OutboxRowOf,
+} from '../sql/push-rows.js';
 import type {
   DeadLetterPage,
   DeadLetterQuery,
   PushConfigRecord,
-  PushDeadLetter,
   PushOutboxEntry,
   PushSettlement,
   PushStore,
 } from '../push-store.js';
 import { checkPushConfig, encodeDeadLetterToken, planDeadLetterList } from '../push-rules.js';
 
-interface ConfigRow {
-  task_id: string;
-  id: string;
-  tenant: string;
-  url: string;
-  protocol_version: string;
-  auth_scheme: string | null;
-  sealed_secrets: string | null;
-  created_at: string;
-}
-
-interface OutboxRow {
-  id: number;
-  task_id: string;
-  config_id: string;
-  first_seq: number;
-  last_seq: number;
-  delivered_seq: number;
-  events: string;
-  snapshot: string;
-  attempts: number;
-  last_error: string | null;
-  created_at: string;
-}
-
-interface DeadRow extends OutboxRow {
-  url: string;
-  reason: string;
-  failed_at: string;
-}
-
-type ConfigParams = [string, string, string, string, string, string | null, string | null, string];
-
-const CONFIG_COLUMNS = 'task_id, id, tenant, url, protocol_version, auth_scheme, sealed_secrets, created_at';
-const OUTBOX_COLUMNS = `id, task_id, config_id, first_seq, last_seq, delivered_seq, events, snapshot, attempts,
-  last_error, created_at`;
-/** An entry is a head when no older entry of the same (task, config) is pending. */
-const IS_HEAD = `NOT EXISTS (SELECT 1 FROM push_outbox p
-  WHERE p.task_id = o.task_id AND p.config_id = o.config_id AND p.id < o.id)`;
+type OutboxRow = OutboxRowOf<number, string, string>;
+type DeadRow = DeadRowOf<OutboxRow>;
 
 /** A PushStore on a SQLite connection; see the file comment. */
 export class SqlitePushStore implements PushStore {
@@ -293,52 +267,4 @@ export class SqlitePushStore implements PushStore {
       return Promise.reject(error);
     }
   }
-}
-
-function configParams(c: PushConfigRecord): ConfigParams {
-  return [
-    c.taskId,
-    c.id,
-    c.tenant,
-    c.url,
-    c.protocolVersion,
-    c.authScheme ?? null,
-    c.sealedSecrets ?? null,
-    c.createdAt,
-  ];
-}
-
-function toConfig(row: ConfigRow): PushConfigRecord {
-  const config: PushConfigRecord = {
-    taskId: row.task_id,
-    id: row.id,
-    tenant: row.tenant,
-    url: row.url,
-    protocolVersion: row.protocol_version,
-    createdAt: row.created_at,
-  };
-  if (row.auth_scheme !== null) config.authScheme = row.auth_scheme;
-  if (row.sealed_secrets !== null) config.sealedSecrets = row.sealed_secrets;
-  return config;
-}
-
-function toEntry(row: OutboxRow): PushOutboxEntry {
-  const entry: PushOutboxEntry = {
-    id: row.id,
-    taskId: row.task_id,
-    configId: row.config_id,
-    firstSeq: row.first_seq,
-    lastSeq: row.last_seq,
-    events: JSON.parse(row.events) as StreamResponse[],
-    task: JSON.parse(row.snapshot) as Task,
-    deliveredSeq: row.delivered_seq,
-    attempts: row.attempts,
-    createdAt: row.created_at,
-  };
-  if (row.last_error !== null) entry.lastError = row.last_error;
-  return entry;
-}
-
-function toDeadLetter(row: DeadRow): PushDeadLetter {
-  return { ...toEntry(row), url: row.url, reason: row.reason, failedAt: row.failed_at };
 }
