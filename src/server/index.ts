@@ -81,6 +81,7 @@ export {
 } from './cluster/cluster.js';
 export {
   isClusterMessage,
+  deliverPayload,
   type BusListener,
   type CancelMessage,
   type ClusterBus,

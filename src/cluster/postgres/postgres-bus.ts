@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import {
-  isClusterMessage,
+  deliverPayload,
   type BusListener,
   type ClusterBus,
   type ClusterMessage,
@@ -90,17 +90,7 @@ class PostgresBus implements ClusterBus {
           : { maxDelayMs: this.options.maxReconnectDelayMs }),
       },
       {
-        notification: (payload) => {
-          let message: unknown;
-          try {
-            message = JSON.parse(payload);
-          } catch (error) {
-            listener.error(error, 'cluster bus: a notification that is not JSON');
-            return;
-          }
-          if (isClusterMessage(message)) listener.message(message);
-          else listener.error(new Error(`not a cluster message: ${payload.slice(0, 200)}`), 'cluster bus');
-        },
+        notification: (payload) => deliverPayload(payload, listener),
         reconnected: () => listener.reconnected(),
         error: (error, where) => listener.error(error, where),
       },

@@ -8,7 +8,7 @@
  */
 import { createClient, type RedisClientType } from '@redis/client';
 import {
-  isClusterMessage,
+  deliverPayload,
   type BusListener,
   type ClusterBus,
   type ClusterMessage,
@@ -108,17 +108,7 @@ class RedisBus implements ClusterBus {
       if (++readies > 1 && !this.closed) setImmediate(() => listener.reconnected());
     });
     await subscriber.connect();
-    await subscriber.subscribe(this.channel, (payload: string) => {
-      let message: unknown;
-      try {
-        message = JSON.parse(payload);
-      } catch (error) {
-        listener.error(error, 'cluster bus: a message that is not JSON');
-        return;
-      }
-      if (isClusterMessage(message)) listener.message(message);
-      else listener.error(new Error(`not a cluster message: ${payload.slice(0, 200)}`), 'cluster bus');
-    });
+    await subscriber.subscribe(this.channel, (payload: string) => deliverPayload(payload, listener));
     this.subscriber = subscriber;
   }
 

@@ -88,3 +88,19 @@ export function isClusterMessage(value: unknown): value is ClusterMessage {
   if (m.type === 'committed') return typeof m.version === 'number' && Number.isSafeInteger(m.version);
   return m.type === 'cancel' && typeof m.to === 'string';
 }
+
+/**
+ * Hands a payload from the wire to `listener`: a well-formed message to `message`, anything else
+ * to `error` (a bus carries text from other processes, which may run another version).
+ */
+export function deliverPayload(payload: string, listener: BusListener): void {
+  let message: unknown;
+  try {
+    message = JSON.parse(payload);
+  } catch (error) {
+    listener.error(error, 'cluster bus: a message that is not JSON');
+    return;
+  }
+  if (isClusterMessage(message)) listener.message(message);
+  else listener.error(new Error(`not a cluster message: ${payload.slice(0, 200)}`), 'cluster bus');
+}
