@@ -46,7 +46,8 @@ const ALLOWED: Record<string, string[]> = {
   extensions: ['protocol', 'contracts', 'store', 'card', 'server', 'client'],
   check: ['protocol', 'card', 'client'],
   // Cluster buses (decisions 0115-0116): the ClusterBus port is the server's; they implement it.
-  cluster: ['server'],
+  // The PostgreSQL bus shares the store's schema, so it checks schema names by the store's rule.
+  cluster: ['server', 'store'],
   cli: [
     'protocol',
     'contracts',

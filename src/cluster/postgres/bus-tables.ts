@@ -11,18 +11,6 @@ export const INSTANCES_TABLE = 'cluster_instances';
 /** The run registry: one row per task whose executor is running. */
 export const RUNS_TABLE = 'cluster_runs';
 
-const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
-
-/** Checks a schema name (letters, digits and `_`, as the store requires) and returns it. */
-export function checkSchema(schema: string): string {
-  if (!SCHEMA_NAME.test(schema)) {
-    throw new TypeError(
-      `postgres bus schema: expected letters, digits and _ (not starting with a digit, at most 63), got ${JSON.stringify(schema)}`,
-    );
-  }
-  return schema;
-}
-
 /** Creates the schema (when absent) and the bus tables (when absent), in one locked transaction. */
 export async function ensureBusTables(pool: pg.Pool, schema: string): Promise<void> {
   const client = await pool.connect();

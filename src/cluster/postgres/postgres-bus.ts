@@ -14,7 +14,8 @@ import {
   type RunRecord,
   type Runner,
 } from '../../server/index.js';
-import { checkSchema, ensureBusTables, INSTANCES_TABLE, RUNS_TABLE } from './bus-tables.js';
+import { checkSchemaName } from '../../store/postgres/index.js';
+import { ensureBusTables, INSTANCES_TABLE, RUNS_TABLE } from './bus-tables.js';
 import { ListenConnection } from './listen-connection.js';
 
 /** Options of `createPostgresBus`. */
@@ -52,7 +53,7 @@ class PostgresBus implements ClusterBus {
   private closed = false;
 
   constructor(private readonly options: PostgresBusOptions) {
-    this.schema = checkSchema(options.schema ?? 'concord');
+    this.schema = checkSchemaName(options.schema ?? 'concord');
     this.channel = channelOf(this.schema);
     this.pool = new pg.Pool({
       connectionString: options.connectionString,

@@ -7,6 +7,7 @@ import { DEFAULT_POSTGRES_SCHEMA } from './connection.js';
 import { checkRetention, type RetentionOptions } from '../retention.js';
 
 export {
+  checkSchemaName,
   DatabaseConnectionError,
   DEFAULT_POSTGRES_SCHEMA,
   type PostgresConnectionOptions,
