@@ -8,6 +8,10 @@
 
 import { createServer } from 'node:http';
 
+// BENCH_BUSY_US adds that much CPU (a busy-wait) to each request: the bare server at another
+// server's cost per request, to tell what comes from the cost alone (bench/RESULTS.md, the c=128 tail).
+const BUSY_NS = BigInt(Math.round(Number(process.env.BENCH_BUSY_US ?? 0) * 1000));
+
 const task = (extra) => ({
   kind: 'task',
   id: 'task-1',
@@ -37,6 +41,10 @@ const server = createServer((req, res) => {
   const chunks = [];
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
+    if (BUSY_NS > 0n) {
+      const until = process.hrtime.bigint() + BUSY_NS;
+      while (process.hrtime.bigint() < until);
+    }
     let call;
     try {
       call = JSON.parse(Buffer.concat(chunks).toString('utf8'));
