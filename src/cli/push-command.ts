@@ -4,47 +4,73 @@
  * (decision 0087). It reads the SQLite task stores under the data directory — `tasks.db` of a
  * served code agent, `<agent-id>.db` of each host agent — and works while the server runs (WAL);
  * a requeued delivery is picked up by the running server within its poll interval.
+ * With `--store postgres` it reads the PostgreSQL schema `concord serve --store postgres` uses
+ * (`--database-url` or $CONCORD_DATABASE_URL, `--database-schema`; with `--agent`, that host
+ * agent's schema, decision 0100).
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { PushDeadLetter } from '../store/index.js';
+import { agentSchema, databaseUrlOf, DEFAULT_DATABASE_SCHEMA } from '../host/index.js';
+import type { PushDeadLetter, TaskStore } from '../store/index.js';
 import { openSqliteTaskStore } from '../store/sqlite/index.js';
 
 /** Usage text of `push`. */
 export const PUSH_USAGE = `Usage: concord push dead-letters [--data-dir DIR] [--agent ID] [--json]
        concord push requeue <dead-letter-id> [--data-dir DIR] [--agent ID]
+       (either with --store postgres [--database-url URL] [--database-schema S] instead of --data-dir)
 
   Push deliveries given up after their last attempt, kept in the task stores under --data-dir
-  (default ./.concord); --agent picks a host agent's store. requeue puts one back in the outbox.`;
+  (default ./.concord), or in PostgreSQL with --store postgres (URL from --database-url or
+  $CONCORD_DATABASE_URL); --agent picks a host agent's store. requeue puts one back in the outbox.`;
 
 type Out = (line: string) => void;
 
-interface StoreFile {
-  /** The host agent id, or undefined for a code agent's tasks.db. */
+/** One task store to read: a SQLite file, or a PostgreSQL schema. */
+interface StoreSource {
+  /** The host agent id, or undefined for a code agent's store. */
   agent: string | undefined;
-  path: string;
+  open(): Promise<TaskStore>;
 }
 
 /** The task store files under `dir` (or the one of `agent`). */
-function storeFiles(dir: string, agent: string | undefined): StoreFile[] {
+function storeFiles(dir: string, agent: string | undefined): StoreSource[] {
   if (!existsSync(dir)) throw new Error(`--data-dir: ${dir} does not exist`);
+  const source = (agentId: string | undefined, path: string): StoreSource => ({
+    agent: agentId,
+    open: () => Promise.resolve(openSqliteTaskStore({ path })),
+  });
   if (agent !== undefined) {
     const path = join(dir, `${encodeURIComponent(agent)}.db`);
     if (!existsSync(path)) throw new Error(`--agent: no task store for agent "${agent}" at ${path}`);
-    return [{ agent, path }];
+    return [source(agent, path)];
   }
   return readdirSync(dir)
     .filter((name) => name.endsWith('.db'))
     .sort()
-    .map((name) => ({
-      agent: name === 'tasks.db' ? undefined : decodeURIComponent(name.slice(0, -3)),
-      path: join(dir, name),
-    }));
+    .map((name) =>
+      source(name === 'tasks.db' ? undefined : decodeURIComponent(name.slice(0, -3)), join(dir, name)),
+    );
 }
 
-async function deadLettersOf(file: StoreFile): Promise<PushDeadLetter[]> {
-  const store = openSqliteTaskStore({ path: file.path });
+/** The PostgreSQL schema of a served agent, or of one host agent (no migration: read as it is). */
+function postgresSource(url: string, schema: string, agent: string | undefined): StoreSource {
+  return {
+    agent,
+    open: async () => {
+      // Loaded only here: other uses of the command never load `pg`.
+      const { openPostgresStore } = await import('../store/postgres/index.js');
+      return openPostgresStore({
+        connectionString: url,
+        schema: agent === undefined ? schema : agentSchema(schema, agent),
+        migrate: false,
+      });
+    },
+  };
+}
+
+async function deadLettersOf(file: StoreSource): Promise<PushDeadLetter[]> {
+  const store = await file.open();
   try {
     const all: PushDeadLetter[] = [];
     let pageToken = '';
@@ -67,6 +93,9 @@ export async function pushCommand(args: string[], out: Out): Promise<number> {
     options: {
       'data-dir': { type: 'string', default: '.concord' },
       agent: { type: 'string' },
+      store: { type: 'string', default: 'sqlite' },
+      'database-url': { type: 'string' },
+      'database-schema': { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -76,7 +105,18 @@ export async function pushCommand(args: string[], out: Out): Promise<number> {
     out(PUSH_USAGE);
     return action === undefined && values.help !== true ? 2 : 0;
   }
-  const files = storeFiles(resolve(values['data-dir'] ?? '.concord'), values.agent);
+  let files: StoreSource[];
+  if (values.store === 'postgres') {
+    const url = databaseUrlOf({
+      ...(values['database-url'] === undefined ? {} : { postgres: { url: values['database-url'] } }),
+      env: process.env,
+    });
+    files = [postgresSource(url, values['database-schema'] ?? DEFAULT_DATABASE_SCHEMA, values.agent)];
+  } else if (values.store === 'sqlite') {
+    files = storeFiles(resolve(values['data-dir'] ?? '.concord'), values.agent);
+  } else {
+    throw new Error(`--store: expected sqlite or postgres, got ${JSON.stringify(values.store)}`);
+  }
   if (action === 'dead-letters') {
     const rows: (PushDeadLetter & { agent?: string })[] = [];
     for (const file of files) {
@@ -111,7 +151,7 @@ export async function pushCommand(args: string[], out: Out): Promise<number> {
     if (files.length !== 1) {
       throw new Error(`requeue: ${files.length} task stores under the data directory; pick one with --agent`);
     }
-    const store = openSqliteTaskStore({ path: files[0]!.path });
+    const store = await files[0]!.open();
     try {
       if (!(await store.push!.requeueDeadLetter(number)))
         throw new Error(`requeue: no dead letter #${number}`);

@@ -16,6 +16,8 @@ import {
   redactDatabaseUrl,
 } from '../../src/store/postgres/index.js';
 import { freshSchema, POSTGRES_SKIP_NOTE, POSTGRES_URL, withTestClient } from '../helpers/postgres.js';
+import { pushConfig } from '../store/push-store-suite.js';
+import { ANON, createCommit, makeTask, statusEvent } from '../store/suite/fixtures.js';
 import { concord, ROOT, startConcord } from './cli-process.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'concord-cli-pg-'));
@@ -181,5 +183,46 @@ describe.skipIf(POSTGRES_URL === undefined)(`concord on PostgreSQL${POSTGRES_SKI
       host.child.kill('SIGTERM');
       expect((await host.exited).code).toBe(0);
     }
+  });
+
+  it('lists and requeues dead letters with concord push --store postgres', async () => {
+    const schema = freshSchema();
+    const store = await openPostgresStore({ connectionString: POSTGRES_URL!, schema });
+    let id: number;
+    try {
+      // A delivery given up, as the dispatcher leaves it: config, commit, claim, settle dead.
+      await store.commit(createCommit(makeTask('t-dead'), ANON));
+      await store.push.putConfig(pushConfig('t-dead', 'cfg-1', { url: 'https://hooks.example/down' }));
+      const done = makeTask('t-dead', { state: 'TASK_STATE_COMPLETED', timestamp: '2025-01-01T00:00:02Z' });
+      await store.commit({ ...ANON, task: done, expectedVersion: 1, events: [statusEvent(done)] });
+      const [entry] = await store.push.claimDue(Date.now(), 1, 60_000);
+      id = entry!.id;
+      await store.push.settle(id, {
+        outcome: 'dead',
+        deliveredSeq: 0,
+        reason: 'gave up after 3 attempts: the receiver answered HTTP 500',
+        url: 'https://hooks.example/down',
+      });
+    } finally {
+      await store.close();
+    }
+    const args = ['--store', 'postgres', '--database-schema', schema];
+    const env = { CONCORD_DATABASE_URL: POSTGRES_URL! };
+    const listed = await concord(['push', 'dead-letters', ...args], env);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain(`#${id}`);
+    expect(listed.stdout).toContain('task t-dead, config cfg-1');
+    expect(listed.stdout).toContain('the receiver answered HTTP 500');
+    const json = await concord(['push', 'dead-letters', ...args, '--json'], env);
+    expect(JSON.parse(json.stdout)).toMatchObject([{ id, taskId: 't-dead', configId: 'cfg-1' }]);
+
+    const requeued = await concord(['push', 'requeue', String(id), ...args], env);
+    expect(requeued.code).toBe(0);
+    expect(requeued.stdout).toContain(`Dead letter #${id} is back in the outbox`);
+    const after = await concord(['push', 'dead-letters', ...args], env);
+    expect(after.stdout).toContain('No dead letters');
+    const again = await concord(['push', 'requeue', String(id), ...args], env);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(`no dead letter #${id}`);
   });
 });
