@@ -3,7 +3,7 @@
  * in-flight requests finish, SSE heartbeats, and several concurrent streams of one task seeing
  * the same events in the same order (A2A 1.0 §3.5.2).
  */
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createA2AServer } from '../../src/server/index.js';
@@ -104,6 +104,21 @@ describe('streams and shutdown on node:http', () => {
     await closing;
     await expect(fetch(own.url)).rejects.toThrow();
   });
+
+  it('closes, on shutdown, a connection that never sent a request instead of waiting out the grace', async () => {
+    // fetch clients open such spare connections; node's closeIdleConnections leaves them open, and
+    // before this a shutdown waited for the client to drop them (seconds) or for the grace (10 s).
+    const own = await startEcho();
+    const url = new URL(own.url);
+    const accepted = new Promise<void>((resolve) => own.running.server.once('connection', () => resolve()));
+    const idle = connect(Number(url.port), url.hostname);
+    const dropped = new Promise<void>((resolve) => idle.once('close', () => resolve()));
+    idle.on('error', () => undefined);
+    await accepted;
+    await own.close();
+    await dropped;
+    expect(idle.destroyed).toBe(true);
+  }, 5_000);
 
   it('decodes SSE split at any byte boundary', () => {
     const text = 'id: 1\ndata: {"a":1}\n\n: ping\n\nid: 2\r\ndata: {"b":\r\ndata: 2}\r\n\r\n';

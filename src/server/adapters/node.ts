@@ -5,7 +5,7 @@
  * gracefully (stops accepting, lets in-flight requests finish, then closes idle sockets).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { A2AError, toA2AError, toRestErrorBody } from '../../protocol/index.js';
 import {
   isStreamResponse,
@@ -242,6 +242,13 @@ export async function listen(a2a: HttpApp, options: ListenOptions = {}): Promise
       resolve();
     });
   });
+  // Kept for shutdown: a connection that never sent a byte holds no request, but node's
+  // closeIdleConnections leaves it open (fetch clients open such spare connections).
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host === '0.0.0.0' || host === '[::]' ? 'localhost' : host}:${address.port}/`;
@@ -250,7 +257,7 @@ export async function listen(a2a: HttpApp, options: ListenOptions = {}): Promise
   return {
     url,
     server,
-    close: () => (closing ??= shutdown(server, a2a, streams, options.shutdownGraceMs ?? 10_000)),
+    close: () => (closing ??= shutdown(server, a2a, streams, sockets, options.shutdownGraceMs ?? 10_000)),
   };
 }
 
@@ -258,14 +265,19 @@ async function shutdown(
   server: Server,
   a2a: HttpApp,
   streams: Set<ServerResponse>,
+  sockets: Set<Socket>,
   graceMs: number,
 ): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   // A stream may last as long as its task; end it now, the client resumes with Last-Event-ID.
   for (const res of streams) res.end();
   // Keep-alive sockets become idle as their in-flight requests finish; close them as they do.
-  const sweeper = setInterval(() => server.closeIdleConnections(), 25);
-  server.closeIdleConnections();
+  const closeIdle = (): void => {
+    server.closeIdleConnections();
+    for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
+  };
+  const sweeper = setInterval(closeIdle, 25);
+  closeIdle();
   const timer = setTimeout(() => server.closeAllConnections(), graceMs);
   timer.unref();
   await closed;
