@@ -9,7 +9,8 @@
  */
 import { invalidParams } from '../errors.js';
 import { optionalString, readObject, type JsonObject } from '../decode-kit.js';
-import type { GrpcMethodSpec, GrpcOperation, GrpcServiceSpec } from '../grpc/service-spec.js';
+import type { GrpcServiceSpec } from '../grpc/service-spec.js';
+import { resultMaps, rpcIn } from '../grpc/method-builder.js';
 import type { AgentCard } from '../agent-card.js';
 import type {
   CancelTaskRequest,
@@ -56,44 +57,8 @@ function byConfigName(json: unknown): JsonObject {
   return name.configId === undefined ? { taskId: name.taskId } : { taskId: name.taskId, id: name.configId };
 }
 
-function rpc<Req, Res>(
-  operation: GrpcOperation,
-  name: string,
-  requestType: string,
-  responseType: string,
-  maps: {
-    decodeRequest(json: unknown): Req;
-    encodeRequest(request: Req): unknown;
-    encodeResult(result: Res): unknown;
-    decodeResult(json: unknown): Res;
-  },
-  responseStream = false,
-): GrpcMethodSpec {
-  return {
-    operation,
-    name,
-    requestType: P + requestType,
-    responseType: responseType.includes('.') ? responseType : P + responseType,
-    responseStream,
-    ...(maps as unknown as Pick<
-      GrpcMethodSpec,
-      'decodeRequest' | 'encodeRequest' | 'encodeResult' | 'decodeResult'
-    >),
-  };
-}
-
-const stream = {
-  encodeResult: (event: StreamResponse) => c.encodeStreamResponse(event),
-  decodeResult: (json: unknown) => c.decodeStreamResponse(json, ''),
-};
-const task = {
-  encodeResult: (t: Task) => c.encodeTask(t),
-  decodeResult: (json: unknown) => c.decodeTask(json, ''),
-};
-const config = {
-  encodeResult: (v: TaskPushNotificationConfig) => c.encodeTaskPushNotificationConfig(v),
-  decodeResult: (json: unknown) => c.decodeTaskPushNotificationConfig(json, ''),
-};
+const rpc = rpcIn(P);
+const { stream, task, config } = resultMaps(c);
 
 /**
  * `CreateTaskPushNotificationConfigRequest {parent, configId, config}`: the task from `parent`,

@@ -4,7 +4,8 @@
  * (`id`, `taskId`), the optional `tenant`, `CreateTaskPushNotificationConfig` taking the config
  * itself, and `DeleteTaskPushNotificationConfig` answering `google.protobuf.Empty`.
  */
-import type { GrpcMethodSpec, GrpcOperation, GrpcServiceSpec } from '../grpc/service-spec.js';
+import type { GrpcServiceSpec } from '../grpc/service-spec.js';
+import { resultMaps, rpcIn } from '../grpc/method-builder.js';
 import type {
   CancelTaskRequest,
   GetExtendedAgentCardRequest,
@@ -30,44 +31,8 @@ import { v1_0Codec as c } from './index.js';
 
 const P = 'lf.a2a.v1.';
 
-function rpc<Req, Res>(
-  operation: GrpcOperation,
-  name: string,
-  requestType: string,
-  responseType: string,
-  maps: {
-    decodeRequest(json: unknown): Req;
-    encodeRequest(request: Req): unknown;
-    encodeResult(result: Res): unknown;
-    decodeResult(json: unknown): Res;
-  },
-  responseStream = false,
-): GrpcMethodSpec {
-  return {
-    operation,
-    name,
-    requestType: P + requestType,
-    responseType: responseType.includes('.') ? responseType : P + responseType,
-    responseStream,
-    ...(maps as unknown as Pick<
-      GrpcMethodSpec,
-      'decodeRequest' | 'encodeRequest' | 'encodeResult' | 'decodeResult'
-    >),
-  };
-}
-
-const stream = {
-  encodeResult: (event: StreamResponse) => c.encodeStreamResponse(event),
-  decodeResult: (json: unknown) => c.decodeStreamResponse(json, ''),
-};
-const task = {
-  encodeResult: (t: Task) => c.encodeTask(t),
-  decodeResult: (json: unknown) => c.decodeTask(json, ''),
-};
-const config = {
-  encodeResult: (v: TaskPushNotificationConfig) => c.encodeTaskPushNotificationConfig(v),
-  decodeResult: (json: unknown) => c.decodeTaskPushNotificationConfig(json, ''),
-};
+const rpc = rpcIn(P);
+const { stream, task, config } = resultMaps(c);
 
 /** `GetExtendedAgentCardRequest` carries only the tenant. */
 function decodeCardRequest(json: unknown): GetExtendedAgentCardRequest {
