@@ -5,20 +5,10 @@
  * declares its table in its own folder (protocol/v1_0, protocol/v0_3); nothing here knows either.
  */
 import type { ProtocolVersion } from '../codec.js';
+import type { OperationName } from '../operation-names.js';
 
-/** The A2A operations, by the spec's names. */
-export type GrpcOperation =
-  | 'sendMessage'
-  | 'sendStreamingMessage'
-  | 'getTask'
-  | 'listTasks'
-  | 'cancelTask'
-  | 'subscribeToTask'
-  | 'createTaskPushNotificationConfig'
-  | 'getTaskPushNotificationConfig'
-  | 'listTaskPushNotificationConfigs'
-  | 'deleteTaskPushNotificationConfig'
-  | 'getExtendedAgentCard';
+/** The A2A operations, by the spec's names: every one has an RPC in both versions' services. */
+export type GrpcOperation = OperationName;
 
 /** One RPC. The four mappings take and give ProtoJSON on the wire side, canonical values on ours. */
 export interface GrpcMethodSpec {
