@@ -4,7 +4,13 @@
  * event, a push config), taken from that version's codec.
  */
 import type { WireCodec } from '../codec.js';
-import type { StreamResponse, Task, TaskPushNotificationConfig } from '../model.js';
+import type {
+  SendMessageRequest,
+  SendMessageResponse,
+  StreamResponse,
+  Task,
+  TaskPushNotificationConfig,
+} from '../model.js';
 import type { GrpcMethodSpec, GrpcOperation } from './service-spec.js';
 
 /** The four mappings of one RPC, typed by its canonical request and result. */
@@ -39,9 +45,17 @@ export function rpcIn(packagePrefix: string) {
   };
 }
 
-/** The result mappings shared by several RPCs, from a version's codec. */
+/** The mappings shared by several RPCs (the send request, common results), from a version's codec. */
 export function resultMaps(c: WireCodec) {
   return {
+    sendRequest: {
+      decodeRequest: (json: unknown) => c.decodeSendMessageRequest(json, ''),
+      encodeRequest: (r: SendMessageRequest) => c.encodeSendMessageRequest(r),
+    },
+    sendResult: {
+      encodeResult: (r: SendMessageResponse) => c.encodeSendMessageResponse(r),
+      decodeResult: (json: unknown) => c.decodeSendMessageResponse(json, ''),
+    },
     stream: {
       encodeResult: (event: StreamResponse) => c.encodeStreamResponse(event),
       decodeResult: (json: unknown) => c.decodeStreamResponse(json, ''),

@@ -58,7 +58,7 @@ function byConfigName(json: unknown): JsonObject {
 }
 
 const rpc = rpcIn(P);
-const { stream, task, config } = resultMaps(c);
+const { sendRequest, sendResult, stream, task, config } = resultMaps(c);
 
 /**
  * `CreateTaskPushNotificationConfigRequest {parent, configId, config}`: the task from `parent`,
@@ -108,10 +108,8 @@ export const v0_3GrpcService: GrpcServiceSpec = Object.freeze({
       'SendMessageRequest',
       'SendMessageResponse',
       {
-        decodeRequest: (json) => c.decodeSendMessageRequest(json, ''),
-        encodeRequest: (r) => c.encodeSendMessageRequest(r),
-        encodeResult: (r) => c.encodeSendMessageResponse(r),
-        decodeResult: (json) => c.decodeSendMessageResponse(json, ''),
+        ...sendRequest,
+        ...sendResult,
       },
     ),
     rpc<SendMessageRequest, StreamResponse>(
@@ -120,8 +118,7 @@ export const v0_3GrpcService: GrpcServiceSpec = Object.freeze({
       'SendMessageRequest',
       'StreamResponse',
       {
-        decodeRequest: (json) => c.decodeSendMessageRequest(json, ''),
-        encodeRequest: (r) => c.encodeSendMessageRequest(r),
+        ...sendRequest,
         ...stream,
       },
       true,

@@ -32,7 +32,7 @@ import { v1_0Codec as c } from './index.js';
 const P = 'lf.a2a.v1.';
 
 const rpc = rpcIn(P);
-const { stream, task, config } = resultMaps(c);
+const { sendRequest, sendResult, stream, task, config } = resultMaps(c);
 
 /** `GetExtendedAgentCardRequest` carries only the tenant. */
 function decodeCardRequest(json: unknown): GetExtendedAgentCardRequest {
@@ -52,10 +52,8 @@ export const v1_0GrpcService: GrpcServiceSpec = Object.freeze({
       'SendMessageRequest',
       'SendMessageResponse',
       {
-        decodeRequest: (json) => c.decodeSendMessageRequest(json, ''),
-        encodeRequest: (r) => c.encodeSendMessageRequest(r),
-        encodeResult: (r) => c.encodeSendMessageResponse(r),
-        decodeResult: (json) => c.decodeSendMessageResponse(json, ''),
+        ...sendRequest,
+        ...sendResult,
       },
     ),
     rpc<SendMessageRequest, StreamResponse>(
@@ -64,8 +62,7 @@ export const v1_0GrpcService: GrpcServiceSpec = Object.freeze({
       'SendMessageRequest',
       'StreamResponse',
       {
-        decodeRequest: (json) => c.decodeSendMessageRequest(json, ''),
-        encodeRequest: (r) => c.encodeSendMessageRequest(r),
+        ...sendRequest,
         ...stream,
       },
       true,
