@@ -219,6 +219,11 @@ const report = renderReport({
   notes: [
     'Requests are A2A 0.3 JSON-RPC (`message/send`, `message/stream`) with no A2A-Version header, ' +
       'each with a fresh messageId and JSON-RPC id; every server runs the same echo agent (one artifact, then completed).',
+    'req/s, p50, p99 and max are the steady state: each request carries its send time as its JSON-RPC id, so every reply gives one ' +
+      'exact latency, and only requests sent after every connection had been accepted and answered once are counted. ' +
+      '"ramp" is how long that took: Node 20 (libuv 1.46) accepts one connection per event-loop iteration, so a saturated server ' +
+      'takes about c²/2 request times to accept c connections. "wrk p99" is wrk\'s own figure over the whole run, ramp included, ' +
+      'after its coordinated-omission correction (synthetic samples for each long wait), shown for comparison with earlier results.',
     '×bare compares with the bare node:http server on the same run: it parses the body and writes a fixed reply, the practical ceiling.',
     'Before each run one request is fully checked (completed task carrying the echo artifact, matching id); during the run every ' +
       `reply is scanned, and one without the completed echo task or with a JSON-RPC error counts as "bad body". More than ${MAX_BAD_SHARE * 100}% bad marks the run FAILED.`,

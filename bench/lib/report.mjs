@@ -29,25 +29,32 @@ function errorsCell(r) {
   return `${fmtInt(bad)} (${parts.map(([k, n]) => `${k} ${fmtInt(n)}`).join(', ')})`;
 }
 
+/** max and wrk's own p99 with the connection ramp (load-wrk.lua), where the run measured them. */
+function steadyCells(r) {
+  if (!r.steady) return '– | –';
+  const ramp = r.rampMs == null ? '–' : fmtInt(r.rampMs);
+  return `${fmtMs(r.max)} | ${fmtMs(r.wrkP99)} / ${ramp}`;
+}
+
 /** The markdown document: header lines, the results table, and notes. */
 export function renderReport({ header, rows, notes }) {
   const bare = new Map(rows.filter((r) => r.server === 'bare' && r.result).map((r) => [r.run, r]));
   const lines = [...header, ''];
   lines.push(
-    '| server | run | req/s (×bare) | p50 ms | p99 ms (×bare) | errors | peak RSS MiB (×bare) | tasks held | CPU server / load gen | status |',
+    '| server | run | req/s (×bare) | p50 ms | p99 ms (×bare) | max ms | wrk p99 ms / ramp ms | errors | peak RSS MiB (×bare) | tasks held | CPU server / load gen | status |',
   );
-  lines.push('|---|---|--:|--:|--:|--:|--:|--:|--:|---|');
+  lines.push('|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|');
   for (const row of rows) {
     const r = row.result;
     if (!r) {
-      lines.push(`| ${row.server} | ${row.run} | – | – | – | – | – | – | – | ${cell(row.status)} |`);
+      lines.push(`| ${row.server} | ${row.run} | – | – | – | – | – | – | – | – | – | ${cell(row.status)} |`);
       continue;
     }
     const base = row.server === 'bare' ? null : bare.get(row.run);
     const rss = row.peakRss == null ? 'n/a' : `${row.peakRss.toFixed(1)}${ratio(row.peakRss, base?.peakRss)}`;
     lines.push(
       `| ${row.server} | ${row.run} | ${fmtInt(r.requestsPerSec)}${ratio(r.requestsPerSec, base?.result.requestsPerSec)} ` +
-        `| ${fmtMs(r.p50)} | ${fmtMs(r.p99)}${ratio(r.p99, base?.result.p99)} | ${errorsCell(r)} | ${rss} | ${row.server === 'bare' ? '– (keeps none)' : fmtInt(row.tasksHeld)} | ${pct(row.cpu?.serverPct)} / ${pct(row.cpu?.loadGenPct)} | ${cell(row.status)} |`,
+        `| ${fmtMs(r.p50)} | ${fmtMs(r.p99)}${ratio(r.p99, base?.result.p99)} | ${steadyCells(r)} | ${errorsCell(r)} | ${rss} | ${row.server === 'bare' ? '– (keeps none)' : fmtInt(row.tasksHeld)} | ${pct(row.cpu?.serverPct)} / ${pct(row.cpu?.loadGenPct)} | ${cell(row.status)} |`,
     );
   }
   if (notes.length) lines.push('', ...notes.map((n) => `- ${n}`));
