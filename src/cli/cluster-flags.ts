@@ -17,7 +17,8 @@ export const CLUSTER_USAGE = `  --bus <kind>          how instances on one Postg
                         (default with --store postgres: LISTEN/NOTIFY), redis, or local (one instance)
   --redis-url <url>     the Redis of --bus redis (default: $${REDIS_URL_ENV})
   --instance-ttl <time> an instance counts as stopped this long after its last heartbeat (default 15s)
-  --orphans <policy>    a stopped instance's running tasks: fail (default) or resume (run again here)`;
+  --orphans <policy>    tasks left running by a stopped instance, or on SQLite by this server's
+                        previous run: fail (default) or resume (run the agent again)`;
 
 /** The parseArgs options of these flags. */
 export const CLUSTER_OPTIONS = {
@@ -53,7 +54,10 @@ export function clusterFlags(store: TaskStoreKind, values: ClusterFlagValues): C
     setup.instanceTtlMs = parseMilliseconds(values['instance-ttl'], '--instance-ttl');
   }
   if (values.orphans !== undefined) {
-    if (!shared) throw new Error('--orphans: only for several instances (--store postgres)');
+    // One process on SQLite settles what its previous run left (decision 0119).
+    if (!shared && store !== 'sqlite') {
+      throw new Error('--orphans: only for the SQLite store or several instances (--store postgres)');
+    }
     setup.orphans = parseOrphanPolicy(values.orphans);
   }
   return setup;

@@ -122,6 +122,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
     store: taskStore,
     ...(push === undefined ? {} : { push }),
     ...(joined.cluster === undefined ? {} : { cluster: joined.cluster }),
+    ...(joined.cluster === undefined && cluster.orphans !== undefined ? { orphans: cluster.orphans } : {}),
     onError: (error, place) =>
       console.error(`[concord] ${place}:`, error instanceof Error ? error.message : error),
   });

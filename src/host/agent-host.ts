@@ -22,7 +22,7 @@ import {
   type HttpRequest,
   type HttpResponse,
 } from '../server/index.js';
-import type { A2AServer, Cluster, PushOptions } from '../server/index.js';
+import type { A2AServer, Cluster, OrphanPolicy, PushOptions } from '../server/index.js';
 import type { TaskStore } from '../store/index.js';
 import type { HostConfig } from './host-config.js';
 import { createAgentSender } from './agent-sender.js';
@@ -59,6 +59,8 @@ export interface AgentHostOptions {
    * The host closes it after its agents.
    */
   cluster?: Cluster;
+  /** Without a cluster: tasks an earlier process left running, per agent store (decision 0119). */
+  orphans?: OrphanPolicy;
 }
 
 /** What a reload changed. */
@@ -121,6 +123,7 @@ export class AgentHost implements HttpApp {
             extensions: options.extensions ?? [],
             ...(options.push === undefined ? {} : { push: options.push }),
             ...(options.cluster === undefined ? {} : { cluster: options.cluster }),
+            ...(options.orphans === undefined ? {} : { orphans: options.orphans }),
             sender: createAgentSender({
               from: definition.id,
               local,

@@ -19,6 +19,7 @@ import {
   type AgentSender,
   type Authenticator,
   type Cluster,
+  type OrphanPolicy,
   type ContractGate,
   type PushOptions,
 } from '../server/index.js';
@@ -44,6 +45,8 @@ export interface MountContext {
   push?: PushOptions;
   /** The cluster the host is an instance of; the agent joins it under its id (decision 0110). */
   cluster?: Cluster;
+  /** Without a cluster: tasks an earlier process left running (decision 0119). */
+  orphans?: OrphanPolicy;
 }
 
 /** A reload of one agent, built but not applied yet. */
@@ -93,6 +96,7 @@ export async function mountAgent(definition: AgentDefinition, context: MountCont
     ...(extensions.length === 0 ? {} : { extensions }),
     ...(context.push === undefined ? {} : { push: context.push }),
     ...(context.cluster === undefined ? {} : { cluster: context.cluster, clusterKey: definition.id }),
+    ...(context.orphans === undefined ? {} : { orphans: context.orphans }),
     onError: context.onError,
   });
   const aliases = new Map<string, A2AServer>();

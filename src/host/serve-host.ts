@@ -137,6 +137,9 @@ export async function createHost(
     return await AgentHost.create(config, {
       storeFor,
       ...(cluster === undefined ? {} : { cluster }),
+      ...(cluster === undefined && options.cluster?.orphans !== undefined
+        ? { orphans: options.cluster.orphans }
+        : {}),
       // Agents send to URLs through Concord's client, SSRF-guarded as `outbound` says (decision 0031).
       remoteAgents: createRemoteAgents(config.outbound),
       env,

@@ -38,6 +38,7 @@ import { RequestHandler, type MessageAdmission } from './request-handler.js';
 import { withDeclarations, type DocumentBuilder, type ServerExtension } from './server-extension.js';
 import { PushNotifications, type PushOptions } from './push/push-notifications.js';
 import type { Cluster } from './cluster/cluster.js';
+import type { OrphanPolicy } from './orphan-settling.js';
 
 /** Where a server with push publishes its delivery-signing key (decision 0089). */
 export const JWKS_PATH = '/.well-known/jwks.json';
@@ -130,6 +131,13 @@ export interface A2AServerOptions {
   cluster?: Cluster;
   /** This agent's key on the cluster's bus when one process serves several agents (default `''`). */
   clusterKey?: string;
+  /**
+   * Without a cluster, on a store that outlives its process (SQLite): what becomes of tasks an
+   * earlier process left submitted or working when it stopped. `'fail'` (the default) fails them
+   * with a status message saying the server stopped; `'resume'` runs the executor again with each
+   * task's last user message, for agents written to be re-entered (decision 0119).
+   */
+  orphans?: OrphanPolicy;
 }
 
 export type { DocumentBuilder } from './server-extension.js';
@@ -236,6 +244,7 @@ export class A2AServer implements HttpApp {
         ...(this.extensions.length === 0 ? {} : { extensions: this.extensions }),
         ...(options.cluster === undefined ? {} : { cluster: options.cluster }),
         ...(options.clusterKey === undefined ? {} : { clusterKey: options.clusterKey }),
+        ...(options.orphans === undefined ? {} : { orphans: options.orphans }),
       });
     const authenticate = options.authenticate;
     this.bindingOptions = {

@@ -92,3 +92,4 @@ export {
 } from './cluster/cluster-bus.js';
 export { createMemoryBusNetwork, MemoryBusNetwork } from './cluster/memory-bus.js';
 export { stoppedInstanceText } from './cluster/orphan-sweeper.js';
+export { STOPPED_SERVER_TEXT } from './restart-recovery.js';

@@ -45,7 +45,7 @@ import {
 import type { AgentExecutor, AgentSender } from './agent-executor.js';
 import type { ContractGate } from './contract-gate.js';
 import type { CallContext } from './call-context.js';
-import { extensionServices, type AcceptedSend, type ServerExtension } from './server-extension.js';
+import type { AcceptedSend, ServerExtension } from './server-extension.js';
 import { EventHub, type HubSubscription } from './event-hub.js';
 import { applyHistoryLength, withoutArtifacts } from './history-length.js';
 import { checkOutputModes } from './output-modes.js';
@@ -61,10 +61,12 @@ import {
   type GapFill,
   type StreamItem,
 } from './task-streams.js';
-import { TaskRunner, type StartOptions } from './task-runner.js';
+import type { TaskRunner, StartOptions } from './task-runner.js';
 import { cancelTask } from './task-cancel.js';
 import type { Cluster } from './cluster/cluster.js';
-import { ClusterNode } from './cluster/cluster-node.js';
+import type { ClusterNode } from './cluster/cluster-node.js';
+import { setUpExecution, type ExecutionSetup } from './execution-setup.js';
+import type { OrphanPolicy } from './orphan-settling.js';
 import { IdempotentSends } from './idempotent-sends.js';
 import type { TaskExecution } from './task-execution.js';
 import type { PushNotifications } from './push/push-notifications.js';
@@ -95,6 +97,8 @@ export interface RequestHandlerOptions {
   cluster?: Cluster;
   /** The key of this agent on the cluster's bus: servers sharing a store share it (default `''`). */
   clusterKey?: string;
+  /** A single server's tasks left running by an earlier process of its store (decision 0119). */
+  orphans?: OrphanPolicy;
 }
 
 /**
@@ -125,6 +129,7 @@ export class RequestHandler {
   private readonly push: PushNotifications | undefined;
   /** This server's part in a cluster, when it has one. */
   private readonly node: ClusterNode | undefined;
+  private readonly execution: ExecutionSetup;
   private readonly loader = (taskId: string, call: CallContext): Promise<StoredTask> =>
     this.load(taskId, call);
   private readonly sends: IdempotentSends;
@@ -139,31 +144,29 @@ export class RequestHandler {
     this.hub = options.hub ?? new EventHub();
     this.extendedAgentCard = options.extendedAgentCard;
     this.sends = new IdempotentSends(this.store, this.loader);
-    const onError = options.onError ?? (() => undefined);
-    this.node =
-      options.cluster === undefined
-        ? undefined
-        : new ClusterNode({
-            cluster: options.cluster,
-            agent: options.clusterKey ?? '',
-            store: this.store,
-            hub: this.hub,
-            onError,
-          });
-    this.runner = new TaskRunner(
-      this.node === undefined
-        ? { store: this.store, hub: this.hub, onError }
-        : { store: this.store, hub: this.hub, onError, cluster: this.node },
-      options.executor,
-      options.agents,
-      extensionServices(this.extensions),
-    );
-    this.node?.attach(this.runner);
+    this.execution = setUpExecution({
+      store: this.store,
+      hub: this.hub,
+      executor: options.executor,
+      agents: options.agents,
+      extensions: this.extensions,
+      onError: options.onError ?? (() => undefined),
+      cluster: options.cluster,
+      clusterKey: options.clusterKey,
+      orphans: options.orphans,
+    });
+    this.runner = this.execution.runner;
+    this.node = this.execution.node;
   }
 
-  /** Stops this server's part in its cluster (timers, messages); the store is closed by its owner. */
+  /** Stops this server's part in its cluster and its restart recovery; the store is closed by its owner. */
   close(): void {
-    this.node?.close();
+    this.execution.close();
+  }
+
+  /** Settles once tasks an earlier process left running were settled (decision 0119); tests wait on it. */
+  get recovered(): Promise<void> {
+    return this.execution.recovery?.done ?? Promise.resolve();
   }
 
   /** The public card; its capabilities gate what the handler serves. */

@@ -97,6 +97,13 @@ export class IdempotencyKeyConflictError extends Error {
   }
 }
 
+/** A task that an earlier process left submitted or working (`TaskStore.claimUnfinished`). */
+export interface UnfinishedTask {
+  taskId: string;
+  tenant: string;
+  owner: string;
+}
+
 /** Persistence of tasks and their event logs. */
 export interface TaskStore {
   /** Applies a commit atomically; resolves with the new version once it is durable. */
@@ -121,6 +128,14 @@ export interface TaskStore {
   list(query: TaskQuery): Promise<TaskPage>;
   /** Flushes and releases resources. */
   close(): Promise<void>;
+  /**
+   * Stores that outlive their process and are served by one process at a time (SQLite) offer this
+   * (decision 0119). When no other live process serves the store, it makes the caller the one that
+   * does (until `close`) and returns the tasks left submitted or working, whose executors died
+   * with an earlier process. While another live process serves the store, it returns undefined;
+   * ask again later.
+   */
+  claimUnfinished?(): Promise<UnfinishedTask[] | undefined>;
   /**
    * Stores that can persist approvals (`requiresApproval`) expose them here, kept as the tasks are
    * (the same file for SQLite) and closed with this store.

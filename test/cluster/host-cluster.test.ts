@@ -79,6 +79,11 @@ describe('concord serve cluster flags', () => {
   it('refuses cluster settings without a cluster, and bad values', async () => {
     const ttl = await concord(['serve', 'examples/echo', '--store', 'memory', '--instance-ttl', '2s']);
     expect(ttl.stderr).toContain('--instance-ttl: only for several instances');
+    // The memory store keeps nothing across a restart, so there is nothing to settle.
+    const forgetful = await concord(['serve', 'examples/echo', '--store', 'memory', '--orphans', 'resume']);
+    expect(forgetful.stderr).toContain(
+      '--orphans: only for the SQLite store or several instances (--store postgres)',
+    );
     const bus = await concord(['serve', 'examples/echo', '--bus', 'kafka']);
     expect(bus.stderr).toContain('--bus: expected local, postgres or redis, got kafka');
     const orphans = await concord([

@@ -2,7 +2,9 @@
  * The durability promise: every task acknowledged to a client before `kill -9` of the server is
  * there, in the acknowledged state, after a restart on the same SQLite file, and on the same
  * PostgreSQL schema (when CONCORD_TEST_POSTGRES_URL is set). Real child process, real socket, real
- * file or database; the server is killed while requests are still in flight.
+ * file or database; the server is killed while requests are still in flight. On SQLite the
+ * restarted server fails the tasks that were working, whose executors died (decision 0119,
+ * test/integration/restart-recovery.test.ts); that is the one change allowed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -59,11 +61,12 @@ async function send(
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 // The PostgreSQL schema is made by the first server; the helper drops it when the file ends.
-const stores: { name: string; skip: boolean; args: () => string[] }[] = [
-  { name: 'SQLite', skip: false, args: () => [] },
+const stores: { name: string; skip: boolean; recovers: boolean; args: () => string[] }[] = [
+  { name: 'SQLite', skip: false, recovers: true, args: () => [] },
   {
     name: `PostgreSQL${POSTGRES_SKIP_NOTE}`,
     skip: POSTGRES_URL === undefined,
+    recovers: false,
     args: (() => {
       let schema: string | undefined;
       return () => [
@@ -129,7 +132,9 @@ for (const store of stores)
               continue;
             }
             const task = (await response.json()) as { status: { state: string } };
-            if (task.status.state !== state) wrongState.push(`${id}: ${state} -> ${task.status.state}`);
+            const now = task.status.state;
+            const recovered = store.recovers && state === 'TASK_STATE_WORKING' && now === 'TASK_STATE_FAILED';
+            if (now !== state && !recovered) wrongState.push(`${id}: ${state} -> ${now}`);
           }
           expect(acknowledged.size).toBeGreaterThanOrEqual(400);
           expect(missing).toEqual([]);

@@ -5,10 +5,11 @@
  * `createCluster` and given to every `createA2AServer` as `cluster`.
  */
 import { newId } from '../ids.js';
+import type { OrphanPolicy } from '../orphan-settling.js';
 import type { BusListener, ClusterBus, ClusterMessage } from './cluster-bus.js';
 
-/** What to do with a task whose instance stopped while it ran (decision 0114). */
-export type OrphanPolicy = 'fail' | 'resume';
+/** What to do with a task whose instance stopped while it ran (decisions 0114, 0119). */
+export type { OrphanPolicy };
 
 /** Options of `createCluster`. */
 export interface ClusterOptions {

@@ -6,8 +6,8 @@
  * user message. Commits are optimistic (TaskStore versions), so when several sweepers race, one
  * commit wins and the others see a terminal task and stop; `claimRun` lets one instance resume.
  */
-import { isInterruptedState, isTerminalState, type Message, type TaskState } from '../../protocol/index.js';
 import type { StoredTask, TaskScope, TaskStore } from '../../store/index.js';
+import { failOrphan, resumeOrphan, settledState } from '../orphan-settling.js';
 import type { TaskRunner } from '../task-runner.js';
 import type { RunRecord } from './cluster-bus.js';
 import type { Cluster } from './cluster.js';
@@ -78,7 +78,7 @@ export class OrphanSweeper {
     }
     if (cluster.settings.orphans === 'resume') {
       if (!(await cluster.bus.claimRun(run, cluster.instanceId))) return;
-      if (this.resume(stored, scope)) return;
+      if (resumeOrphan(this.options.runner, stored, scope)) return;
       await this.fail(stored, scope, run.instanceId);
       await cluster.bus.removeRun(run.agent, run.taskId, cluster.instanceId);
       return;
@@ -87,45 +87,7 @@ export class OrphanSweeper {
     await cluster.bus.removeRun(run.agent, run.taskId, run.instanceId);
   }
 
-  private async fail(stored: StoredTask, scope: TaskScope, instanceId: string): Promise<void> {
-    const execution = this.options.runner.idle(stored, scope);
-    execution.forceStatus('TASK_STATE_FAILED', stoppedInstanceText(instanceId));
-    // Resolves once committed, or once a rebase found the task ended by another sweeper.
-    await execution.waitFor(() => false);
+  private fail(stored: StoredTask, scope: TaskScope, instanceId: string): Promise<void> {
+    return failOrphan(this.options.runner, stored, scope, stoppedInstanceText(instanceId));
   }
-
-  /** Runs the executor again with the last user message; false when the task has none. */
-  private resume(stored: StoredTask, scope: TaskScope): boolean {
-    const message = lastUserMessage(stored.task.history);
-    if (message === undefined) return false;
-    const { task } = stored;
-    const user = scope.owner === '' ? undefined : { name: scope.owner };
-    this.options.runner.start({
-      taskId: task.id,
-      contextId: task.contextId,
-      scope,
-      message,
-      request: { message },
-      // The original call's transport facts are gone; the task's tenant and owner are not.
-      call: {
-        version: '1.0',
-        tenant: scope.tenant,
-        activatedExtensions: [],
-        ...(user === undefined ? {} : { user }),
-      },
-      stored,
-      messageRecorded: true,
-    });
-    return true;
-  }
-}
-
-function settledState(state: TaskState): boolean {
-  return isTerminalState(state) || isInterruptedState(state);
-}
-
-function lastUserMessage(history: readonly Message[] | undefined): Message | undefined {
-  if (history === undefined) return undefined;
-  for (let i = history.length - 1; i >= 0; i--) if (history[i]!.role === 'ROLE_USER') return history[i];
-  return undefined;
 }

@@ -155,6 +155,18 @@ const MIGRATIONS: readonly string[] = [
     WHERE state IN ('TASK_STATE_COMPLETED', 'TASK_STATE_CANCELED', 'TASK_STATE_FAILED', 'TASK_STATE_REJECTED');
   CREATE INDEX IF NOT EXISTS push_dead_letters_by_task ON push_dead_letters (task_id);
   `,
+  // 6 -> 7: the process serving the file, so a restart can tell its predecessor's unfinished tasks
+  // from a live server's (decision 0119, store-owner.ts).
+  `
+  CREATE TABLE IF NOT EXISTS store_owner (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    instance TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    host TEXT NOT NULL,
+    -- Epoch ms of the owner's last heartbeat.
+    heartbeat_at INTEGER NOT NULL
+  );
+  `,
 ];
 
 /** The schema version this code writes (`PRAGMA user_version`). */

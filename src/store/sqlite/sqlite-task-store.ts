@@ -15,6 +15,7 @@ import type {
   TaskQuery,
   TaskScope,
   TaskStore,
+  UnfinishedTask,
 } from '../task-store.js';
 import { ListQuery } from './list-query.js';
 import { SqliteApprovalStore } from './sqlite-approval-store.js';
@@ -23,6 +24,7 @@ import { SqlitePushStore } from './sqlite-push-store.js';
 import { SqliteRetention } from './sqlite-retention.js';
 import { openDatabase } from './schema.js';
 import { prepareStatements, type Statements } from './statements.js';
+import { StoreOwnerLease } from './store-owner.js';
 import { WriteQueue } from './write-queue.js';
 
 /** Options of `openSqliteTaskStore`. */
@@ -44,6 +46,7 @@ export class SqliteTaskStore implements TaskStore {
   private closed = false;
   private readonly expiry: SqliteRetention;
   private readonly retention: RetentionTimer | undefined;
+  private readonly lease: StoreOwnerLease;
   /** Approvals in the same file and connection, closed with this store (sqlite-approval-store.ts). */
   readonly approvals: SqliteApprovalStore;
   /** Evidence chains in the same file and connection, closed with this store (sqlite-evidence-store.ts). */
@@ -63,6 +66,7 @@ export class SqliteTaskStore implements TaskStore {
     this.approvals = new SqliteApprovalStore({ db: this.db, beforeWrite: flush });
     this.evidence = new SqliteEvidenceStore({ db: this.db, beforeWrite: flush });
     this.expiry = new SqliteRetention(this.db, flush);
+    this.lease = new StoreOwnerLease(this.db);
     this.retention =
       options.retention === undefined
         ? undefined
@@ -119,6 +123,21 @@ export class SqliteTaskStore implements TaskStore {
     return this.attempt(() => this.lists.page(planList(query)));
   }
 
+  /** See `TaskStore.claimUnfinished`; the lease is in store-owner.ts. */
+  claimUnfinished(): Promise<UnfinishedTask[] | undefined> {
+    return this.attempt(() => {
+      if (!this.lease.claim()) return undefined;
+      // Once, at startup or takeover: a scan of the covering state index is fine here.
+      const rows = this.db
+        .prepare(
+          `SELECT id, tenant, owner FROM tasks
+           WHERE state IN ('TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING')`,
+        )
+        .all() as { id: string; tenant: string; owner: string }[];
+      return rows.map((row) => ({ taskId: row.id, tenant: row.tenant, owner: row.owner }));
+    });
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -127,6 +146,7 @@ export class SqliteTaskStore implements TaskStore {
     return this.attempt(() => {
       // Acknowledge nothing that is not written: parked commits go in before the file closes.
       this.writes.close();
+      this.lease.release();
       this.db.close();
     });
   }
