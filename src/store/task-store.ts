@@ -132,8 +132,8 @@ export interface TaskStore {
    * Stores that outlive their process and are served by one process at a time (SQLite) offer this
    * (decision 0119). When no other live process serves the store, it makes the caller the one that
    * does (until `close`) and returns the tasks left submitted or working, whose executors died
-   * with an earlier process. While another live process serves the store, it returns undefined;
-   * ask again later.
+   * with an earlier process; once it holds the store, further calls return an empty list. While
+   * another live process serves the store, it returns undefined; ask again later.
    */
   claimUnfinished?(): Promise<UnfinishedTask[] | undefined>;
   /**

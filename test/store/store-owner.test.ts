@@ -9,8 +9,9 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TaskScope, TaskState } from '../../src/store/index.js';
-import { openSqliteTaskStore } from '../../src/store/sqlite/index.js';
+import type { TaskState } from '../../src/protocol/index.js';
+import type { TaskScope } from '../../src/store/index.js';
+import { SqliteTaskStore } from '../../src/store/sqlite/index.js';
 import { createCommit, makeTask } from './task-store-suite.js';
 
 const dirs: string[] = [];
@@ -56,7 +57,7 @@ const scope: TaskScope = { tenant: 'acme', owner: 'alice' };
 describe('SQLite store owner (claimUnfinished)', () => {
   it('returns the submitted and working tasks, not interrupted or ended ones', async () => {
     const path = tempDb();
-    const store = openSqliteTaskStore({ path });
+    const store = new SqliteTaskStore({ path });
     const states: [string, TaskState][] = [
       ['s', 'TASK_STATE_SUBMITTED'],
       ['w', 'TASK_STATE_WORKING'],
@@ -74,13 +75,13 @@ describe('SQLite store owner (claimUnfinished)', () => {
 
   it('refuses a second store of this process while the first serves the file, then hands it over', async () => {
     const path = tempDb();
-    const first = openSqliteTaskStore({ path });
-    const second = openSqliteTaskStore({ path });
+    const first = new SqliteTaskStore({ path });
+    const second = new SqliteTaskStore({ path });
     await first.commit(createCommit(makeTask('w', { state: 'TASK_STATE_WORKING' }), scope));
     expect(await first.claimUnfinished()).toHaveLength(1);
     expect(await second.claimUnfinished()).toBeUndefined();
-    // Asking again while holding the file answers again (a retry after a late claim).
-    expect(await first.claimUnfinished()).toHaveLength(1);
+    // The tasks are handed out once: asking again while holding the file finds nothing to settle.
+    expect(await first.claimUnfinished()).toEqual([]);
     await first.close();
     expect(await second.claimUnfinished()).toEqual([{ taskId: 'w', ...scope }]);
     await second.close();
@@ -88,28 +89,28 @@ describe('SQLite store owner (claimUnfinished)', () => {
 
   it('takes the file at once from an owner whose process is gone', async () => {
     const path = tempDb();
-    await openSqliteTaskStore({ path }).close();
+    await new SqliteTaskStore({ path }).close();
     leaveOwner(path, deadPid(), Date.now());
-    const store = openSqliteTaskStore({ path });
+    const store = new SqliteTaskStore({ path });
     expect(await store.claimUnfinished()).toEqual([]);
     await store.close();
   });
 
   it('takes the file from an owner of this pid that is not a store of this process (a reused pid)', async () => {
     const path = tempDb();
-    await openSqliteTaskStore({ path }).close();
+    await new SqliteTaskStore({ path }).close();
     leaveOwner(path, process.pid, Date.now());
-    const store = openSqliteTaskStore({ path });
+    const store = new SqliteTaskStore({ path });
     expect(await store.claimUnfinished()).toEqual([]);
     await store.close();
   });
 
   it('waits for a live owner until its heartbeat is older than the TTL', async () => {
     const path = tempDb();
-    await openSqliteTaskStore({ path }).close();
+    await new SqliteTaskStore({ path }).close();
     const pid = livePid();
     leaveOwner(path, pid, Date.now());
-    const store = openSqliteTaskStore({ path });
+    const store = new SqliteTaskStore({ path });
     expect(await store.claimUnfinished()).toBeUndefined();
     // The same owner, silent for 16 s (the TTL is 15 s): it no longer counts.
     leaveOwner(path, pid, Date.now() - 16_000);
@@ -119,9 +120,9 @@ describe('SQLite store owner (claimUnfinished)', () => {
 
   it('waits for an owner on another host until its heartbeat expires', async () => {
     const path = tempDb();
-    await openSqliteTaskStore({ path }).close();
+    await new SqliteTaskStore({ path }).close();
     leaveOwner(path, deadPid(), Date.now(), 'some-other-host');
-    const store = openSqliteTaskStore({ path });
+    const store = new SqliteTaskStore({ path });
     // A pid on another host says nothing here: only the heartbeat does.
     expect(await store.claimUnfinished()).toBeUndefined();
     await store.close();
@@ -129,7 +130,7 @@ describe('SQLite store owner (claimUnfinished)', () => {
 
   it('gives the file up on close, so the next process takes it at once', async () => {
     const path = tempDb();
-    const store = openSqliteTaskStore({ path });
+    const store = new SqliteTaskStore({ path });
     expect(await store.claimUnfinished()).toEqual([]);
     await store.close();
     const db = new Database(path);

@@ -126,6 +126,9 @@ export class SqliteTaskStore implements TaskStore {
   /** See `TaskStore.claimUnfinished`; the lease is in store-owner.ts. */
   claimUnfinished(): Promise<UnfinishedTask[] | undefined> {
     return this.attempt(() => {
+      // Handed out once: a second server on this store object finds nothing left to settle, and
+      // must not take the first one's running tasks for orphans.
+      if (this.lease.held) return [];
       if (!this.lease.claim()) return undefined;
       // Once, at startup or takeover: a scan of the covering state index is fine here.
       const rows = this.db

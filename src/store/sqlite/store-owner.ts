@@ -43,6 +43,11 @@ export class StoreOwnerLease {
 
   constructor(private readonly db: Database.Database) {}
 
+  /** True while this store holds the file. */
+  get held(): boolean {
+    return this.timer !== undefined;
+  }
+
   /** Takes the file when no other live process holds it; true when this store now holds it. */
   claim(now: number = Date.now()): boolean {
     if (this.timer !== undefined) return true;
