@@ -12,7 +12,7 @@ import {
   type RetentionOptions,
   type TaskStore,
 } from '../store/index.js';
-import { openSqliteTaskStore } from '../store/sqlite/index.js';
+import { SqliteTaskStore } from '../store/sqlite/index.js';
 
 /** The store kinds `--store` accepts. */
 export type TaskStoreKind = 'sqlite' | 'memory' | 'postgres';
@@ -92,7 +92,18 @@ export async function openTaskStore(settings: TaskStoreSettings, name?: string):
   if (settings.kind === 'memory') return { store: createMemoryTaskStore(), where: 'memory (not durable)' };
   if (settings.kind === 'sqlite') {
     const path = join(settings.dataDir, name === undefined ? 'tasks.db' : `${encodeURIComponent(name)}.db`);
-    return { store: openSqliteTaskStore({ path, ...retention }), where: path };
+    const store = new SqliteTaskStore({ path, ...retention });
+    // One SQLite file takes one server: a second one would run tasks the first cannot see, and a
+    // restart of either would take the other's running tasks for orphans (decision 0119).
+    const other = store.servedElsewhere();
+    if (other !== undefined) {
+      await store.close();
+      throw new Error(
+        `${path} is in use by another Concord server (pid ${other.pid} on ${other.host.split(' ')[0]}): ` +
+          'stop it first, or use --store postgres to run several instances',
+      );
+    }
+    return { store, where: path };
   }
   const url = databaseUrlOf(settings);
   const pg = settings.postgres ?? {};

@@ -53,6 +53,8 @@ export class RestartRecovery {
       unfinished = await this.options.claim();
     } catch (error) {
       if (this.closed) return;
+      // A store closed under a server that was never closed (a failed start): nothing to retry.
+      if (error instanceof Error && error.message === 'task store is closed') return this.finish();
       this.options.onError(error, 'claiming the task store after a restart');
     }
     if (unfinished === undefined) {
@@ -79,6 +81,8 @@ export class RestartRecovery {
     const scope: TaskScope = { tenant: task.tenant, owner: task.owner };
     const stored = await store.get(task.taskId, scope);
     if (stored === undefined || settledState(stored.task.status.state)) return;
+    // Asked again after the read: a client's follow-up may have started a run meanwhile.
+    if (runner.get(task.taskId) !== undefined) return;
     if (policy === 'resume' && resumeOrphan(runner, stored, scope)) return;
     await failOrphan(runner, stored, scope, STOPPED_SERVER_TEXT);
   }

@@ -2,16 +2,16 @@
  * After kill -9 of a single server on SQLite, the restarted server settles the tasks the dead one
  * was running (decision 0119): by default they fail with a status message saying the server
  * stopped; with `--orphans resume` the agent runs again and finishes them. Tasks waiting for their
- * client (input-required) and finished tasks are left as they were, and a server started beside a
- * live one on the same data directory leaves that one's tasks alone until it stops. Real CLI
- * processes, real sockets, a real SQLite file.
+ * client (input-required) and finished tasks are left as they were, and a second server refuses to
+ * start on a data directory a live one serves. Real CLI processes, real sockets, a real SQLite
+ * file.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { STOPPED_SERVER_TEXT } from '../../src/server/index.js';
-import { ROOT, startConcord, type LiveCli } from '../cli/cli-process.js';
+import { concord, ROOT, startConcord, type LiveCli } from '../cli/cli-process.js';
 
 const CLI = join(ROOT, 'dist/cli/main.js');
 const dirs: string[] = [];
@@ -117,8 +117,9 @@ describe.skipIf(!existsSync(CLI))('restart recovery on SQLite (needs `npm run bu
     const first = await serve(dataDir);
     const streaming = await send(first.url, 'stream 20', true);
     expect(streaming.status.state).toBe('TASK_STATE_WORKING');
-    // Some chunks are committed before the kill (100 ms apart).
-    await settled(first.url, streaming.id, 'never', 350);
+    // Some chunks are committed before the kill (100 ms apart), and the run is far from done.
+    const before = await settled(first.url, streaming.id, 'never', 350);
+    expect(before.status.state).toBe('TASK_STATE_WORKING');
     await kill(first, 'SIGKILL');
 
     const second = await serve(dataDir, ['--orphans', 'resume']);
@@ -136,22 +137,34 @@ describe.skipIf(!existsSync(CLI))('restart recovery on SQLite (needs `npm run bu
     }
   }, 40_000);
 
-  it('leaves the tasks of a live server on the same data directory alone until it stops', async () => {
+  it('refuses a second server on a data directory a live one serves, and leaves its tasks alone', async () => {
     const dataDir = tempDir();
     const first = await serve(dataDir);
-    const working = await send(first.url, 'wait', true);
-    const second = await serve(dataDir);
+    let working: WireTask;
     try {
-      // Longer than the second server's start and first claim: the live first server holds the file.
-      await new Promise((r) => setTimeout(r, 1_500));
-      expect((await getTask(second.url, working.id)).status.state).toBe('TASK_STATE_WORKING');
-      // A clean stop gives the file up; the second server's next claim (every 5 s) settles the task.
+      working = await send(first.url, 'wait', true);
+      const second = await concord([
+        'serve',
+        join(ROOT, 'examples/echo'),
+        '--port',
+        '0',
+        '--data-dir',
+        dataDir,
+      ]);
+      expect(second.code).not.toBe(0);
+      expect(second.stderr).toContain('is in use by another Concord server (pid ');
+      expect(second.stderr).toContain('stop it first, or use --store postgres to run several instances');
+      expect((await getTask(first.url, working.id)).status.state).toBe('TASK_STATE_WORKING');
+    } finally {
       await kill(first, 'SIGTERM');
-      const failed = await settled(second.url, working.id, 'TASK_STATE_FAILED', 10_000);
-      expect(failed.status.state).toBe('TASK_STATE_FAILED');
+    }
+    // Stopped cleanly, it gave the file up: the next server starts, and settles the task it left.
+    const third = await serve(dataDir);
+    try {
+      const failed = await settled(third.url, working.id, 'TASK_STATE_FAILED', 10_000);
       expect(failed.status.message?.parts[0]?.text).toBe(STOPPED_SERVER_TEXT);
     } finally {
-      await kill(second, 'SIGTERM');
+      await kill(third, 'SIGTERM');
     }
   }, 40_000);
 });

@@ -4,7 +4,7 @@
  * process holds the file. Real files; the "other process" is a real child process.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readlinkSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -28,8 +28,17 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
+/** This host as the lease names it: the hostname and, on Linux, the pid namespace. */
+function thisHost(): string {
+  try {
+    return `${hostname()} ${readlinkSync('/proc/self/ns/pid')}`;
+  } catch {
+    return hostname();
+  }
+}
+
 /** Writes the owner row as another process would have left it. */
-function leaveOwner(path: string, pid: number, heartbeatAt: number, host = hostname()): void {
+function leaveOwner(path: string, pid: number, heartbeatAt: number, host = thisHost()): void {
   const db = new Database(path);
   db.prepare(
     'INSERT OR REPLACE INTO store_owner (id, instance, pid, host, heartbeat_at) VALUES (1, ?, ?, ?, ?)',
@@ -96,12 +105,25 @@ describe('SQLite store owner (claimUnfinished)', () => {
     await store.close();
   });
 
-  it('takes the file from an owner of this pid that is not a store of this process (a reused pid)', async () => {
+  it('takes the file from an earlier process that had this pid (a restarted container)', async () => {
+    const path = tempDb();
+    await new SqliteTaskStore({ path }).close();
+    // Its last heartbeat came before this process started.
+    const started = Date.now() - process.uptime() * 1000;
+    leaveOwner(path, process.pid, started - 1_000);
+    const store = new SqliteTaskStore({ path });
+    expect(store.servedElsewhere()).toBeUndefined();
+    expect(await store.claimUnfinished()).toEqual([]);
+    await store.close();
+  });
+
+  it('counts an owner of this pid that beat since this process started as alive (another thread)', async () => {
     const path = tempDb();
     await new SqliteTaskStore({ path }).close();
     leaveOwner(path, process.pid, Date.now());
     const store = new SqliteTaskStore({ path });
-    expect(await store.claimUnfinished()).toEqual([]);
+    expect(store.servedElsewhere()).toEqual({ pid: process.pid, host: expect.any(String) });
+    expect(await store.claimUnfinished()).toBeUndefined();
     await store.close();
   });
 
@@ -111,6 +133,7 @@ describe('SQLite store owner (claimUnfinished)', () => {
     const pid = livePid();
     leaveOwner(path, pid, Date.now());
     const store = new SqliteTaskStore({ path });
+    expect(store.servedElsewhere()?.pid).toBe(pid);
     expect(await store.claimUnfinished()).toBeUndefined();
     // The same owner, silent for 16 s (the TTL is 15 s): it no longer counts.
     leaveOwner(path, pid, Date.now() - 16_000);

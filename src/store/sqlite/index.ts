@@ -3,6 +3,7 @@ import type { TaskStore } from '../task-store.js';
 import { SqliteTaskStore, type SqliteTaskStoreOptions } from './sqlite-task-store.js';
 
 export { SqliteTaskStore, type SqliteTaskStoreOptions } from './sqlite-task-store.js';
+export type { StoreOwner } from './store-owner.js';
 export { SCHEMA_VERSION as SQLITE_SCHEMA_VERSION } from './schema.js';
 export type { SqliteApprovalStore } from './sqlite-approval-store.js';
 export type { SqliteEvidenceStore } from './sqlite-evidence-store.js';

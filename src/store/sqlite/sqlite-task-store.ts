@@ -24,7 +24,7 @@ import { SqlitePushStore } from './sqlite-push-store.js';
 import { SqliteRetention } from './sqlite-retention.js';
 import { openDatabase } from './schema.js';
 import { prepareStatements, type Statements } from './statements.js';
-import { StoreOwnerLease } from './store-owner.js';
+import { StoreOwnerLease, type StoreOwner } from './store-owner.js';
 import { WriteQueue } from './write-queue.js';
 
 /** Options of `openSqliteTaskStore`. */
@@ -129,16 +129,26 @@ export class SqliteTaskStore implements TaskStore {
       // Handed out once: a second server on this store object finds nothing left to settle, and
       // must not take the first one's running tasks for orphans.
       if (this.lease.held) return [];
-      if (!this.lease.claim()) return undefined;
-      // Once, at startup or takeover: a scan of the covering state index is fine here.
-      const rows = this.db
-        .prepare(
-          `SELECT id, tenant, owner FROM tasks
-           WHERE state IN ('TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING')`,
-        )
-        .all() as { id: string; tenant: string; owner: string }[];
-      return rows.map((row) => ({ taskId: row.id, tenant: row.tenant, owner: row.owner }));
+      // Read in the claim's transaction: the tasks and the lease come together or not at all.
+      return this.lease.claim(() => {
+        // Once, at startup or takeover: a scan of the covering state index is fine here.
+        const rows = this.db
+          .prepare(
+            `SELECT id, tenant, owner FROM tasks
+             WHERE state IN ('TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING')`,
+          )
+          .all() as { id: string; tenant: string; owner: string }[];
+        return rows.map((row) => ({ taskId: row.id, tenant: row.tenant, owner: row.owner }));
+      });
     });
+  }
+
+  /**
+   * The other live process serving this file, if any (store-owner.ts): `concord serve` refuses to
+   * start beside one, since one SQLite file takes one server.
+   */
+  servedElsewhere(): StoreOwner | undefined {
+    return this.lease.otherOwner();
   }
 
   async close(): Promise<void> {
@@ -148,9 +158,12 @@ export class SqliteTaskStore implements TaskStore {
     await this.retention?.stop();
     return this.attempt(() => {
       // Acknowledge nothing that is not written: parked commits go in before the file closes.
-      this.writes.close();
-      this.lease.release();
-      this.db.close();
+      try {
+        this.writes.close();
+        this.lease.release();
+      } finally {
+        this.db.close();
+      }
     });
   }
 
