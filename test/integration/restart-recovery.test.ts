@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { STOPPED_SERVER_TEXT } from '../../src/server/index.js';
 import { concord, ROOT, startConcord, type LiveCli } from '../cli/cli-process.js';
+import { eventually, getTask, sendText as send, type WireTask } from '../helpers/a2a-http.js';
 
 const CLI = join(ROOT, 'dist/cli/main.js');
 const dirs: string[] = [];
@@ -43,39 +44,40 @@ async function kill(served: Served, signal: NodeJS.Signals): Promise<void> {
   await served.live.exited;
 }
 
-interface WireTask {
-  id: string;
-  status: { state: string; message?: { parts: { text?: string }[] } };
-  artifacts?: { parts: { text?: string }[] }[];
-}
-
-async function send(url: string, text: string, returnImmediately = false): Promise<WireTask> {
-  const response = await fetch(`${url}message:send`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
-    body: JSON.stringify({
-      message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] },
-      configuration: { returnImmediately },
-    }),
-  });
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { task: WireTask }).task;
-}
-
-async function getTask(url: string, id: string): Promise<WireTask> {
-  const response = await fetch(`${url}tasks/${id}`, { headers: { 'a2a-version': '1.0' } });
-  expect(response.status).toBe(200);
-  return (await response.json()) as WireTask;
-}
-
-/** Polls until the task's state is `state` (or the deadline passes, returning the last read). */
-async function settled(url: string, id: string, state: string, withinMs: number): Promise<WireTask> {
-  const deadline = Date.now() + withinMs;
-  for (;;) {
-    const task = await getTask(url, id);
-    if (task.status.state === state || Date.now() > deadline) return task;
-    await new Promise((r) => setTimeout(r, 100));
+/** Serves `dataDir`, runs `body` against it, then stops the server cleanly. */
+async function withServer(
+  dataDir: string,
+  extra: string[],
+  body: (url: string) => Promise<void>,
+): Promise<void> {
+  const served = await serve(dataDir, extra);
+  try {
+    await body(served.url);
+  } finally {
+    await kill(served, 'SIGTERM');
   }
+}
+
+/** The task as the server now reads it. */
+async function read(url: string, id: string): Promise<WireTask> {
+  const { status, task } = await getTask(url, id);
+  expect(status).toBe(200);
+  return task;
+}
+
+/** Waits until the task is in `state`. */
+function reaches(url: string, id: string, state: string, withinMs = 10_000): Promise<WireTask> {
+  return eventually(
+    () => read(url, id),
+    (task) => task.status.state === state,
+    withinMs,
+  );
+}
+
+/** Waits until the task was failed by the recovery, with its reason. */
+async function failedByStop(url: string, id: string): Promise<void> {
+  const task = await reaches(url, id, 'TASK_STATE_FAILED');
+  expect(task.status.message?.parts[0]?.text).toBe(STOPPED_SERVER_TEXT);
 }
 
 function tempDir(): string {
@@ -88,9 +90,9 @@ describe.skipIf(!existsSync(CLI))('restart recovery on SQLite (needs `npm run bu
   it('fails the tasks a killed server was running, and leaves waiting and finished tasks alone', async () => {
     const dataDir = tempDir();
     const first = await serve(dataDir);
-    const working = await send(first.url, 'wait', true);
-    const asking = await send(first.url, 'ask');
-    const done = await send(first.url, 'hello');
+    const working = await send(first.url, 'wait');
+    const asking = await send(first.url, 'ask', false);
+    const done = await send(first.url, 'hello', false);
     expect([working.status.state, asking.status.state, done.status.state]).toEqual([
       'TASK_STATE_WORKING',
       'TASK_STATE_INPUT_REQUIRED',
@@ -98,43 +100,34 @@ describe.skipIf(!existsSync(CLI))('restart recovery on SQLite (needs `npm run bu
     ]);
     await kill(first, 'SIGKILL');
 
-    const second = await serve(dataDir);
-    try {
-      const failed = await settled(second.url, working.id, 'TASK_STATE_FAILED', 10_000);
-      expect(failed.status.state).toBe('TASK_STATE_FAILED');
-      expect(failed.status.message?.parts[0]?.text).toBe(STOPPED_SERVER_TEXT);
-      expect((await getTask(second.url, asking.id)).status.state).toBe('TASK_STATE_INPUT_REQUIRED');
-      expect((await getTask(second.url, done.id)).status.state).toBe('TASK_STATE_COMPLETED');
+    await withServer(dataDir, [], async (url) => {
+      await failedByStop(url, working.id);
+      expect((await read(url, asking.id)).status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+      expect((await read(url, done.id)).status.state).toBe('TASK_STATE_COMPLETED');
       // The new server runs new work as usual.
-      expect((await send(second.url, 'hello again')).status.state).toBe('TASK_STATE_COMPLETED');
-    } finally {
-      await kill(second, 'SIGTERM');
-    }
+      expect((await send(url, 'hello again', false)).status.state).toBe('TASK_STATE_COMPLETED');
+    });
   }, 40_000);
 
   it('runs the agent again with --orphans resume, and the task completes', async () => {
     const dataDir = tempDir();
     const first = await serve(dataDir);
-    const streaming = await send(first.url, 'stream 20', true);
+    const streaming = await send(first.url, 'stream 20');
     expect(streaming.status.state).toBe('TASK_STATE_WORKING');
     // Some chunks are committed before the kill (100 ms apart), and the run is far from done.
-    const before = await settled(first.url, streaming.id, 'never', 350);
-    expect(before.status.state).toBe('TASK_STATE_WORKING');
+    await new Promise((r) => setTimeout(r, 350));
+    expect((await read(first.url, streaming.id)).status.state).toBe('TASK_STATE_WORKING');
     await kill(first, 'SIGKILL');
 
-    const second = await serve(dataDir, ['--orphans', 'resume']);
-    try {
-      const completed = await settled(second.url, streaming.id, 'TASK_STATE_COMPLETED', 15_000);
-      expect(completed.status.state).toBe('TASK_STATE_COMPLETED');
+    await withServer(dataDir, ['--orphans', 'resume'], async (url) => {
+      const completed = await reaches(url, streaming.id, 'TASK_STATE_COMPLETED', 15_000);
       // The second run streamed all 20 chunks into its own artifact.
       const last = completed.artifacts
         ?.at(-1)
         ?.parts.map((p) => p.text ?? '')
         .join('');
       expect(last).toContain('chunk 20 of 20');
-    } finally {
-      await kill(second, 'SIGTERM');
-    }
+    });
   }, 40_000);
 
   it('refuses a second server on a data directory a live one serves, and leaves its tasks alone', async () => {
@@ -142,7 +135,7 @@ describe.skipIf(!existsSync(CLI))('restart recovery on SQLite (needs `npm run bu
     const first = await serve(dataDir);
     let working: WireTask;
     try {
-      working = await send(first.url, 'wait', true);
+      working = await send(first.url, 'wait');
       const second = await concord([
         'serve',
         join(ROOT, 'examples/echo'),
@@ -154,17 +147,11 @@ describe.skipIf(!existsSync(CLI))('restart recovery on SQLite (needs `npm run bu
       expect(second.code).not.toBe(0);
       expect(second.stderr).toContain('is in use by another Concord server (pid ');
       expect(second.stderr).toContain('stop it first, or use --store postgres to run several instances');
-      expect((await getTask(first.url, working.id)).status.state).toBe('TASK_STATE_WORKING');
+      expect((await read(first.url, working.id)).status.state).toBe('TASK_STATE_WORKING');
     } finally {
       await kill(first, 'SIGTERM');
     }
     // Stopped cleanly, it gave the file up: the next server starts, and settles the task it left.
-    const third = await serve(dataDir);
-    try {
-      const failed = await settled(third.url, working.id, 'TASK_STATE_FAILED', 10_000);
-      expect(failed.status.message?.parts[0]?.text).toBe(STOPPED_SERVER_TEXT);
-    } finally {
-      await kill(third, 'SIGTERM');
-    }
+    await withServer(dataDir, [], (url) => failedByStop(url, working.id));
   }, 40_000);
 });
