@@ -25,16 +25,13 @@ interface Served {
   url: string;
 }
 
+/** `concord serve` of the echo agent on `dataDir`'s SQLite store. */
+function serveArgs(dataDir: string, extra: string[] = []): string[] {
+  return ['serve', join(ROOT, 'examples/echo'), '--port', '0', '--data-dir', dataDir, ...extra];
+}
+
 async function serve(dataDir: string, extra: string[] = []): Promise<Served> {
-  const live = startConcord([
-    'serve',
-    join(ROOT, 'examples/echo'),
-    '--port',
-    '0',
-    '--data-dir',
-    dataDir,
-    ...extra,
-  ]);
+  const live = startConcord(serveArgs(dataDir, extra));
   const url = /at (http:\/\/\S+\/)/.exec(await live.until((out) => /at http:\/\/\S+\//.test(out)))![1]!;
   return { live, url };
 }
@@ -136,14 +133,7 @@ describe.skipIf(!existsSync(CLI))('restart recovery on SQLite (needs `npm run bu
     let working: WireTask;
     try {
       working = await send(first.url, 'wait');
-      const second = await concord([
-        'serve',
-        join(ROOT, 'examples/echo'),
-        '--port',
-        '0',
-        '--data-dir',
-        dataDir,
-      ]);
+      const second = await concord(serveArgs(dataDir));
       expect(second.code).not.toBe(0);
       expect(second.stderr).toContain('is in use by another Concord server (pid ');
       expect(second.stderr).toContain('stop it first, or use --store postgres to run several instances');
