@@ -76,9 +76,21 @@ describe('SQLite store owner (claimUnfinished)', () => {
       ['f', 'TASK_STATE_FAILED'],
     ];
     for (const [id, state] of states) await store.commit(createCommit(makeTask(id, { state }), scope));
+    // Other tenants, the anonymous one ('') among them, each with tasks in several states.
+    for (const tenant of ['', 'zeta']) {
+      for (const [id, state] of states) {
+        await store.commit(createCommit(makeTask(`${tenant}-${id}`, { state }), { tenant, owner: '' }));
+      }
+    }
     const found = await store.claimUnfinished();
-    expect(found?.map((t) => t.taskId).sort()).toEqual(['s', 'w']);
-    expect(found?.[0]).toMatchObject({ tenant: 'acme', owner: 'alice' });
+    expect(found?.map((t) => `${t.tenant}/${t.owner}/${t.taskId}`).sort()).toEqual([
+      '//-s',
+      '//-w',
+      'acme/alice/s',
+      'acme/alice/w',
+      'zeta//zeta-s',
+      'zeta//zeta-w',
+    ]);
     await store.close();
   });
 

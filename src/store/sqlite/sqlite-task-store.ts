@@ -131,11 +131,19 @@ export class SqliteTaskStore implements TaskStore {
       if (this.lease.held) return [];
       // Read in the claim's transaction: the tasks and the lease come together or not at all.
       return this.lease.claim(() => {
-        // Once, at startup or takeover: a scan of the covering state index is fine here.
+        // The state index leads with the tenant: walk the distinct tenants (a loose index scan,
+        // one seek each) and read each one's submitted and working tasks, so a start costs
+        // seeks per tenant rather than a pass over every task ever kept.
         const rows = this.db
           .prepare(
-            `SELECT id, tenant, owner FROM tasks
-             WHERE state IN ('TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING')`,
+            `WITH RECURSIVE tenants(name) AS (
+               SELECT MIN(tenant) FROM tasks
+               UNION ALL
+               SELECT (SELECT MIN(tenant) FROM tasks WHERE tenant > name) FROM tenants WHERE name IS NOT NULL
+             )
+             SELECT t.id, t.tenant, t.owner FROM tenants JOIN tasks t INDEXED BY tasks_by_state
+               ON t.tenant = tenants.name
+              AND t.state IN ('TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING')`,
           )
           .all() as { id: string; tenant: string; owner: string }[];
         return rows.map((row) => ({ taskId: row.id, tenant: row.tenant, owner: row.owner }));
