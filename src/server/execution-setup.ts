@@ -31,7 +31,6 @@ export interface ExecutionSetupOptions {
 export interface ExecutionSetup {
   runner: TaskRunner;
   node: ClusterNode | undefined;
-  recovery: RestartRecovery | undefined;
   close(): void;
 }
 
@@ -63,7 +62,6 @@ export function setUpExecution(options: ExecutionSetupOptions): ExecutionSetup {
   return {
     runner,
     node,
-    recovery,
     close() {
       node?.close();
       recovery?.close();

@@ -164,11 +164,6 @@ export class RequestHandler {
     this.execution.close();
   }
 
-  /** Settles once tasks an earlier process left running were settled (decision 0119); tests wait on it. */
-  get recovered(): Promise<void> {
-    return this.execution.recovery?.done ?? Promise.resolve();
-  }
-
   /** The public card; its capabilities gate what the handler serves. */
   get agentCard(): AgentCard {
     return this.card;

@@ -30,12 +30,8 @@ export interface RestartRecoveryOptions {
 export class RestartRecovery {
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
-  /** Settles once the store was claimed and every task found was settled (or reported). */
-  readonly done: Promise<void>;
-  private finish!: () => void;
 
   constructor(private readonly options: RestartRecoveryOptions) {
-    this.done = new Promise((resolve) => (this.finish = resolve));
     void this.attempt();
   }
 
@@ -43,7 +39,6 @@ export class RestartRecovery {
   close(): void {
     this.closed = true;
     clearTimeout(this.timer);
-    this.finish();
   }
 
   private async attempt(): Promise<void> {
@@ -54,7 +49,7 @@ export class RestartRecovery {
     } catch (error) {
       if (this.closed) return;
       // A store closed under a server that was never closed (a failed start): nothing to retry.
-      if (error instanceof Error && error.message === 'task store is closed') return this.finish();
+      if (error instanceof Error && error.message === 'task store is closed') return;
       this.options.onError(error, 'claiming the task store after a restart');
     }
     if (unfinished === undefined) {
@@ -71,7 +66,6 @@ export class RestartRecovery {
         this.options.onError(error, `settling task ${task.taskId} left by a stopped server`);
       }
     }
-    this.finish();
   }
 
   private async settle(task: UnfinishedTask): Promise<void> {
