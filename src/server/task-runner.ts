@@ -109,6 +109,11 @@ export class TaskRunner {
     return this.live.get(taskId);
   }
 
+  /** Every live run of this process, by task id. */
+  entries(): IterableIterator<[string, RunningTask]> {
+    return this.live.entries();
+  }
+
   /** Starts the executor for a message. */
   start(options: StartOptions): RunningTask {
     const { contract, contracts, stored } = options;

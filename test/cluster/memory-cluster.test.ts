@@ -83,6 +83,24 @@ function deafTo(type: ClusterMessage['type'], bus: ClusterBus): ClusterBus {
   });
 }
 
+/** A bus whose instance can be told it reconnected, as after its Redis or PostgreSQL came back. */
+function reconnectable(bus: ClusterBus): { bus: ClusterBus; reconnect: () => void } {
+  let listener: Parameters<ClusterBus['open']>[0] | undefined;
+  const wrapped = new Proxy(bus, {
+    get(target, property) {
+      if (property === 'open') {
+        return (opened: Parameters<ClusterBus['open']>[0]) => {
+          listener = opened;
+          return target.open(opened);
+        };
+      }
+      const value = Reflect.get(target, property) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { bus: wrapped, reconnect: () => listener?.reconnected() };
+}
+
 /** An agent that starts work and then never says anything again, as in a process that died. */
 const stalled: AgentExecutor = {
   execute(_context, updater) {
@@ -205,6 +223,35 @@ describe('two instances on one memory store and the in-process bus', () => {
     expect((await getTask(b.url, done.id)).task.status.state).toBe('TASK_STATE_COMPLETED');
     const events = await subscribe(b.url, waiting.id, { lastEventId: '0' });
     expect(events.events.filter((e) => stateOf(e) === 'TASK_STATE_FAILED')).toHaveLength(1);
+  });
+
+  it('records its live runs again after a reconnect, so a registry that lost them still leads to them', async () => {
+    const store = createMemoryTaskStore();
+    const network = createMemoryBusNetwork();
+    const registry = network.bus();
+    const aBus = reconnectable(network.bus());
+    const a = await instance(store, network, { instanceTtlMs: 400, bus: aBus.bus });
+    const b = await instance(store, network, { instanceTtlMs: 400 });
+    const waiting = await sendText(a.url, 'wait');
+    await eventually(
+      () => registry.runnerOf('', waiting.id),
+      (runner) => runner?.instanceId === a.cluster.instanceId,
+    );
+    // The bus's state is lost (a Redis restart without persistence), then A hears it reconnected.
+    await registry.removeRun('', waiting.id, a.cluster.instanceId);
+    expect(await registry.runnerOf('', waiting.id)).toBeUndefined();
+    aBus.reconnect();
+    await eventually(
+      () => registry.runnerOf('', waiting.id),
+      (runner) => runner?.instanceId === a.cluster.instanceId,
+    );
+    // So when A dies, B finds the run and settles the task.
+    await a.cluster.close();
+    const failed = await eventually(
+      () => getTask(b.url, waiting.id),
+      (read) => read.task.status.state === 'TASK_STATE_FAILED',
+    );
+    expect(failed.task.status.message?.parts[0]?.text).toBe(stoppedInstanceText(a.cluster.instanceId));
   });
 
   it('resumes the running tasks of a stopped instance on a live one when asked to', async () => {

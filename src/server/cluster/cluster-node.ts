@@ -112,6 +112,17 @@ export class ClusterNode implements ExecutionCluster, ClusterMember, RemoteCance
 
   reconnected(): void {
     this.feed.recheck();
+    // A bus that lost its state while away (a Redis restart without persistence) lost this
+    // instance's run records with it: record every live run again, idempotently, so the sweeper
+    // still finds them should this instance die (decisions 0112, 0116).
+    if (this.runner === undefined) return;
+    const { bus, instanceId } = this.cluster;
+    for (const [taskId, running] of this.runner.entries()) {
+      const { scope } = running.execution;
+      this.chain(taskId, () => bus.recordRun({ agent: this.agent, taskId, instanceId, ...scope })).catch(
+        (error: unknown) => this.onError(error, `recording the run of task ${taskId} again`),
+      );
+    }
   }
 
   async cancelRemote(stored: StoredTask, scope: TaskScope): Promise<Task | undefined> {
