@@ -113,10 +113,15 @@ export class AgentHost implements HttpApp {
     // Senders look agents up when they send, so an agent may send to one mounted after it.
     const local = (id: string) => agents.get(id)?.server.handler;
     const problems: DefinitionProblem[] = [];
+    // Tasks a stopped process left running are settled once every agent is mounted, so a resumed
+    // agent can send to any sibling (decision 0119).
+    let allMounted!: () => void;
+    const everyAgentMounted = new Promise<void>((resolve) => (allMounted = resolve));
     try {
       for (const definition of config.agents) {
         try {
           const mounted = await mountAgent(definition, {
+            mounted: everyAgentMounted,
             parts,
             store: await options.storeFor(definition.id),
             onError,
@@ -141,6 +146,8 @@ export class AgentHost implements HttpApp {
     } catch (error) {
       for (const agent of agents.values()) await agent.close();
       throw error;
+    } finally {
+      allMounted();
     }
     return new AgentHost({ parts, agents, options, jwks: undefined, views: [] }, 'public');
   }

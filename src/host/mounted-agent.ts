@@ -47,6 +47,8 @@ export interface MountContext {
   cluster?: Cluster;
   /** Without a cluster: tasks an earlier process left running (decision 0119). */
   orphans?: OrphanPolicy;
+  /** Settles once every agent of the host is mounted: recovery waits for it. */
+  mounted?: Promise<unknown>;
 }
 
 /** A reload of one agent, built but not applied yet. */
@@ -97,6 +99,7 @@ export async function mountAgent(definition: AgentDefinition, context: MountCont
     ...(context.push === undefined ? {} : { push: context.push }),
     ...(context.cluster === undefined ? {} : { cluster: context.cluster, clusterKey: definition.id }),
     ...(context.orphans === undefined ? {} : { orphans: context.orphans }),
+    ...(context.mounted === undefined ? {} : { recoverAfter: context.mounted }),
     onError: context.onError,
   });
   const aliases = new Map<string, A2AServer>();

@@ -138,6 +138,11 @@ export interface A2AServerOptions {
    * task's last user message, for agents written to be re-entered (decision 0119).
    */
   orphans?: OrphanPolicy;
+  /**
+   * Those tasks are settled once this settles (default: as the server is built). A host passes
+   * "every agent is mounted", so a resumed agent can send to its siblings.
+   */
+  recoverAfter?: Promise<unknown>;
 }
 
 export type { DocumentBuilder } from './server-extension.js';
@@ -245,6 +250,7 @@ export class A2AServer implements HttpApp {
         ...(options.cluster === undefined ? {} : { cluster: options.cluster }),
         ...(options.clusterKey === undefined ? {} : { clusterKey: options.clusterKey }),
         ...(options.orphans === undefined ? {} : { orphans: options.orphans }),
+        ...(options.recoverAfter === undefined ? {} : { recoverAfter: options.recoverAfter }),
       });
     const authenticate = options.authenticate;
     this.bindingOptions = {

@@ -25,6 +25,8 @@ export interface ExecutionSetupOptions {
   clusterKey: string | undefined;
   /** Unfinished tasks of an earlier process, single server only (the cluster has its own setting). */
   orphans: OrphanPolicy | undefined;
+  /** When to start settling them (default: at once). */
+  recoverAfter: Promise<unknown> | undefined;
 }
 
 /** The runner and what keeps it company. */
@@ -58,6 +60,7 @@ export function setUpExecution(options: ExecutionSetupOptions): ExecutionSetup {
           runner,
           policy: options.orphans ?? 'fail',
           onError,
+          ...(options.recoverAfter === undefined ? {} : { after: options.recoverAfter }),
         });
   return {
     runner,

@@ -99,6 +99,8 @@ export interface RequestHandlerOptions {
   clusterKey?: string;
   /** A single server's tasks left running by an earlier process of its store (decision 0119). */
   orphans?: OrphanPolicy;
+  /** Settling them starts once this settles (default: at once). */
+  recoverAfter?: Promise<unknown>;
 }
 
 /**
@@ -154,6 +156,7 @@ export class RequestHandler {
       cluster: options.cluster,
       clusterKey: options.clusterKey,
       orphans: options.orphans,
+      recoverAfter: options.recoverAfter,
     });
     this.runner = this.execution.runner;
     this.node = this.execution.node;

@@ -24,6 +24,8 @@ export interface RestartRecoveryOptions {
   runner: TaskRunner;
   policy: OrphanPolicy;
   onError: (error: unknown, where: string) => void;
+  /** Recovery starts once this settles (a host: once every agent is mounted). */
+  after?: Promise<unknown>;
 }
 
 /** Claims the store and settles what an earlier process left; see the file comment. */
@@ -32,7 +34,10 @@ export class RestartRecovery {
   private closed = false;
 
   constructor(private readonly options: RestartRecoveryOptions) {
-    void this.attempt();
+    // A host's agent resumed before its siblings are mounted could not send to them.
+    const start = (): void => void this.attempt();
+    if (options.after === undefined) start();
+    else options.after.then(start, start);
   }
 
   /** Stops asking; the store releases its claim when it closes. */
