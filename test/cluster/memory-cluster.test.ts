@@ -203,6 +203,28 @@ describe('two instances on one memory store and the in-process bus', () => {
     expect((await getTask(a.url, task.id)).task.status.state).toBe('TASK_STATE_CANCELED');
   });
 
+  it('cancels from B at once when A answers that it does not run the task', async () => {
+    const store = createMemoryTaskStore();
+    const network = createMemoryBusNetwork();
+    const a = await instance(store, network);
+    const b = await instance(store, network, { cancelTimeoutMs: 10_000 });
+    // A task no executor runs (waiting for input), with a stale record saying A runs it: as when
+    // A's run ended while B's request travelled.
+    const asking = await sendText(a.url, 'ask', false);
+    expect(asking.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    await network
+      .bus()
+      .recordRun({ agent: '', taskId: asking.id, instanceId: a.cluster.instanceId, tenant: '', owner: '' });
+    const started = Date.now();
+    const canceled = await cancel(b.url, asking.id);
+    expect(canceled.status).toBe(200);
+    expect((canceled.body as { status: { state: string } }).status.state).toBe('TASK_STATE_CANCELED');
+    // A declined, so B committed without waiting out its 10 s bound.
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(a.errors).toEqual([]);
+    expect(b.errors).toEqual([]);
+  }, 20_000);
+
   it('fails the running tasks of an instance that stopped, with the reason, once', async () => {
     const store = createMemoryTaskStore();
     const network = createMemoryBusNetwork();

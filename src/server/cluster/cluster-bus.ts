@@ -28,8 +28,21 @@ export interface CancelMessage {
   from: string;
 }
 
+/**
+ * The answer of an instance asked to cancel a task it does not run (any more: the run ended while
+ * the request travelled, or the registry was stale): the asking instance `to` commits the cancel
+ * itself at once instead of waiting out its bound (decision 0113).
+ */
+export interface CancelDeclinedMessage {
+  type: 'cancel-declined';
+  agent: string;
+  taskId: string;
+  to: string;
+  from: string;
+}
+
 /** Everything instances tell each other. */
-export type ClusterMessage = CommittedMessage | CancelMessage;
+export type ClusterMessage = CommittedMessage | CancelMessage | CancelDeclinedMessage;
 
 /** Which instance runs a task's executor, with the scope the task is read under. */
 export interface RunRecord {
@@ -86,7 +99,7 @@ export function isClusterMessage(value: unknown): value is ClusterMessage {
   const m = value as Record<string, unknown>;
   if (typeof m.agent !== 'string' || typeof m.taskId !== 'string' || typeof m.from !== 'string') return false;
   if (m.type === 'committed') return typeof m.version === 'number' && Number.isSafeInteger(m.version);
-  return m.type === 'cancel' && typeof m.to === 'string';
+  return (m.type === 'cancel' || m.type === 'cancel-declined') && typeof m.to === 'string';
 }
 
 /**

@@ -36,6 +36,8 @@ export class ClusterNode implements ExecutionCluster, ClusterMember, RemoteCance
   private sweeper: OrphanSweeper | undefined;
   private leave: (() => void) | undefined;
   private recheck: NodeJS.Timeout | undefined;
+  /** Ends of the waits of this instance's remote cancels, per task, for 'cancel-declined'. */
+  private readonly declined = new Map<string, Set<() => void>>();
   /** Registry writes per task, chained so a run's removal never overtakes the next run's record. */
   private readonly chains = new Map<string, Promise<void>>();
   private readonly onError: (error: unknown, where: string) => void;
@@ -102,9 +104,19 @@ export class ClusterNode implements ExecutionCluster, ClusterMember, RemoteCance
       return;
     }
     if (message.to !== this.instanceId) return;
+    if (message.type === 'cancel-declined') {
+      for (const stop of this.declined.get(message.taskId) ?? []) stop();
+      return;
+    }
     const running = this.runner?.get(message.taskId);
-    // Not (or no longer) running here: the asking instance times out and commits the cancel.
-    if (running === undefined || this.runner === undefined) return;
+    if (running === undefined || this.runner === undefined) {
+      // Not (or no longer) running here: say so, and the asking instance commits the cancel now.
+      const { taskId, from } = message;
+      this.cluster.bus
+        .publish({ type: 'cancel-declined', agent: this.agent, taskId, to: from, from: this.instanceId })
+        .catch((error: unknown) => this.onError(error, `declining the cancel of task ${taskId}`));
+      return;
+    }
     cancelRun(running, this.runner).catch((error: unknown) =>
       this.onError(error, `cancel of task ${message.taskId} asked by instance ${message.from}`),
     );
@@ -130,7 +142,11 @@ export class ClusterNode implements ExecutionCluster, ClusterMember, RemoteCance
     const runner = await this.cluster.bus.runnerOf(this.agent, taskId);
     if (runner === undefined || !runner.alive || runner.instanceId === this.instanceId) return undefined;
     const subscription = this.feed.subscribe(taskId, scope);
-    const timer = setTimeout(() => subscription.close(), this.cluster.settings.cancelTimeoutMs);
+    const stop = (): void => subscription.close();
+    const timer = setTimeout(stop, this.cluster.settings.cancelTimeoutMs);
+    // A 'cancel-declined' answer ends the wait as the timer would, only sooner.
+    const stops = this.declined.get(taskId) ?? new Set<() => void>();
+    this.declined.set(taskId, stops.add(stop));
     try {
       subscription.seen(stored.version);
       // The task may have ended between the caller's read and the subscription.
@@ -151,6 +167,8 @@ export class ClusterNode implements ExecutionCluster, ClusterMember, RemoteCance
       this.onError(error, `asking instance ${runner.instanceId} to cancel task ${taskId}`);
     } finally {
       clearTimeout(timer);
+      stops.delete(stop);
+      if (stops.size === 0 && this.declined.get(taskId) === stops) this.declined.delete(taskId);
       subscription.close();
     }
     const after = await this.store.get(taskId, scope);
