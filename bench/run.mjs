@@ -4,10 +4,12 @@
 // Each server runs alone, pinned to core 0; the load generator (wrk, or autocannon where wrk is
 // not installed) runs in a child process pinned to core 1.
 // Per server: start, warm up, then for each run a strict one-request check followed by a timed
-// load run. Results (req/s, p50/p99, bad responses, peak RSS, CPU, ratios to bare) go to stdout as a
+// load run. Results (req/s, p50/p99 in the steady state after every connection is up, decision
+// 0118; bad responses, peak RSS, CPU, ratios to bare) go to stdout as a
 // markdown table and to bench/.tmp/last-run.md; progress goes to stderr.
 //
 // Environment: BENCH_DURATION (s per run, default 10), BENCH_WARMUP (s, default 3),
+// BENCH_RAMP (s added to each wrk run for the connection ramp, which is not measured; default 3),
 // BENCH_CONNECTIONS (send runs, default "32,128"), BENCH_STREAM_CONNECTIONS (default 32),
 // BENCH_QUIET_WAIT (s to wait for other processes to go quiet before each run, default 5),
 // BENCH_RETRIES (how many noisy runs may be repeated once, default 4),
