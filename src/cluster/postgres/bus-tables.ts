@@ -5,6 +5,7 @@
  * stores starting together never race on the DDL. Expiry uses the database's clock, never a host's.
  */
 import type pg from 'pg';
+import { withSchemaLock } from '../../store/postgres/index.js';
 
 /** Heartbeats: an instance is alive while `expires_at` is in the future. */
 export const INSTANCES_TABLE = 'cluster_instances';
@@ -12,44 +13,29 @@ export const INSTANCES_TABLE = 'cluster_instances';
 export const RUNS_TABLE = 'cluster_runs';
 
 /** Creates the schema (when absent) and the bus tables (when absent), in one locked transaction. */
-export async function ensureBusTables(pool: pg.Pool, schema: string): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    try {
-      // The store's migration lock (src/store/postgres/migrate.ts): one DDL writer per schema.
-      await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-        `concord:migrate:${schema}`,
-      ]);
-      const exists = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
-      if (exists.rowCount === 0) await client.query(`CREATE SCHEMA ${schema}`);
-      await client.query(
-        `CREATE TABLE IF NOT EXISTS ${schema}.${INSTANCES_TABLE} (
-           instance_id text PRIMARY KEY,
-           expires_at timestamptz NOT NULL
-         )`,
-      );
-      await client.query(
-        `CREATE TABLE IF NOT EXISTS ${schema}.${RUNS_TABLE} (
-           agent text NOT NULL,
-           task_id text NOT NULL,
-           instance_id text NOT NULL,
-           tenant text NOT NULL,
-           owner_name text NOT NULL,
-           started_at timestamptz NOT NULL DEFAULT now(),
-           PRIMARY KEY (agent, task_id)
-         )`,
-      );
-      // Instances long gone leave rows behind; a day later nothing can still refer to them.
-      await client.query(
-        `DELETE FROM ${schema}.${INSTANCES_TABLE} WHERE expires_at < now() - interval '1 day'`,
-      );
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    }
-  } finally {
-    client.release();
-  }
+export function ensureBusTables(pool: pg.Pool, schema: string): Promise<void> {
+  // The store's migration lock (src/store/postgres/migrate.ts): one DDL writer per schema.
+  return withSchemaLock(pool, schema, async (client) => {
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${schema}.${INSTANCES_TABLE} (
+         instance_id text PRIMARY KEY,
+         expires_at timestamptz NOT NULL
+       )`,
+    );
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${schema}.${RUNS_TABLE} (
+         agent text NOT NULL,
+         task_id text NOT NULL,
+         instance_id text NOT NULL,
+         tenant text NOT NULL,
+         owner_name text NOT NULL,
+         started_at timestamptz NOT NULL DEFAULT now(),
+         PRIMARY KEY (agent, task_id)
+       )`,
+    );
+    // Instances long gone leave rows behind; a day later nothing can still refer to them.
+    await client.query(
+      `DELETE FROM ${schema}.${INSTANCES_TABLE} WHERE expires_at < now() - interval '1 day'`,
+    );
+  });
 }

@@ -13,7 +13,7 @@ export {
   type PostgresConnectionOptions,
 } from './connection.js';
 export { redactDatabaseUrl } from '../database-url.js';
-export { MIGRATIONS_TABLE, SchemaVersionError, type MigrationResult } from './migrate.js';
+export { MIGRATIONS_TABLE, SchemaVersionError, withSchemaLock, type MigrationResult } from './migrate.js';
 export { POSTGRES_SCHEMA_VERSION } from './schema.js';
 export type { RetentionOptions } from '../retention.js';
 export { PostgresTaskStore } from './postgres-task-store.js';

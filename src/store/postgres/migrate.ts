@@ -33,8 +33,17 @@ export class SchemaVersionError extends Error {
   }
 }
 
-/** Brings `schema` to POSTGRES_SCHEMA_VERSION, creating it if needed; see the file comment. */
-export async function migrateSchema(pool: pg.Pool, schema: string): Promise<MigrationResult> {
+/**
+ * Runs `work` in one transaction that holds the schema's DDL lock, after creating the schema if it
+ * is absent; commits what `work` did, or rolls all of it back if it throws. Every DDL writer of a
+ * Concord schema goes through here (these migrations, the PostgreSQL bus's tables), so processes
+ * starting together never race on it.
+ */
+export async function withSchemaLock<T>(
+  pool: pg.Pool,
+  schema: string,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
@@ -47,21 +56,9 @@ export async function migrateSchema(pool: pg.Pool, schema: string): Promise<Migr
       // Only when absent: CREATE SCHEMA IF NOT EXISTS still needs the CREATE right on the
       // database, which a role owning an existing schema may lack.
       if (exists.rowCount === 0) await client.query(`CREATE SCHEMA ${schema}`);
-      await client.query(
-        `CREATE TABLE IF NOT EXISTS ${schema}.${MIGRATIONS_TABLE} (
-           version integer PRIMARY KEY,
-           applied_at timestamptz NOT NULL DEFAULT now()
-         )`,
-      );
-      const from = await readVersion(client, schema);
-      if (from > POSTGRES_SCHEMA_VERSION) throw newerSchema(schema, from);
-      for (let version = from; version < POSTGRES_SCHEMA_VERSION; version++) {
-        await client.query(`SET LOCAL search_path = ${schema}`);
-        await client.query(POSTGRES_MIGRATIONS[version]!);
-        await client.query(`INSERT INTO ${schema}.${MIGRATIONS_TABLE} (version) VALUES ($1)`, [version + 1]);
-      }
+      const result = await work(client);
       await client.query('COMMIT');
-      return { schema, from, to: POSTGRES_SCHEMA_VERSION };
+      return result;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {});
       throw error;
@@ -69,6 +66,26 @@ export async function migrateSchema(pool: pg.Pool, schema: string): Promise<Migr
   } finally {
     client.release();
   }
+}
+
+/** Brings `schema` to POSTGRES_SCHEMA_VERSION, creating it if needed; see the file comment. */
+export function migrateSchema(pool: pg.Pool, schema: string): Promise<MigrationResult> {
+  return withSchemaLock(pool, schema, async (client) => {
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${schema}.${MIGRATIONS_TABLE} (
+         version integer PRIMARY KEY,
+         applied_at timestamptz NOT NULL DEFAULT now()
+       )`,
+    );
+    const from = await readVersion(client, schema);
+    if (from > POSTGRES_SCHEMA_VERSION) throw newerSchema(schema, from);
+    for (let version = from; version < POSTGRES_SCHEMA_VERSION; version++) {
+      await client.query(`SET LOCAL search_path = ${schema}`);
+      await client.query(POSTGRES_MIGRATIONS[version]!);
+      await client.query(`INSERT INTO ${schema}.${MIGRATIONS_TABLE} (version) VALUES ($1)`, [version + 1]);
+    }
+    return { schema, from, to: POSTGRES_SCHEMA_VERSION };
+  });
 }
 
 /** Refuses a schema that is not exactly at POSTGRES_SCHEMA_VERSION (for stores opened without migrating). */
