@@ -60,13 +60,12 @@ function pipelineFor(
   const interceptors: ClientInterceptor[] = [...(options.interceptors ?? [])];
   if (options.extensions !== undefined && options.extensions.length > 0)
     interceptors.unshift(extensionsInterceptor(options.extensions));
-  const network = {
-    ...(options.allowPrivateNetworks === undefined
-      ? {}
-      : { allowPrivateNetworks: options.allowPrivateNetworks }),
-    ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
-    ...(options.resolve === undefined ? {} : { resolve: options.resolve }),
-  };
+  const network = Object.assign(
+    {},
+    options.allowPrivateNetworks === undefined ? {} : { allowPrivateNetworks: options.allowPrivateNetworks },
+    options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts },
+    options.resolve === undefined ? {} : { resolve: options.resolve },
+  );
   return new HttpPipeline({
     network,
     interceptors,
@@ -114,7 +113,7 @@ export class A2AClient {
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     });
-    const client = new A2AClient({ ...options, card: resolved.card }, http);
+    const client = new A2AClient(Object.assign({}, options, { card: resolved.card }), http);
     client.resolvedCard = resolved;
     holder.client = client;
     return client;
@@ -155,7 +154,7 @@ export class A2AClient {
   ): Promise<OperationTypes[Op][1]> {
     const control = this.control(options);
     return withRetry(
-      (attempt) => this.wire.unary(op, request, { ...control, attempt }),
+      (attempt) => this.wire.unary(op, request, Object.assign({}, control, { attempt })),
       this.options.retry,
       control.signal,
     );
@@ -209,7 +208,9 @@ export class A2AClient {
     const first = this.wire.stream(
       'subscribeToTask',
       request,
-      options?.lastEventId === undefined ? control : { ...control, lastEventId: options.lastEventId },
+      options?.lastEventId === undefined
+        ? control
+        : Object.assign({}, control, { lastEventId: options.lastEventId }),
     );
     return resumableStream(
       first,
@@ -223,11 +224,11 @@ export class A2AClient {
 
   private reattach(control: CallControl, tenant?: string) {
     return (id: string, lastEventId: string | undefined, attempt: number) =>
-      this.wire.stream('subscribeToTask', tenant === undefined ? { id } : { id, tenant }, {
-        ...control,
-        attempt,
-        ...(lastEventId === undefined ? {} : { lastEventId }),
-      });
+      this.wire.stream(
+        'subscribeToTask',
+        tenant === undefined ? { id } : { id, tenant },
+        Object.assign({}, control, { attempt }, lastEventId === undefined ? {} : { lastEventId }),
+      );
   }
 
   /** `CreateTaskPushNotificationConfig`. */

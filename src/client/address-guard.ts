@@ -35,10 +35,11 @@ export async function checkTarget(url: URL, policy: NetworkPolicy): Promise<Reso
         url: url.href,
       });
     case 'unresolvable':
-      throw new A2ALocalError('NETWORK', `Cannot resolve ${host}: ${verdict.reason}`, {
-        ...(verdict.cause === undefined ? {} : { cause: verdict.cause }),
-        url: url.href,
-      });
+      throw new A2ALocalError(
+        'NETWORK',
+        `Cannot resolve ${host}: ${verdict.reason}`,
+        Object.assign({}, verdict.cause === undefined ? {} : { cause: verdict.cause }, { url: url.href }),
+      );
     case 'blocked':
       throw new A2ALocalError(
         'SSRF_BLOCKED',

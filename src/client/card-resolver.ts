@@ -115,12 +115,16 @@ async function fetchOne(
   const answer = await http.read(
     'getAgentCard',
     { method: 'GET', url, headers },
-    { ...control, authenticate: false },
+    Object.assign({}, control, { authenticate: false }),
   );
   const now = Date.now();
   const freshness = freshnessOf(answer.headers, now);
   if (answer.status === 304 && cached !== undefined) {
-    return { kind: 'card', entry: { ...cached, freshUntil: freshness.freshUntil }, source: 'revalidated' };
+    return {
+      kind: 'card',
+      entry: Object.assign({}, cached, { freshUntil: freshness.freshUntil }),
+      source: 'revalidated',
+    };
   }
   if (answer.status === 404 || answer.status === 410) return { kind: 'missing' };
   if (answer.status !== 200) {
@@ -145,15 +149,22 @@ async function fetchOne(
   };
   if (answer.headers.etag !== undefined) entry.etag = answer.headers.etag;
   if (answer.headers['last-modified'] !== undefined) entry.lastModified = answer.headers['last-modified'];
-  return { kind: 'card', entry: freshness.store ? entry : { ...entry, freshUntil: -1 }, source: 'network' };
+  return {
+    kind: 'card',
+    entry: freshness.store ? entry : Object.assign({}, entry, { freshUntil: -1 }),
+    source: 'network',
+  };
 }
 
 function jwksFetcherFor(http: HttpPipeline, options: CardFetchOptions) {
-  return createJwksFetcher({
-    ...http.network,
-    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-  });
+  return createJwksFetcher(
+    Object.assign(
+      {},
+      http.network,
+      options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs },
+      options.signal === undefined ? {} : { signal: options.signal },
+    ),
+  );
 }
 
 /** A card's JSON as served, before verification and decoding. */
@@ -184,7 +195,7 @@ export async function fetchAgentCardJson(
     if (options.signal !== undefined) control.signal = options.signal;
     if (options.timeoutMs !== undefined) control.timeoutMs = options.timeoutMs;
     const result = await withRetry(
-      (attempt) => fetchOne(http, url, cached, options, { ...control, attempt }),
+      (attempt) => fetchOne(http, url, cached, options, Object.assign({}, control, { attempt })),
       options.retry,
       options.signal,
     );
@@ -224,7 +235,7 @@ export async function fetchAgentCard(
       // Remote key sets go through the same guard as the card unless the caller fetches them.
       const verify: VerifyCardOptions =
         options.verify.fetchJwks === undefined
-          ? { ...options.verify, fetchJwks: jwksFetcherFor(http, options) }
+          ? Object.assign({}, options.verify, { fetchJwks: jwksFetcherFor(http, options) })
           : options.verify;
       verification = await verifyAgentCard(json, verify);
     } catch (error) {

@@ -61,10 +61,15 @@ export class A2AClientError extends A2AError {
   readonly body: unknown;
 
   constructor(facts: WireErrorFacts) {
-    super(typeOf(facts), facts.message, {
-      ...(facts.metadata === undefined ? {} : { metadata: facts.metadata }),
-      ...(facts.violations === undefined ? {} : { violations: facts.violations }),
-    });
+    super(
+      typeOf(facts),
+      facts.message,
+      Object.assign(
+        {},
+        facts.metadata === undefined ? {} : { metadata: facts.metadata },
+        facts.violations === undefined ? {} : { violations: facts.violations },
+      ),
+    );
     this.name = 'A2AClientError';
     this.code = facts.code;
     this.httpStatus = facts.httpStatus;

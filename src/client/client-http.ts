@@ -75,7 +75,7 @@ export class HttpPipeline {
       await this.prepare(call, control, deadline.signal);
       const request = { method: call.method, url: call.url, headers: call.headers };
       const answer = await sendHttp(
-        call.body === undefined ? request : { ...request, body: call.body },
+        call.body === undefined ? request : Object.assign({}, request, { body: call.body }),
         this.options.network,
         deadline,
       );
@@ -116,7 +116,7 @@ export class HttpPipeline {
         {
           method: 'POST',
           url,
-          headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+          headers: Object.assign({}, headers, { 'content-type': 'application/x-www-form-urlencoded' }),
           body: form.toString(),
         },
         this.options.network,

@@ -148,18 +148,24 @@ export async function sendContractMessage(
   payload: unknown,
   options: SendContractOptions = {},
 ): Promise<ContractResult> {
-  const call: CallOptions = {
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-  };
+  const call: CallOptions = Object.assign(
+    {},
+    options.signal === undefined ? {} : { signal: options.signal },
+    options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs },
+  );
   const name = typeof contract === 'string' ? contract : contract.name;
-  const message = createContractMessage({ name }, payload, {
-    ...(options.correlationId === undefined ? {} : { correlationId: options.correlationId }),
-    ...(options.messageId === undefined ? {} : { messageId: options.messageId }),
-    ...(options.contextId === undefined ? {} : { contextId: options.contextId }),
-    ...(options.taskId === undefined ? {} : { taskId: options.taskId }),
-    ...(options.metadata === undefined ? {} : { metadata: options.metadata }),
-  });
+  const message = createContractMessage(
+    { name },
+    payload,
+    Object.assign(
+      {},
+      options.correlationId === undefined ? {} : { correlationId: options.correlationId },
+      options.messageId === undefined ? {} : { messageId: options.messageId },
+      options.contextId === undefined ? {} : { contextId: options.contextId },
+      options.taskId === undefined ? {} : { taskId: options.taskId },
+      options.metadata === undefined ? {} : { metadata: options.metadata },
+    ),
+  );
   const published = await port.contracts(call);
   let schemas: AgentContracts | undefined;
   let validatedBy: ContractValidation = 'none';

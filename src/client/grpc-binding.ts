@@ -186,7 +186,7 @@ export class GrpcTransport {
     if (!(failure instanceof A2AClientError) || failure.type !== 'UnsupportedOperationError')
       return undefined;
     const { id } = request as { id: string };
-    const task = await this.unary('getTask', { id }, { ...control, attempt: 1 });
+    const task = await this.unary('getTask', { id }, Object.assign({}, control, { attempt: 1 }));
     return isTerminalState(task.status.state) ? task : undefined;
   }
 
@@ -228,7 +228,7 @@ export class GrpcTransport {
   private withTenant<T>(request: T): T {
     const tenant = this.info.tenant;
     if (this.info.protocolVersion !== '1.0' || tenant === undefined || tenant === '') return request;
-    return { ...request, tenant };
+    return Object.assign({}, request, { tenant });
   }
 
   /** A channel to the guard-checked address; reused while the name resolves to the same one. */

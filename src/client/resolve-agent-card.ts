@@ -20,13 +20,12 @@ export interface ResolveAgentCardOptions extends CardFetchOptions, NetworkPolicy
 }
 
 function pipelineFor(options: ResolveAgentCardOptions): HttpPipeline {
-  const network: NetworkPolicy = {
-    ...(options.allowPrivateNetworks === undefined
-      ? {}
-      : { allowPrivateNetworks: options.allowPrivateNetworks }),
-    ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
-    ...(options.resolve === undefined ? {} : { resolve: options.resolve }),
-  };
+  const network: NetworkPolicy = Object.assign(
+    {},
+    options.allowPrivateNetworks === undefined ? {} : { allowPrivateNetworks: options.allowPrivateNetworks },
+    options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts },
+    options.resolve === undefined ? {} : { resolve: options.resolve },
+  );
   return new HttpPipeline({
     network,
     interceptors: options.interceptors ?? [],

@@ -97,14 +97,14 @@ export class Transport implements CallTransport {
   private withTenant<T>(request: T): T {
     const tenant = this.info.tenant;
     if (this.info.protocolVersion !== '1.0' || tenant === undefined || tenant === '') return request;
-    return { ...request, tenant };
+    return Object.assign({}, request, { tenant });
   }
 
   private plan(operation: UnaryOperationName | StreamingOperationName, request: unknown, accept: string) {
     const plan = this.binding.plan(operation, this.withTenant(request));
     const body = plan.body === undefined ? undefined : JSON.stringify(plan.body);
     const spec = { method: plan.method, url: plan.url, headers: this.headers(accept, body !== undefined) };
-    return body === undefined ? spec : { ...spec, body };
+    return body === undefined ? spec : Object.assign({}, spec, { body });
   }
 
   /** Runs a unary operation and returns its canonical result. */

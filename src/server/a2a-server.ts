@@ -164,11 +164,11 @@ function finishCard(
       ? input.supportedInterfaces
       : defaultInterfaces(baseUrl ?? 'http://localhost/', grpcTarget);
   // Capability flags must match behaviour (digest §11 item 6): push exactly when it is configured.
-  const capabilities = { ...input.capabilities, pushNotifications: push };
+  const capabilities = Object.assign({}, input.capabilities, { pushNotifications: push });
   // Extensions in use are declared (A2A 1.0 §8.1); the card's own entries win for the same URI.
   const declared = withDeclarations(input.capabilities.extensions, extensions);
   if (declared !== undefined) capabilities.extensions = declared;
-  return { ...input, supportedInterfaces: interfaces, capabilities };
+  return Object.assign({}, input, { supportedInterfaces: interfaces, capabilities });
 }
 
 /** A ready-to-mount A2A server for one agent. */
@@ -302,11 +302,12 @@ export class A2AServer implements HttpApp {
    */
   updateCard(agentCard: AgentCardInput, extendedAgentCard?: AgentCardInput): void {
     const { extendedAgentCard: _old, ...rest } = this.options;
-    this.options = {
-      ...rest,
-      agentCard,
-      ...(extendedAgentCard === undefined ? {} : { extendedAgentCard }),
-    };
+    this.options = Object.assign(
+      {},
+      rest,
+      { agentCard },
+      extendedAgentCard === undefined ? {} : { extendedAgentCard },
+    );
     this.rebuildCards();
   }
 
@@ -316,7 +317,7 @@ export class A2AServer implements HttpApp {
    */
   setGrpcTarget(target: string | undefined): void {
     const { grpcTarget: _old, ...rest } = this.options;
-    this.options = target === undefined ? rest : { ...rest, grpcTarget: target };
+    this.options = target === undefined ? rest : Object.assign({}, rest, { grpcTarget: target });
     this.rebuildCards();
   }
 
@@ -355,11 +356,16 @@ export class A2AServer implements HttpApp {
   }
 
   private newCardEndpoint(): AgentCardEndpoint {
-    return new AgentCardEndpoint(this.card, this.options.cardMaxAgeSeconds ?? 300, {
-      ...(this.options.signCard === undefined ? {} : { signer: this.options.signCard }),
-      ...(this.options.decorateCard === undefined ? {} : { decorate: this.options.decorateCard }),
-      ...(this.options.defaultVersion === undefined ? {} : { defaultVersion: this.options.defaultVersion }),
-    });
+    return new AgentCardEndpoint(
+      this.card,
+      this.options.cardMaxAgeSeconds ?? 300,
+      Object.assign(
+        {},
+        this.options.signCard === undefined ? {} : { signer: this.options.signCard },
+        this.options.decorateCard === undefined ? {} : { decorate: this.options.decorateCard },
+        this.options.defaultVersion === undefined ? {} : { defaultVersion: this.options.defaultVersion },
+      ),
+    );
   }
 
   /** Handles one HTTP exchange. Never throws: every failure becomes a protocol error response. */
@@ -400,7 +406,8 @@ export class A2AServer implements HttpApp {
         : restErrorResponse(error, version, undefined, mapError);
     }
     const headers = this.echoHeaders(request);
-    const common = headers === undefined ? this.bindingOptions : { ...this.bindingOptions, headers };
+    const common =
+      headers === undefined ? this.bindingOptions : Object.assign({}, this.bindingOptions, { headers });
     if (jsonRpc) return this.withChallenge(await handleJsonRpc(request, version, common));
     const rest = await handleRest(request, version, common);
     if (rest !== undefined) return this.withChallenge(rest);
@@ -450,7 +457,7 @@ export class A2AServer implements HttpApp {
    * uses it to serve a lone agent both at `/agents/<id>/` and at the root.
    */
   alias(baseUrl: string): A2AServer {
-    return new A2AServer({ ...this.options, baseUrl }, this);
+    return new A2AServer(Object.assign({}, this.options, { baseUrl }), this);
   }
 
   /**

@@ -76,10 +76,9 @@ export async function holdForApproval(
     message: hold.message,
     ...(hold.stored === undefined ? {} : { stored: hold.stored }),
     ...(hold.pushConfigs === undefined ? {} : { pushConfigs: hold.pushConfigs }),
-    metadata: {
-      ...invocationMetadata(invocation),
+    metadata: Object.assign({}, invocationMetadata(invocation), {
       [APPROVAL_METADATA_KEY]: { id: approval.id, status: 'pending' },
-    },
+    }),
   });
   hold.beforeStart?.(execution);
   execution.forceStatus(

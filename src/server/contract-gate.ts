@@ -61,7 +61,7 @@ export function checkReplyParts(
   const found: OutputViolation[] = [];
   for (const { index, value } of replyValues(parts)) {
     for (const violation of gate.checkOutput(contract, value)) {
-      found.push({ ...violation, path: `/parts/${index}${violation.path}` });
+      found.push(Object.assign({}, violation, { path: `/parts/${index}${violation.path}` }));
     }
   }
   return found;
@@ -79,8 +79,8 @@ export function outputError(contract: string, violations: OutputViolation[]): A2
 
 /** An artifact flagged (warn policy) with the violations it has. */
 export function flagArtifact(artifact: Artifact, violations: OutputViolation[]): Artifact {
-  return {
-    ...artifact,
+  return Object.assign({}, artifact, {
+    // eslint-disable-next-line no-restricted-syntax -- open-ended metadata: a spread keeps a `__proto__` key plain data, where Object.assign would run its setter
     metadata: { ...artifact.metadata, [`${CONTRACT_METADATA_KEY}/outputViolations`]: violations },
-  };
+  });
 }

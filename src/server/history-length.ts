@@ -17,7 +17,7 @@ export function applyHistoryLength(
     return rest;
   }
   if (task.history === undefined || task.history.length <= historyLength) return task;
-  return { ...task, history: task.history.slice(-historyLength) };
+  return Object.assign({}, task, { history: task.history.slice(-historyLength) });
 }
 
 /** The task without artifacts (ListTasks omits them unless asked, A2A 1.0 §3.1.4). */

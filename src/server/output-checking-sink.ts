@@ -78,7 +78,9 @@ export class OutputCheckingSink implements TaskEventSink {
       this.execution.emit(event);
     } else if (this.warnOnly) {
       this.execution.emit({
-        artifactUpdate: { ...event.artifactUpdate, artifact: flagArtifact(artifact, violations) },
+        artifactUpdate: Object.assign({}, event.artifactUpdate, {
+          artifact: flagArtifact(artifact, violations),
+        }),
       });
     } else {
       this.refuse(violations);
@@ -91,7 +93,7 @@ export class OutputCheckingSink implements TaskEventSink {
     for (const part of parts) {
       const last = whole[whole.length - 1];
       if (part.text !== undefined && last?.text !== undefined) {
-        whole[whole.length - 1] = { ...last, text: last.text + part.text };
+        whole[whole.length - 1] = Object.assign({}, last, { text: last.text + part.text });
       } else whole.push({ ...part });
     }
     this.streamed.set(artifactId, whole);
@@ -100,17 +102,18 @@ export class OutputCheckingSink implements TaskEventSink {
 
   reply(message: Message): void {
     const violations = this.checks ? checkReplyParts(this.gate, this.contract.name, message.parts) : [];
-    const tagged: Message = {
-      ...message,
+    const tagged: Message = Object.assign({}, message, {
+      // eslint-disable-next-line no-restricted-syntax -- open-ended metadata: a spread keeps a `__proto__` key plain data, where Object.assign would run its setter
       metadata: {
         ...message.metadata,
         // The same entry a task carries (name, version, correlation id, warnings), plus violations.
-        [CONTRACT_METADATA_KEY]: {
-          ...(invocationMetadata(this.contract)[CONTRACT_METADATA_KEY] as Record<string, unknown>),
-          ...(violations.length > 0 ? { outputViolations: violations } : {}),
-        },
+        [CONTRACT_METADATA_KEY]: Object.assign(
+          {},
+          invocationMetadata(this.contract)[CONTRACT_METADATA_KEY] as Record<string, unknown>,
+          violations.length > 0 ? { outputViolations: violations } : {},
+        ),
       },
-    };
+    });
     if (violations.length > 0 && !this.warnOnly) this.refuse(violations);
     this.execution.reply(tagged);
   }

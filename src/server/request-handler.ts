@@ -218,7 +218,7 @@ export class RequestHandler {
         (run) => {
           subscription = this.subscribe(run.taskId, run.scope);
           if (run.task !== undefined)
-            initial = { ...run.scope, task: run.task, version: run.committedVersion };
+            initial = Object.assign({}, run.scope, { task: run.task, version: run.committedVersion });
         },
         key,
       ),
@@ -263,18 +263,19 @@ export class RequestHandler {
   /** `ListTasks` (A2A 1.0 §3.1.4): only the caller's tasks, newest first, paged. */
   async listTasks(request: ListTasksRequest, call: CallContext): Promise<ListTasksResponse> {
     const pageSize = request.pageSize ?? 50;
-    const page = await this.store.list({
-      ...scopeOf(call),
-      pageSize,
-      ...(request.contextId === undefined ? {} : { contextId: request.contextId }),
-      ...(request.status === undefined ? {} : { status: request.status }),
-      ...(request.statusTimestampAfter === undefined
-        ? {}
-        : { statusTimestampAfter: request.statusTimestampAfter }),
-      ...(request.pageToken === undefined || request.pageToken === ''
-        ? {}
-        : { pageToken: request.pageToken }),
-    });
+    const page = await this.store.list(
+      Object.assign(
+        {},
+        scopeOf(call),
+        { pageSize },
+        request.contextId === undefined ? {} : { contextId: request.contextId },
+        request.status === undefined ? {} : { status: request.status },
+        request.statusTimestampAfter === undefined
+          ? {}
+          : { statusTimestampAfter: request.statusTimestampAfter },
+        request.pageToken === undefined || request.pageToken === '' ? {} : { pageToken: request.pageToken },
+      ),
+    );
     const tasks = page.tasks.map((task) => {
       const trimmed = applyHistoryLength(task, request.historyLength, call.version);
       return request.includeArtifacts === true ? trimmed : withoutArtifacts(trimmed);
@@ -533,7 +534,7 @@ export class RequestHandler {
     const message: Message =
       incoming.taskId === taskId && incoming.contextId === contextId
         ? incoming
-        : { ...incoming, taskId, contextId };
+        : Object.assign({}, incoming, { taskId, contextId });
     if (this.extensions.length > 0) {
       await this.runExtensions({ request, call, task: stored?.task, message, taskId, contextId });
     }
@@ -569,7 +570,9 @@ export class RequestHandler {
   private async runExtensions(accepted: Omit<AcceptedSend, 'activated'>): Promise<void> {
     const sends = this.extensions.map((extension) => ({
       extension,
-      send: { ...accepted, activated: accepted.call.activatedExtensions.includes(extension.declaration.uri) },
+      send: Object.assign({}, accepted, {
+        activated: accepted.call.activatedExtensions.includes(extension.declaration.uri),
+      }),
     }));
     for (const { extension, send } of sends) {
       const { message: _m, taskId: _t, contextId: _c, ...checked } = send;

@@ -342,7 +342,7 @@ export class TaskExecution implements TaskEventSink {
       } else {
         base = this.snapshot;
         if (this.pendingUserMessage !== undefined) {
-          base = { ...base, history: appendMessage(base.history, this.pendingUserMessage) };
+          base = Object.assign({}, base, { history: appendMessage(base.history, this.pendingUserMessage) });
         }
       }
       const task = applyEvents(base, events);

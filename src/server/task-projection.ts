@@ -23,7 +23,7 @@ export function applyEvents(base: Task, events: readonly StreamResponse[]): Task
     }
     if ('statusUpdate' in event) {
       if (!own) {
-        task = { ...task };
+        task = Object.assign({}, task);
         own = true;
       }
       const status = event.statusUpdate.status;
@@ -38,7 +38,7 @@ export function applyEvents(base: Task, events: readonly StreamResponse[]): Task
       }
     } else if ('artifactUpdate' in event) {
       if (!own) {
-        task = { ...task };
+        task = Object.assign({}, task);
         own = true;
       }
       if (!ownArtifacts) {
@@ -61,7 +61,8 @@ export function appendMessage(history: Message[] | undefined, message: Message):
 }
 
 function mergeArtifact(existing: Artifact, chunk: Artifact): Artifact {
-  const merged: Artifact = { ...existing, parts: [...existing.parts, ...chunk.parts] };
+  const merged: Artifact = Object.assign({}, existing, { parts: [...existing.parts, ...chunk.parts] });
+  // eslint-disable-next-line no-restricted-syntax -- open-ended metadata: a spread keeps a `__proto__` key plain data, where Object.assign would run its setter
   if (chunk.metadata !== undefined) merged.metadata = { ...existing.metadata, ...chunk.metadata };
   return merged;
 }

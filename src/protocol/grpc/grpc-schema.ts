@@ -68,6 +68,7 @@ function encodeJson(type: Type, json: unknown): Buffer {
 function bindMethod(root: Root, service: string, spec: GrpcMethodSpec): GrpcMethod {
   const request = root.lookupType(spec.requestType);
   const response = root.lookupType(spec.responseType);
+  // eslint-disable-next-line no-restricted-syntax -- runs once per method at start-up, and the spread keeps the callbacks' parameter types
   return {
     ...spec,
     path: `/${service}/${spec.name}`,

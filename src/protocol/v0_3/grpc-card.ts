@@ -81,7 +81,10 @@ function mapSchemes(value: unknown, at: string, map: (scheme: Json, path: string
 function mapSkills(value: unknown, convert: (list: unknown) => unknown): unknown {
   if (!Array.isArray(value)) return value;
   return value.map((skill) =>
-    isObject(skill) && skill.security !== undefined ? { ...skill, security: convert(skill.security) } : skill,
+    isObject(skill) && skill.security !== undefined
+      ? // eslint-disable-next-line no-restricted-syntax -- peer JSON: a spread keeps a `__proto__` key plain data
+        { ...skill, security: convert(skill.security) }
+      : skill,
   );
 }
 

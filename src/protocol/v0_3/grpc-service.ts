@@ -68,6 +68,7 @@ function decodeCreateConfig(json: unknown): TaskPushNotificationConfig {
   const obj = readObject(json, '');
   const taskId = taskIdOf(obj.parent, '/parent');
   const inner = readObject(obj.config ?? null, '/config');
+  // eslint-disable-next-line no-restricted-syntax -- peer JSON: a spread keeps a `__proto__` key plain data, where Object.assign would run its setter
   const decoded = c.decodeTaskPushNotificationConfig({ ...inner, taskId }, '/config');
   const configId = optionalString(obj, 'configId', '');
   if (decoded.id === undefined && configId !== undefined && configId !== '') decoded.id = configId;
@@ -107,20 +108,14 @@ export const v0_3GrpcService: GrpcServiceSpec = Object.freeze({
       'SendMessage',
       'SendMessageRequest',
       'SendMessageResponse',
-      {
-        ...sendRequest,
-        ...sendResult,
-      },
+      Object.assign({}, sendRequest, sendResult),
     ),
     rpc<SendMessageRequest, StreamResponse>(
       'sendStreamingMessage',
       'SendStreamingMessage',
       'SendMessageRequest',
       'StreamResponse',
-      {
-        ...sendRequest,
-        ...stream,
-      },
+      Object.assign({}, sendRequest, stream),
       true,
     ),
     rpc<GetTaskRequest, Task>('getTask', 'GetTask', 'GetTaskRequest', 'Task', {

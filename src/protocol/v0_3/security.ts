@@ -136,26 +136,32 @@ export function decodeSecurityScheme(value: unknown, path: string): SecuritySche
   switch (type) {
     case 'apiKey': {
       const location = readEnum(requiredValue(obj, 'in', path), pointer(path, 'in'), API_KEY_LOCATIONS);
-      return { apiKeySecurityScheme: { ...base, location, name: requiredString(obj, 'name', path) } };
+      return {
+        apiKeySecurityScheme: Object.assign({}, base, { location, name: requiredString(obj, 'name', path) }),
+      };
     }
     case 'http': {
-      const s = { ...base, scheme: requiredString(obj, 'scheme', path) };
+      const s = Object.assign({}, base, { scheme: requiredString(obj, 'scheme', path) });
       const bearerFormat = optionalString(obj, 'bearerFormat', path);
-      return { httpAuthSecurityScheme: bearerFormat === undefined ? s : { ...s, bearerFormat } };
+      return {
+        httpAuthSecurityScheme: bearerFormat === undefined ? s : Object.assign({}, s, { bearerFormat }),
+      };
     }
     case 'oauth2': {
-      const s = { ...base, flows: decodeFlows(requiredValue(obj, 'flows', path), pointer(path, 'flows')) };
+      const s = Object.assign({}, base, {
+        flows: decodeFlows(requiredValue(obj, 'flows', path), pointer(path, 'flows')),
+      });
       const metadataUrl = optionalString(obj, 'oauth2MetadataUrl', path);
       return {
-        oauth2SecurityScheme: metadataUrl === undefined ? s : { ...s, oauth2MetadataUrl: metadataUrl },
+        oauth2SecurityScheme:
+          metadataUrl === undefined ? s : Object.assign({}, s, { oauth2MetadataUrl: metadataUrl }),
       };
     }
     case 'openIdConnect':
       return {
-        openIdConnectSecurityScheme: {
-          ...base,
+        openIdConnectSecurityScheme: Object.assign({}, base, {
           openIdConnectUrl: requiredString(obj, 'openIdConnectUrl', path),
-        },
+        }),
       };
     case 'mutualTLS':
       return { mtlsSecurityScheme: base };

@@ -51,20 +51,14 @@ export const v1_0GrpcService: GrpcServiceSpec = Object.freeze({
       'SendMessage',
       'SendMessageRequest',
       'SendMessageResponse',
-      {
-        ...sendRequest,
-        ...sendResult,
-      },
+      Object.assign({}, sendRequest, sendResult),
     ),
     rpc<SendMessageRequest, StreamResponse>(
       'sendStreamingMessage',
       'SendStreamingMessage',
       'SendMessageRequest',
       'StreamResponse',
-      {
-        ...sendRequest,
-        ...stream,
-      },
+      Object.assign({}, sendRequest, stream),
       true,
     ),
     rpc<GetTaskRequest, Task>('getTask', 'GetTask', 'GetTaskRequest', 'Task', {

@@ -75,7 +75,7 @@ export class MemoryBusNetwork {
     const k = key(run.agent, run.taskId);
     const current = this.runs.get(k);
     if (current === undefined || current.instanceId !== run.instanceId) return false;
-    this.runs.set(k, { ...current, instanceId });
+    this.runs.set(k, Object.assign({}, current, { instanceId }));
     return true;
   }
 }

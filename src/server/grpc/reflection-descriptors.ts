@@ -130,10 +130,9 @@ export function linkableDescriptors(pkg: PackageDefinition, root: protobuf.Root)
     const names = protos.map(
       (bytes) => (FileDescriptorProto.decode(bytes) as unknown as FileProto).name ?? '',
     );
-    out[key] = {
-      ...entry,
+    out[key] = Object.assign({}, entry, {
       fileDescriptorProtos: names.map((n, i) => encoded.get(n) ?? protos[i]!),
-    } as typeof entry;
+    }) as typeof entry;
   }
   return out;
 }

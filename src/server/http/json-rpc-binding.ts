@@ -49,7 +49,7 @@ export function jsonRpcErrorResponse(
   const status = a2a.entry.httpLayer === true ? a2a.entry.httpStatus : 200;
   return {
     status,
-    headers: { ...JSON_HEADERS, ...extra, ...a2a.headers },
+    headers: Object.assign({}, JSON_HEADERS, extra, a2a.headers),
     body: jsonRpcError(id, toJsonRpcErrorObject(a2a, version)),
   };
 }
@@ -100,7 +100,10 @@ export async function handleJsonRpc(
       const result = await operation.invoke(options.handler, params as never, call);
       return {
         status: 200,
-        headers: extra === undefined ? { 'content-type': 'application/json' } : { ...JSON_HEADERS, ...extra },
+        headers:
+          extra === undefined
+            ? { 'content-type': 'application/json' }
+            : Object.assign({}, JSON_HEADERS, extra),
         body: jsonRpcResult(id, operation.encode(codec, result as never, call)),
       };
     }

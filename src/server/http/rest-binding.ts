@@ -90,6 +90,7 @@ async function routeParams(request: HttpRequest, route: RouteMatch): Promise<unk
       return { id };
     case 'createTaskPushNotificationConfig': {
       const body = readObject(await readJsonBody(request, true), '');
+      // eslint-disable-next-line no-restricted-syntax -- peer JSON: a spread keeps a `__proto__` key plain data, where Object.assign would run its setter
       return { ...body, taskId: id };
     }
     case 'getTaskPushNotificationConfig':

@@ -77,7 +77,7 @@ export interface SseFraming {
 export function sseResponse(items: AsyncIterable<StreamItem>, framing: SseFraming): HttpStreamResponse {
   return {
     status: 200,
-    headers: { ...SSE_HEADERS, ...framing.headers },
+    headers: Object.assign({}, SSE_HEADERS, framing.headers),
     stream: sseBody(items, {
       heartbeatMs: framing.heartbeatMs,
       encode: (item) => {

@@ -108,7 +108,11 @@ export class PushConfigs {
       record.authScheme = auth.scheme;
     }
     const sealed = this.box.seal(
-      { ...(token === undefined ? {} : { token }), ...(credentials === undefined ? {} : { credentials }) },
+      Object.assign(
+        {},
+        token === undefined ? {} : { token },
+        credentials === undefined ? {} : { credentials },
+      ),
       record.taskId,
       record.id,
     );

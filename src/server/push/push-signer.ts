@@ -66,7 +66,7 @@ export class PushSigner {
   /** The public key as a JWK with `kid`, `alg` and `use: sig`. */
   async publicJwk(): Promise<JWK> {
     const jwk = await exportJWK(createPublicKey(await pemOf(await this.privateKey())));
-    return { ...jwk, kid: this.kid, alg: this.signingKey.alg, use: 'sig' };
+    return Object.assign({}, jwk, { kid: this.kid, alg: this.signingKey.alg, use: 'sig' });
   }
 
   /** The JWKS document (RFC 7517 §5) served at `.well-known/jwks.json`, built once. */

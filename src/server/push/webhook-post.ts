@@ -35,7 +35,7 @@ export function postWebhook(
       hostname: bareHostname(url),
       port: url.port === '' ? undefined : Number(url.port),
       path: `${url.pathname}${url.search}`,
-      headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      headers: Object.assign({}, headers, { 'content-length': String(Buffer.byteLength(body)) }),
       lookup: pinnedLookup(target),
       // One connection per delivery: a pooled socket could outlive the address check.
       agent: false,

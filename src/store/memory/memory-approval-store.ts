@@ -43,7 +43,9 @@ export class MemoryApprovalStore implements ApprovalStore {
     return this.attempt(() => {
       const checked = checkNewApproval(approval);
       if (this.byId.has(checked.id)) throw new ApprovalExistsError(checked.id);
-      const record: Readonly<ApprovalRecord> = Object.freeze({ ...checked, status: 'pending' as const });
+      const record: Readonly<ApprovalRecord> = Object.freeze(
+        Object.assign({}, checked, { status: 'pending' as const }),
+      );
       const entry: Entry = {
         seq: this.queue.length + 1,
         record,
@@ -92,7 +94,7 @@ export class MemoryApprovalStore implements ApprovalStore {
       if (entry.record.status !== 'pending') throw new ApprovalConflictError({ ...entry.record });
       const { status, decidedAt, decidedBy, reason } = checked;
       const extra = reason === undefined ? {} : { reason };
-      entry.record = Object.freeze({ ...entry.record, status, decidedAt, decidedBy, ...extra });
+      entry.record = Object.freeze(Object.assign({}, entry.record, { status, decidedAt, decidedBy }, extra));
       entry.events.push(Object.freeze({ at: decidedAt, action: status, by: decidedBy, ...extra }));
       return { ...entry.record };
     });

@@ -23,7 +23,7 @@ export class MemoryEvidenceStore implements EvidenceStore {
       const chain = this.byChain.get(checked.chain) ?? [];
       const next = chain.length + 1;
       if (checked.sequence !== next) throw new EvidenceSequenceError(checked.chain, checked.sequence, next);
-      const stored: EvidenceRecord = { ...checked, event: structuredClone(checked.event) };
+      const stored: EvidenceRecord = Object.assign({}, checked, { event: structuredClone(checked.event) });
       chain.push(stored);
       this.byChain.set(checked.chain, chain);
       return copy(stored);
@@ -64,7 +64,7 @@ export class MemoryEvidenceStore implements EvidenceStore {
 }
 
 function copy(record: EvidenceRecord): EvidenceRecord {
-  return { ...record, event: structuredClone(record.event) };
+  return Object.assign({}, record, { event: structuredClone(record.event) });
 }
 
 /** Creates an empty in-memory EvidenceStore. */

@@ -139,7 +139,7 @@ export class MemoryPushStore implements PushStore {
       seen.add(key);
       if (pending.dueAt > now) continue;
       pending.dueAt = now + leaseMs;
-      pending.entry = { ...pending.entry, attempts: pending.entry.attempts + 1 };
+      pending.entry = Object.assign({}, pending.entry, { attempts: pending.entry.attempts + 1 });
       claimed.push(pending.entry);
     }
     return Promise.resolve(claimed);
@@ -173,17 +173,21 @@ export class MemoryPushStore implements PushStore {
     const { entry } = pending;
     if (settlement.outcome === 'delivered') this.outbox.delete(entryId);
     else if (settlement.outcome === 'retry') {
-      pending.entry = { ...entry, deliveredSeq: settlement.deliveredSeq, lastError: settlement.error };
+      pending.entry = Object.assign({}, entry, {
+        deliveredSeq: settlement.deliveredSeq,
+        lastError: settlement.error,
+      });
       pending.dueAt = settlement.nextAttemptAt;
     } else {
       this.outbox.delete(entryId);
-      this.deadLetters.push({
-        ...entry,
-        deliveredSeq: settlement.deliveredSeq,
-        url: settlement.url,
-        reason: settlement.reason,
-        failedAt: new Date().toISOString(),
-      });
+      this.deadLetters.push(
+        Object.assign({}, entry, {
+          deliveredSeq: settlement.deliveredSeq,
+          url: settlement.url,
+          reason: settlement.reason,
+          failedAt: new Date().toISOString(),
+        }),
+      );
       if (this.deadLetters.length > MAX_MEMORY_DEAD_LETTERS) this.deadLetters.shift();
     }
   }
@@ -207,7 +211,7 @@ export class MemoryPushStore implements PushStore {
     const rest = [...this.outbox];
     this.outbox = new Map([
       ...rest.filter(([key]) => key < id),
-      [id, { entry: { ...entry, attempts: 0 }, dueAt: 0 }],
+      [id, { entry: Object.assign({}, entry, { attempts: 0 }), dueAt: 0 }],
       ...rest.filter(([key]) => key > id),
     ]);
     this.notify();

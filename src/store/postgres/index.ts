@@ -36,7 +36,7 @@ export interface PostgresStoreOptions extends PostgresConnectionOptions {
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresTaskStore> {
   const schema = options.schema ?? DEFAULT_POSTGRES_SCHEMA;
   if (options.retention !== undefined) checkRetention(options.retention);
-  const pool = await openPool({ ...options, schema });
+  const pool = await openPool(Object.assign({}, options, { schema }));
   try {
     if (options.migrate === false) await checkSchemaVersion(pool, schema);
     else await migrateSchema(pool, schema);
@@ -50,7 +50,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
 /** Applies pending migrations to the schema and closes the connection (`concord db migrate`). */
 export async function migratePostgres(options: PostgresConnectionOptions): Promise<MigrationResult> {
   const schema = options.schema ?? DEFAULT_POSTGRES_SCHEMA;
-  const pool = await openPool({ ...options, schema, poolSize: 1 });
+  const pool = await openPool(Object.assign({}, options, { schema, poolSize: 1 }));
   try {
     return await migrateSchema(pool, schema);
   } finally {

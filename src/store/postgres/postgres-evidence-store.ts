@@ -41,7 +41,7 @@ export class PostgresEvidenceStore implements EvidenceStore {
       const last = await this.last(checked.chain);
       throw new EvidenceSequenceError(checked.chain, checked.sequence, (last?.sequence ?? 0) + 1);
     }
-    return { ...checked, event: JSON.parse(eventJson) as Record<string, unknown> };
+    return Object.assign({}, checked, { event: JSON.parse(eventJson) as Record<string, unknown> });
   }
 
   async read(chain: string): Promise<EvidenceRecord[]> {

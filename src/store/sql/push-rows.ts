@@ -99,5 +99,5 @@ export function toEntry(row: AnyOutboxRow): PushOutboxEntry {
 }
 
 export function toDeadLetter(row: DeadRowOf<AnyOutboxRow>): PushDeadLetter {
-  return { ...toEntry(row), url: row.url, reason: row.reason, failedAt: row.failed_at };
+  return Object.assign({}, toEntry(row), { url: row.url, reason: row.reason, failedAt: row.failed_at });
 }

@@ -68,7 +68,9 @@ export class SqliteEvidenceStore implements EvidenceStore {
       this.beforeWrite();
       // IMMEDIATE: the write lock is taken before the next number is read (see the file comment).
       this.appendTx.immediate(checked);
-      return { ...checked, event: JSON.parse(JSON.stringify(checked.event)) as Record<string, unknown> };
+      return Object.assign({}, checked, {
+        event: JSON.parse(JSON.stringify(checked.event)) as Record<string, unknown>,
+      });
     });
   }
 
