@@ -15,7 +15,11 @@
  */
 import { randomFillSync } from 'node:crypto';
 
-const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+// ASCII hex digits of every byte value: HEX_DIGITS[2 * b] and HEX_DIGITS[2 * b + 1].
+const HEX_DIGITS = Buffer.from(
+  Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0')).join(''),
+  'latin1',
+);
 
 // 8 random bytes per id (rand_b, minus the variant bits) plus 2 for the counter's start.
 const POOL_IDS = 512;
@@ -25,6 +29,13 @@ let offset = pool.length;
 let lastMs = -1;
 let counter = 0;
 
+// The id is written here, then read out as one string. Joining 20 pieces with `+` made 19
+// intermediate cons strings per id, about 470 bytes of heap that lived as long as the id did (a
+// store keeps several ids per task) until V8 flattened it; one latin1 read makes a flat 36-byte
+// string and half the work (decision 0120).
+const text = Buffer.alloc(36);
+text[8] = text[13] = text[18] = text[23] = 0x2d; // '-'
+
 function nextBytes(): number {
   if (offset === pool.length) {
     randomFillSync(pool);
@@ -33,6 +44,12 @@ function nextBytes(): number {
   const at = offset;
   offset += 10;
   return at;
+}
+
+/** Writes `byte` as two hex digits at `position` of `text`. */
+function hex(position: number, byte: number): void {
+  text[position] = HEX_DIGITS[2 * byte]!;
+  text[position + 1] = HEX_DIGITS[2 * byte + 1]!;
 }
 
 /** A new UUIDv7 string, greater than every id this process generated before. */
@@ -54,27 +71,16 @@ export function newId(): string {
   // 48-bit timestamp as 12 hex digits: high 16 bits and low 32 bits separately (no BigInt).
   const high = Math.floor(ms / 0x100000000);
   const low = ms >>> 0;
-  const b = pool;
-  return (
-    HEX[(high >>> 8) & 0xff]! +
-    HEX[high & 0xff]! +
-    HEX[low >>> 24]! +
-    HEX[(low >>> 16) & 0xff]! +
-    '-' +
-    HEX[(low >>> 8) & 0xff]! +
-    HEX[low & 0xff]! +
-    '-' +
-    HEX[0x70 | (counter >>> 8)]! +
-    HEX[counter & 0xff]! +
-    '-' +
-    HEX[0x80 | (b[at]! & 0x3f)]! +
-    HEX[b[at + 1]!]! +
-    '-' +
-    HEX[b[at + 2]!]! +
-    HEX[b[at + 3]!]! +
-    HEX[b[at + 4]!]! +
-    HEX[b[at + 5]!]! +
-    HEX[b[at + 6]!]! +
-    HEX[b[at + 7]!]!
-  );
+  hex(0, (high >>> 8) & 0xff);
+  hex(2, high & 0xff);
+  hex(4, low >>> 24);
+  hex(6, (low >>> 16) & 0xff);
+  hex(9, (low >>> 8) & 0xff);
+  hex(11, low & 0xff);
+  hex(14, 0x70 | (counter >>> 8));
+  hex(16, counter & 0xff);
+  hex(19, 0x80 | (pool[at]! & 0x3f));
+  hex(21, pool[at + 1]!);
+  for (let i = 0; i < 6; i++) hex(24 + 2 * i, pool[at + 2 + i]!);
+  return text.toString('latin1', 0, 36);
 }

@@ -134,8 +134,10 @@ export class WriteQueue {
         continue;
       }
       const key = p.commit.idempotencyKey;
-      if (key !== undefined) {
-        // Checked before anything of this commit is written: a conflict writes nothing.
+      // The key first, before anything else of this commit is written, so a conflict writes
+      // nothing. INSERT OR IGNORE probes the key's B-tree page once; only a key that is already
+      // there (a conflict, or this task's own retry) costs a second look to read its holder.
+      if (key !== undefined && insertKey.run(p.commit.tenant, p.commit.owner, key, task.id).changes === 0) {
         const holder = selectKey.get(p.commit.tenant, p.commit.owner, key)?.task_id;
         if (holder !== undefined && holder !== task.id) {
           outcomes.push(new IdempotencyKeyConflictError(holder, key));
@@ -157,7 +159,6 @@ export class WriteQueue {
       }
       for (let i = 0; i < p.events.length; i++)
         insertEvent.run(task.id, expectedVersion + 1 + i, p.events[i]!);
-      if (key !== undefined) insertKey.run(p.commit.tenant, p.commit.owner, key, task.id);
       // The outbox in the same transaction; a task without configs skips this on the count it
       // already read with its head.
       const { pushConfigs } = p.commit;
