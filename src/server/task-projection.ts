@@ -30,23 +30,31 @@ export function applyEvents(base: Task, events: readonly StreamResponse[]): Task
       task.status = status;
       // Agent status messages belong to the conversation, so they join the history.
       if (status.message !== undefined) {
-        if (!ownHistory) {
-          task.history = task.history === undefined ? [] : task.history.slice();
+        if (ownHistory) task.history!.push(status.message);
+        else {
+          // Copied at its final length (appendMessage): an array grown from [] by push reserves
+          // 17 slots, and the store keeps this one for the task's lifetime.
+          task.history = appendMessage(task.history, status.message);
           ownHistory = true;
         }
-        task.history!.push(status.message);
       }
     } else if ('artifactUpdate' in event) {
       if (!own) {
         task = Object.assign({}, task);
         own = true;
       }
+      const { artifact, append } = event.artifactUpdate;
+      if (task.artifacts === undefined) {
+        // A one-element literal rather than [] and push, for the same reason as the history.
+        task.artifacts = [artifact];
+        ownArtifacts = true;
+        continue;
+      }
       if (!ownArtifacts) {
-        task.artifacts = task.artifacts === undefined ? [] : task.artifacts.slice();
+        task.artifacts = task.artifacts.slice();
         ownArtifacts = true;
       }
-      const artifacts = task.artifacts!;
-      const { artifact, append } = event.artifactUpdate;
+      const artifacts = task.artifacts;
       const index = artifacts.findIndex((a) => a.artifactId === artifact.artifactId);
       if (index === -1) artifacts.push(artifact);
       else artifacts[index] = append === true ? mergeArtifact(artifacts[index]!, artifact) : artifact;

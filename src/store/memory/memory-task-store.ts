@@ -45,8 +45,11 @@ interface Entry {
   events: TaskEventRecord[];
   /** Set once the entry left the map; `created` drops it at its next compaction. */
   evicted: boolean;
-  /** Idempotency keys this task holds (scoped, see `scopedKey`), forgotten with it. */
-  keys?: string[];
+  /**
+   * Idempotency keys this task holds (scoped, see `scopedKey`), forgotten with it. Present from
+   * the start (undefined), so setting it later keeps the entry's shape and needs no extra storage.
+   */
+  keys: string[] | undefined;
 }
 
 /** An idempotency key within its caller's scope; NUL cannot occur in a tenant or principal name. */
@@ -156,9 +159,10 @@ export class MemoryTaskStore implements TaskStore {
     }
     const version = expectedVersion + events.length;
     const statusKey = taskStatusKey(task.status.timestamp);
-    let log: TaskEventRecord[];
+    // Built at its final length: an array grown from [] by push reserves 17 slots, and the store
+    // keeps each task's log for as long as it keeps the task.
+    const records = events.map((event, i): TaskEventRecord => ({ seq: expectedVersion + 1 + i, event }));
     if (entry === undefined) {
-      log = [];
       const { tenant, owner } = commit;
       const created: Entry = {
         id: task.id,
@@ -168,14 +172,15 @@ export class MemoryTaskStore implements TaskStore {
         state: task.status.state,
         stored: { tenant, owner, task, version },
         statusKey,
-        events: log,
+        events: records,
         evicted: false,
+        keys: undefined,
       };
       this.tasks.set(task.id, created);
       this.created.push(created);
       if (this.tasks.size > this.sweepAt) this.evict();
     } else {
-      log = entry.events;
+      for (const record of records) entry.events.push(record);
       // Tenant and owner are fixed when the task is created; a follow-up by another visible caller
       // (an anonymous task continued by a signed-in user) must not take the task over.
       entry.stored = { tenant: entry.tenant, owner: entry.owner, task, version };
@@ -183,12 +188,12 @@ export class MemoryTaskStore implements TaskStore {
       entry.state = task.status.state;
       entry.statusKey = statusKey;
     }
-    for (let i = 0; i < events.length; i++) log.push({ seq: expectedVersion + 1 + i, event: events[i]! });
     // (A new terminal task may already have been evicted by its own create: then no key stays.)
     const held = key === undefined ? undefined : this.tasks.get(task.id);
     if (held !== undefined) {
       this.keys.set(key!, task.id);
-      (held.keys ??= []).push(key!);
+      if (held.keys === undefined) held.keys = [key!];
+      else held.keys.push(key!);
     }
     // Tasks without push configs pay one size check here (push-store.ts: the outbox promise).
     const { push } = this;
