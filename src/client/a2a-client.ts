@@ -50,6 +50,7 @@ import { resumableStream } from './resumable-stream.js';
 import { withRetry } from './retry.js';
 import { createTransport, type CallTransport, type TransportInfo } from './transport.js';
 import type { OperationTypes, UnaryOperationName } from './wire-binding.js';
+import { networkPolicyOf } from './address-guard.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -60,14 +61,8 @@ function pipelineFor(
   const interceptors: ClientInterceptor[] = [...(options.interceptors ?? [])];
   if (options.extensions !== undefined && options.extensions.length > 0)
     interceptors.unshift(extensionsInterceptor(options.extensions));
-  const network = Object.assign(
-    {},
-    options.allowPrivateNetworks === undefined ? {} : { allowPrivateNetworks: options.allowPrivateNetworks },
-    options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts },
-    options.resolve === undefined ? {} : { resolve: options.resolve },
-  );
   return new HttpPipeline({
-    network,
+    network: networkPolicyOf(options),
     interceptors,
     credentials,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,

@@ -21,6 +21,16 @@ export interface NetworkPolicy {
   resolve?: HostResolver;
 }
 
+/** Just the policy's own members of a larger options object (the rest is not the pipeline's). */
+export function networkPolicyOf(options: NetworkPolicy): NetworkPolicy {
+  return Object.assign(
+    {},
+    options.allowPrivateNetworks === undefined ? {} : { allowPrivateNetworks: options.allowPrivateNetworks },
+    options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts },
+    options.resolve === undefined ? {} : { resolve: options.resolve },
+  );
+}
+
 /**
  * Resolves the URL's host and checks every answer against the policy. Returns the address to
  * connect to (the first answer); throws SSRF_BLOCKED naming the host, the address and why.

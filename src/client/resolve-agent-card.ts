@@ -3,7 +3,7 @@
  * (directories, `concord card`) with the same cache, SSRF guard, retries and verification as
  * `A2AClient.connect`; `fetchAgentCardJson` stops before decoding, for linters.
  */
-import type { NetworkPolicy } from './address-guard.js';
+import { networkPolicyOf, type NetworkPolicy } from './address-guard.js';
 import {
   fetchAgentCard,
   fetchAgentCardJson as fetchCardJson,
@@ -20,14 +20,8 @@ export interface ResolveAgentCardOptions extends CardFetchOptions, NetworkPolicy
 }
 
 function pipelineFor(options: ResolveAgentCardOptions): HttpPipeline {
-  const network: NetworkPolicy = Object.assign(
-    {},
-    options.allowPrivateNetworks === undefined ? {} : { allowPrivateNetworks: options.allowPrivateNetworks },
-    options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts },
-    options.resolve === undefined ? {} : { resolve: options.resolve },
-  );
   return new HttpPipeline({
-    network,
+    network: networkPolicyOf(options),
     interceptors: options.interceptors ?? [],
     credentials: () => [],
     timeoutMs: options.timeoutMs ?? 30_000,
