@@ -46,6 +46,15 @@ let retriesLeft = RETRIES;
 
 const SERVERS = [
   { name: 'bare', script: 'servers/bare.mjs' },
+  // The same, with its replies written at the end of the event-loop turn as Concord's node adapter
+  // writes them (decision 0122). Ratios stay to "bare", the limit the issue names; this row shows
+  // what the same trick is worth without any A2A work.
+  {
+    name: 'bare-turn',
+    script: 'servers/bare.mjs',
+    env: { BENCH_TURN_WRITES: '1' },
+    runs: ['send c=32', 'send c=128'],
+  },
   // The floor under any A2A server: parse, mint ids, serialise a fresh task; nothing else.
   { name: 'ideal-a2a', script: 'servers/bare-a2a.mjs', runs: ['send c=32', 'send c=128'] },
   { name: 'a2a-js', script: 'servers/a2a-js.mjs' },

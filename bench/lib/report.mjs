@@ -54,7 +54,7 @@ export function renderReport({ header, rows, notes }) {
     const rss = row.peakRss == null ? 'n/a' : `${row.peakRss.toFixed(1)}${ratio(row.peakRss, base?.peakRss)}`;
     lines.push(
       `| ${row.server} | ${row.run} | ${fmtInt(r.requestsPerSec)}${ratio(r.requestsPerSec, base?.result.requestsPerSec)} ` +
-        `| ${fmtMs(r.p50)} | ${fmtMs(r.p99)}${ratio(r.p99, base?.result.p99)} | ${steadyCells(r)} | ${errorsCell(r)} | ${rss} | ${row.server === 'bare' ? '– (keeps none)' : fmtInt(row.tasksHeld)} | ${pct(row.cpu?.serverPct)} / ${pct(row.cpu?.loadGenPct)} | ${cell(row.status)} |`,
+        `| ${fmtMs(r.p50)} | ${fmtMs(r.p99)}${ratio(r.p99, base?.result.p99)} | ${steadyCells(r)} | ${errorsCell(r)} | ${rss} | ${row.server.startsWith('bare') ? '– (keeps none)' : fmtInt(row.tasksHeld)} | ${pct(row.cpu?.serverPct)} / ${pct(row.cpu?.loadGenPct)} | ${cell(row.status)} |`,
     );
   }
   if (notes.length) lines.push('', ...notes.map((n) => `- ${n}`));

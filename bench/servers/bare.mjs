@@ -11,6 +11,20 @@ import { createServer } from 'node:http';
 // BENCH_BUSY_US adds that much CPU (a busy-wait) to each request: the bare server at another
 // server's cost per request, to tell what comes from the cost alone (bench/RESULTS.md, the c=128 tail).
 const BUSY_NS = BigInt(Math.round(Number(process.env.BENCH_BUSY_US ?? 0) * 1000));
+// BENCH_TURN_WRITES=1 writes send replies at the end of the event-loop turn, all together, as
+// Concord's node adapter does (decision 0122): the limit for a server that uses the same trick.
+const TURN_WRITES = process.env.BENCH_TURN_WRITES === '1';
+let turn = [];
+const writeTurn = () => {
+  const ready = turn;
+  turn = [];
+  for (let i = 0; i < ready.length; i += 2) sendReply(ready[i], ready[i + 1]);
+};
+
+function sendReply(res, body) {
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
 
 const task = (extra) => ({
   kind: 'task',
@@ -61,8 +75,8 @@ const server = createServer((req, res) => {
       return;
     }
     const body = SEND_HEAD + id + SEND_TAIL;
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-    res.end(body);
+    if (!TURN_WRITES) return sendReply(res, body);
+    if (turn.push(res, body) === 2) setImmediate(writeTurn);
   });
 });
 

@@ -6,6 +6,7 @@
  * store with `Last-Event-ID`.
  */
 import type { TaskEventRecord } from '../store/index.js';
+import { ReleasingMap } from './releasing-map.js';
 
 /** A live subscription; iterate it, or `close()` it. */
 export interface HubSubscription extends AsyncIterable<TaskEventRecord> {
@@ -87,7 +88,8 @@ interface Topic {
 
 /** Per-task publish/subscribe of committed events. */
 export class EventHub {
-  private readonly topics = new Map<string, Topic>();
+  /** Task id → its listeners; topics come and go with streams (decision 0121). */
+  private readonly topics = new ReleasingMap<string, Topic>();
   private readonly limit: number;
 
   constructor(options: EventHubOptions = {}) {

@@ -17,6 +17,7 @@ import { A2AError, invalidParams, type Message, type SendMessageRequest } from '
 import type { StoredTask, TaskScope, TaskStore } from '../store/index.js';
 import type { CallContext } from './call-context.js';
 import type { TaskExecution } from './task-execution.js';
+import { ReleasingMap } from './releasing-map.js';
 
 /** Longest `Idempotency-Key` accepted (the IETF draft leaves it open; Stripe allows 255). */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
@@ -48,7 +49,7 @@ function scoped(key: string, scope: TaskScope): string {
 /** The in-flight sends of this process and the lookup of earlier ones; see the file comment. */
 export class IdempotentSends {
   /** Scoped key → the run being started for it; removed once its first commit is durable. */
-  private readonly inflight = new Map<string, Promise<TaskExecution>>();
+  private readonly inflight = new ReleasingMap<string, Promise<TaskExecution>>();
 
   constructor(
     private readonly store: TaskStore,

@@ -19,6 +19,7 @@ import { TaskExecution, type ExecutionDeps, type ExecutionInit } from './task-ex
 import { TaskUpdater } from './task-updater.js';
 import { invocationMetadata, type ContractGate, type ContractInvocation } from './contract-gate.js';
 import { OutputCheckingSink } from './output-checking-sink.js';
+import { ReleasingMap } from './releasing-map.js';
 
 /** A started execution with the context its executor got. */
 export interface RunningTask {
@@ -94,7 +95,8 @@ class ExecutionContext implements RequestContext {
 
 /** The registry of live executions. */
 export class TaskRunner {
-  private readonly live = new Map<string, RunningTask>();
+  /** Task id → its live run (a ReleasingMap: runs come and go with requests, decision 0121). */
+  private readonly live = new ReleasingMap<string, RunningTask>();
 
   constructor(
     private readonly deps: ExecutionDeps,

@@ -10,10 +10,12 @@ import { A2AError, toA2AError, toRestErrorBody } from '../../protocol/index.js';
 import {
   isStreamResponse,
   type HttpApp,
+  type HttpBodyResponse,
   type HttpRequest,
   type HttpResponse,
   type HttpStreamResponse,
 } from '../http/http-types.js';
+import { TurnWrites } from './turn-writes.js';
 
 /** Options of the node:http request listener. */
 export interface NodeHandlerOptions {
@@ -129,16 +131,26 @@ export function toHttpRequest(
   );
 }
 
-/** Writes an HttpResponse: plain bodies synchronously, streams with backpressure. */
+function writePlain(res: ServerResponse, response: HttpBodyResponse): void {
+  response.headers['content-length'] = String(Buffer.byteLength(response.body));
+  res.writeHead(response.status, response.headers);
+  res.end(response.body);
+}
+
+/** Plain responses go out together at the end of the event-loop turn (turn-writes.ts). */
+const plainWrites = new TurnWrites(writePlain);
+
+/**
+ * Writes an HttpResponse: plain bodies at the end of this event-loop turn, together with the
+ * turn's other responses (decision 0122); streams at once, with backpressure.
+ */
 export function writeResponse(
   res: ServerResponse,
   response: HttpResponse,
   streams?: Set<ServerResponse>,
 ): Promise<void> | void {
   if (!isStreamResponse(response)) {
-    response.headers['content-length'] = String(Buffer.byteLength(response.body));
-    res.writeHead(response.status, response.headers);
-    res.end(response.body);
+    plainWrites.add(res, response);
     return;
   }
   return writeStream(res, response, streams);
