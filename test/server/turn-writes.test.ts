@@ -1,8 +1,10 @@
 /**
  * Decision 0122: the node adapter writes plain responses together at the end of the event-loop
- * turn. Driven over real sockets through `createNodeHandler`: responses that became ready together
- * are written in one run of the check phase, a pipelined connection still gets its responses in
- * request order, and a response that cannot be written does not hold back the others.
+ * turn, and corks streams until the end of each turn. Driven over real sockets through
+ * `createNodeHandler`: responses that became ready together are written in one run of the check
+ * phase, a pipelined connection still gets its responses in request order, a response that cannot
+ * be written does not hold back the others, and a stream whose events are ready at once leaves in
+ * one socket write.
  */
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
@@ -135,5 +137,42 @@ describe('plain responses written at the end of the turn (decision 0122)', () =>
     expect(bad.status).toBe('rejected');
     expect(good.status).toBe('fulfilled');
     expect(await (good as PromiseFulfilledResult<Response>).value.text()).toBe('fine');
+  });
+
+  it('sends a stream whose events are ready together in one socket write, headers included', async () => {
+    let writes = 0;
+    const handler = createNodeHandler(
+      app(async () => ({
+        status: 200,
+        headers: { 'content-type': 'text/event-stream' },
+        stream: (async function* () {
+          yield 'data: one\n\n';
+          yield 'data: two\n\n';
+          yield 'data: three\n\n';
+        })(),
+      })),
+    );
+    server = createServer((req, res) => {
+      // Count what reaches the kernel: one call to _write or _writev per flush of the socket.
+      const socket = req.socket as unknown as {
+        _write: (...a: unknown[]) => unknown;
+        _writev: (...a: unknown[]) => unknown;
+      };
+      for (const name of ['_write', '_writev'] as const) {
+        const original = socket[name].bind(socket);
+        socket[name] = (...args: unknown[]) => {
+          writes++;
+          return original(...args);
+        };
+      }
+      handler(req, res);
+    });
+    await new Promise<void>((done) => server!.listen(0, '127.0.0.1', done));
+    const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, {
+      method: 'POST',
+      body: '{}',
+    });
+    expect(await response.text()).toBe('data: one\n\ndata: two\n\ndata: three\n\n');
+    expect(writes).toBe(1);
   });
 });

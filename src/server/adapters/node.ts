@@ -54,6 +54,9 @@ function tooLarge(limit: number): A2AError {
   });
 }
 
+/** The abort reason of every request signal: the HTTP exchange is over (an AbortError, as usual). */
+const EXCHANGE_ENDED = new DOMException('The HTTP exchange ended', 'AbortError');
+
 /**
  * A node request seen as an HttpRequest. A class with lazy members rather than an object of
  * closures: the query, the abort signal and the origin are built only when something asks (most
@@ -86,13 +89,15 @@ class NodeHttpRequest implements HttpRequest {
     return readBody(this.req, this.maxBodyBytes);
   }
 
-  // 'close' on the response fires when the exchange ends or the client goes away.
+  // 'close' on the response fires when the exchange ends or the client goes away. Every stream
+  // ends so, so the reason is made once: `abort()` without one builds a DOMException with a stack
+  // trace each time, which was 5% of a streaming benchmark's time.
   get signal(): AbortSignal {
     if (this.controller === undefined) {
       const made = new AbortController();
       this.controller = made;
-      if (this.res.closed) made.abort();
-      else this.res.once('close', () => made.abort());
+      if (this.res.closed) made.abort(EXCHANGE_ENDED);
+      else this.res.once('close', () => made.abort(EXCHANGE_ENDED));
     }
     return this.controller.signal;
   }
@@ -140,9 +145,28 @@ function writePlain(res: ServerResponse, response: HttpBodyResponse): void {
 /** Plain responses go out together at the end of the event-loop turn (turn-writes.ts). */
 const plainWrites = new TurnWrites(writePlain);
 
+/** Whether a stream's response is corked until the end of the current turn. */
+interface StreamTurn {
+  corked: boolean;
+}
+
+/** Uncorks each stream that wrote this turn, in the turn's check phase. */
+const streamUncorks = new TurnWrites<StreamTurn>((res, turn) => {
+  turn.corked = false;
+  res.uncork();
+});
+
+function corkForTurn(res: ServerResponse, turn: StreamTurn): void {
+  if (turn.corked) return;
+  turn.corked = true;
+  res.cork();
+  streamUncorks.add(res, turn);
+}
+
 /**
  * Writes an HttpResponse: plain bodies at the end of this event-loop turn, together with the
- * turn's other responses (decision 0122); streams at once, with backpressure.
+ * turn's other responses (decision 0122); streams as their events come, with backpressure, each
+ * turn's events flushed together at the end of that turn.
  */
 export function writeResponse(
   res: ServerResponse,
@@ -161,6 +185,11 @@ async function writeStream(
   response: HttpStreamResponse,
   streams: Set<ServerResponse> | undefined,
 ): Promise<void> {
+  // Corked until the end of the turn, like plain responses (decision 0122): the headers and the
+  // events that are ready together leave in one write, and a stream that ends within the turn
+  // (a quick task) is one write in all.
+  const turn: StreamTurn = { corked: false };
+  corkForTurn(res, turn);
   res.writeHead(response.status, response.headers);
   res.flushHeaders();
   streams?.add(res);
@@ -170,6 +199,7 @@ async function writeStream(
       if (res.destroyed) break;
       const next = await iterator.next();
       if (next.done === true) break;
+      corkForTurn(res, turn);
       if (!res.write(next.value)) {
         await new Promise<void>((resolve) => {
           const done = (): void => {
