@@ -11,9 +11,14 @@
  * flight at two scavenges in a row).
  */
 import { execFileSync } from 'node:child_process';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { createA2AServer } from '../../src/server/index.js';
+import { createNodeHandler } from '../../src/server/adapters/node.js';
+import { createMemoryTaskStore } from '../../src/store/index.js';
 
 const DIST = pathToFileURL(resolve(import.meta.dirname, '../../dist')).href;
 
@@ -71,4 +76,62 @@ describe('registries and the old generation (decision 0121)', () => {
     const promoted = scavenges.reduce((sum, line) => sum + Number(/ promoted=(\d+)/.exec(line)![1]), 0);
     expect(promoted / sent, 'bytes promoted per send').toBeLessThan(550);
   }, 90_000);
+
+  it('leaves no listener on a request once its body is read', async () => {
+    // Left attached, the body reader's closures tied each send's request to the old generation.
+    const a2a = createA2AServer({
+      agentCard: {
+        name: 'gc',
+        description: 'gc',
+        version: '1.0.0',
+        supportedInterfaces: [],
+        capabilities: {},
+        defaultInputModes: ['text/plain'],
+        defaultOutputModes: ['text/plain'],
+        skills: [{ id: 'echo', name: 'echo', description: 'echo', tags: [] }],
+      },
+      executor: {
+        execute(_ctx, updater) {
+          updater.complete();
+        },
+      },
+      store: createMemoryTaskStore(),
+    });
+    const handler = createNodeHandler(a2a);
+    const requests: IncomingMessage[] = [];
+    const server = createServer((req, res) => {
+      requests.push(req);
+      handler(req, res);
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      const send = { kind: 'message', messageId: 'm-1', role: 'user', parts: [{ kind: 'text', text: 'hi' }] };
+      const small = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: send } }),
+      });
+      expect(((await small.json()) as { result: { status: { state: string } } }).result.status.state).toBe(
+        'completed',
+      );
+      // A body over the limit is refused part way through; the reader lets go then too.
+      const big = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: 'x'.repeat(2 << 20),
+      });
+      expect(big.status).toBe(413);
+      expect(requests).toHaveLength(2);
+      for (const req of requests) {
+        // node:http's own `clearIncoming` waits for the end of a body the response did not wait for.
+        const ours = (event: string): number =>
+          req.listeners(event).filter((listener) => listener.name !== 'clearIncoming').length;
+        expect(['data', 'end', 'error'].map(ours)).toEqual([0, 0, 0]);
+      }
+    } finally {
+      server.closeAllConnections();
+      await new Promise((done) => server.close(done));
+    }
+  });
 });
