@@ -11,24 +11,15 @@ import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { childEchoServer } from '../helpers/child-echo-server.js';
 
 const DIST = pathToFileURL(resolve(import.meta.dirname, '../../dist')).href;
 
 const SCRIPT = `
-const { createA2AServer } = await import('${DIST}/server/index.js');
 const { createMemoryTaskStore } = await import('${DIST}/store/index.js');
 const version = process.argv[1];
 const store = createMemoryTaskStore();
-const server = createA2AServer({
-  agentCard: { name: 'maps', description: 'maps', version: '1.0.0', capabilities: {},
-    defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'],
-    skills: [{ id: 'echo', name: 'echo', description: 'echo', tags: [] }] },
-  executor: { async execute(ctx, updater) {
-    updater.addArtifact([{ text: 'echo: ' + ctx.message.parts[0].text }]);
-    updater.complete();
-  } },
-  store,
-});
+${childEchoServer(DIST)}
 const headers = { 'content-type': 'application/json', ...(version === '1.0' ? { 'a2a-version': '1.0' } : {}) };
 const signal = new AbortController().signal;
 const ids = [];

@@ -19,11 +19,11 @@ import { describe, expect, it } from 'vitest';
 import { createA2AServer } from '../../src/server/index.js';
 import { createNodeHandler } from '../../src/server/adapters/node.js';
 import { createMemoryTaskStore } from '../../src/store/index.js';
+import { childEchoServer } from '../helpers/child-echo-server.js';
 
 const DIST = pathToFileURL(resolve(import.meta.dirname, '../../dist')).href;
 
 const SCRIPT = `
-const { createA2AServer } = await import('${DIST}/server/index.js');
 // A store that acknowledges every commit and keeps nothing, so whatever survives is the server's.
 const store = {
   commit: (c) => Promise.resolve(c.expectedVersion + c.events.length),
@@ -33,16 +33,7 @@ const store = {
   list: () => Promise.resolve({ tasks: [], nextPageToken: '', totalSize: 0 }),
   close: () => Promise.resolve(),
 };
-const server = createA2AServer({
-  agentCard: { name: 'gc', description: 'gc', version: '1.0.0', capabilities: {},
-    defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'],
-    skills: [{ id: 'echo', name: 'echo', description: 'echo', tags: [] }] },
-  executor: { async execute(ctx, updater) {
-    updater.addArtifact([{ text: 'echo: ' + ctx.message.parts[0].text }]);
-    updater.complete();
-  } },
-  store,
-});
+${childEchoServer(DIST)}
 const headers = { 'content-type': 'application/json' };
 const signal = new AbortController().signal;
 const PER_LOOP = 1500;
