@@ -19,10 +19,6 @@ interface Slot<V> {
 export class ReleasingMap<K, V> {
   readonly #slots = new Map<K, Slot<V>>();
 
-  get size(): number {
-    return this.#slots.size;
-  }
-
   get(key: K): V | undefined {
     return this.#slots.get(key)?.value;
   }
@@ -47,13 +43,5 @@ export class ReleasingMap<K, V> {
 
   *entries(): IterableIterator<[K, V]> {
     for (const [key, slot] of this.#slots) yield [key, slot.value as V];
-  }
-
-  *values(): IterableIterator<V> {
-    for (const slot of this.#slots.values()) yield slot.value as V;
-  }
-
-  keys(): IterableIterator<K> {
-    return this.#slots.keys();
   }
 }
