@@ -11,15 +11,13 @@
  * flight at two scavenges in a row).
  */
 import { execFileSync } from 'node:child_process';
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createA2AServer } from '../../src/server/index.js';
-import { createNodeHandler } from '../../src/server/adapters/node.js';
-import { createMemoryTaskStore } from '../../src/store/index.js';
+import { sendText } from '../helpers/a2a-http.js';
 import { childEchoServer } from '../helpers/child-echo-server.js';
+import { startEcho } from '../helpers/echo-server.js';
 
 const DIST = pathToFileURL(resolve(import.meta.dirname, '../../dist')).href;
 
@@ -70,44 +68,13 @@ describe('registries and the old generation (decision 0121)', () => {
 
   it('leaves no listener on a request once its body is read', async () => {
     // Left attached, the body reader's closures tied each send's request to the old generation.
-    const a2a = createA2AServer({
-      agentCard: {
-        name: 'gc',
-        description: 'gc',
-        version: '1.0.0',
-        supportedInterfaces: [],
-        capabilities: {},
-        defaultInputModes: ['text/plain'],
-        defaultOutputModes: ['text/plain'],
-        skills: [{ id: 'echo', name: 'echo', description: 'echo', tags: [] }],
-      },
-      executor: {
-        execute(_ctx, updater) {
-          updater.complete();
-        },
-      },
-      store: createMemoryTaskStore(),
-    });
-    const handler = createNodeHandler(a2a);
+    const echo = await startEcho();
     const requests: IncomingMessage[] = [];
-    const server = createServer((req, res) => {
-      requests.push(req);
-      handler(req, res);
-    });
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    echo.running.server.on('request', (req: IncomingMessage) => requests.push(req));
     try {
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-      const send = { kind: 'message', messageId: 'm-1', role: 'user', parts: [{ kind: 'text', text: 'hi' }] };
-      const small = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: send } }),
-      });
-      expect(((await small.json()) as { result: { status: { state: string } } }).result.status.state).toBe(
-        'completed',
-      );
+      expect((await sendText(echo.url, 'hi', false)).status.state).toBe('TASK_STATE_COMPLETED');
       // A body over the limit is refused part way through; the reader lets go then too.
-      const big = await fetch(url, {
+      const big = await fetch(echo.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: 'x'.repeat(2 << 20),
@@ -121,8 +88,7 @@ describe('registries and the old generation (decision 0121)', () => {
         expect(['data', 'end', 'error'].map(ours)).toEqual([0, 0, 0]);
       }
     } finally {
-      server.closeAllConnections();
-      await new Promise((done) => server.close(done));
+      await echo.close();
     }
   });
 });
