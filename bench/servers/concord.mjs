@@ -12,13 +12,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createA2AServer } from '../../dist/server/index.js';
-import { listen } from '../../dist/server/adapters/node.js';
+import { disablePretenuring, listen } from '../../dist/server/adapters/node.js';
 import { listenGrpc } from '../../dist/server/grpc/index.js';
 import { createMemoryTaskStore } from '../../dist/store/index.js';
 import { openSqliteTaskStore } from '../../dist/store/sqlite/index.js';
 import { openPostgresStore } from '../../dist/store/postgres/index.js';
 import { compileContracts } from '../../dist/contracts/index.js';
 import { BENCH_CONTRACT } from '../lib/payload.mjs';
+
+// What `concord serve` does at start, and what the node adapter's documentation asks of a serving
+// process (decision 0124).
+disablePretenuring();
 
 const kind = process.env.BENCH_STORE ?? 'memory';
 const gated = process.env.BENCH_CONTRACTS !== 'off';

@@ -17,6 +17,8 @@ import {
 } from '../http/http-types.js';
 import { TurnWrites } from './turn-writes.js';
 
+export { disablePretenuring } from './heap-tuning.js';
+
 /** Options of the node:http request listener. */
 export interface NodeHandlerOptions {
   /** Path prefix the A2A server is mounted at (e.g. `/agents/echo`); requests outside get 404. */
