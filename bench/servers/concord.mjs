@@ -21,8 +21,8 @@ import { compileContracts } from '../../dist/contracts/index.js';
 import { BENCH_CONTRACT } from '../lib/payload.mjs';
 
 // What `concord serve` does at start, and what the node adapter's documentation asks of a serving
-// process (decision 0124).
-disablePretenuring();
+// process (decision 0124). BENCH_PRETENURING=on keeps V8's default, for A/B runs.
+if (process.env.BENCH_PRETENURING !== 'on') disablePretenuring();
 
 const kind = process.env.BENCH_STORE ?? 'memory';
 const gated = process.env.BENCH_CONTRACTS !== 'off';

@@ -15,16 +15,18 @@ import {
   type HttpResponse,
   type HttpStreamResponse,
 } from '../http/http-types.js';
+import { ReleasingSet } from '../releasing-set.js';
 import { TurnWrites } from './turn-writes.js';
 
 export { disablePretenuring } from './heap-tuning.js';
+export { ReleasingSet } from '../releasing-set.js';
 
 /** Options of the node:http request listener. */
 export interface NodeHandlerOptions {
   /** Path prefix the A2A server is mounted at (e.g. `/agents/echo`); requests outside get 404. */
   basePath?: string;
   /** Open SSE responses are tracked here, so a shutdown can end them (clients resume later). */
-  streams?: Set<ServerResponse>;
+  streams?: ReleasingSet<ServerResponse>;
 }
 
 function readBody(req: IncomingMessage, limit: number): Promise<string> {
@@ -188,7 +190,7 @@ function corkForTurn(res: ServerResponse, turn: StreamTurn): void {
 export function writeResponse(
   res: ServerResponse,
   response: HttpResponse,
-  streams?: Set<ServerResponse>,
+  streams?: ReleasingSet<ServerResponse>,
 ): Promise<void> | void {
   if (!isStreamResponse(response)) {
     plainWrites.add(res, response);
@@ -200,7 +202,7 @@ export function writeResponse(
 async function writeStream(
   res: ServerResponse,
   response: HttpStreamResponse,
-  streams: Set<ServerResponse> | undefined,
+  streams: ReleasingSet<ServerResponse> | undefined,
 ): Promise<void> {
   // Corked until the end of the turn, like plain responses (decision 0122): the headers and the
   // events that are ready together leave in one write, and a stream that ends within the turn
@@ -209,7 +211,7 @@ async function writeStream(
   corkForTurn(res, turn);
   res.writeHead(response.status, response.headers);
   res.flushHeaders();
-  streams?.add(res);
+  const untrack = streams?.add(res);
   const iterator = response.stream[Symbol.asyncIterator]();
   try {
     for (;;) {
@@ -230,7 +232,7 @@ async function writeStream(
       }
     }
   } finally {
-    streams?.delete(res);
+    untrack?.();
     void iterator.return?.(undefined);
     res.end();
   }
@@ -289,7 +291,7 @@ export interface RunningServer {
 
 /** Serves an A2A server over node:http. */
 export async function listen(a2a: HttpApp, options: ListenOptions = {}): Promise<RunningServer> {
-  const streams = new Set<ServerResponse>();
+  const streams = new ReleasingSet<ServerResponse>();
   const server = createServer(
     { requestTimeout: options.requestTimeoutMs ?? 30_000, keepAliveTimeout: 5_000 },
     createNodeHandler(a2a, { streams }),
@@ -303,11 +305,8 @@ export async function listen(a2a: HttpApp, options: ListenOptions = {}): Promise
   });
   // Kept for shutdown: a connection that never sent a byte holds no request, but node's
   // closeIdleConnections leaves it open (fetch clients open such spare connections).
-  const sockets = new Set<Socket>();
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
+  const sockets = new ReleasingSet<Socket>();
+  server.on('connection', (socket: Socket) => socket.once('close', sockets.add(socket)));
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host === '0.0.0.0' || host === '[::]' ? 'localhost' : host}:${address.port}/`;
@@ -323,17 +322,17 @@ export async function listen(a2a: HttpApp, options: ListenOptions = {}): Promise
 async function shutdown(
   server: Server,
   a2a: HttpApp,
-  streams: Set<ServerResponse>,
-  sockets: Set<Socket>,
+  streams: ReleasingSet<ServerResponse>,
+  sockets: ReleasingSet<Socket>,
   graceMs: number,
 ): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   // A stream may last as long as its task; end it now, the client resumes with Last-Event-ID.
-  for (const res of streams) res.end();
+  for (const res of streams.values()) res.end();
   // Keep-alive sockets become idle as their in-flight requests finish; close them as they do.
   const closeIdle = (): void => {
     server.closeIdleConnections();
-    for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
+    for (const socket of sockets.values()) if (socket.bytesRead === 0) socket.destroy();
   };
   const sweeper = setInterval(closeIdle, 25);
   closeIdle();
