@@ -27,11 +27,6 @@ export class ReleasingSet<T> {
     };
   }
 
-  /** How many members there are. */
-  get size(): number {
-    return this.#slots.size;
-  }
-
   *values(): IterableIterator<T> {
     for (const slot of this.#slots) if (slot.value !== undefined) yield slot.value;
   }

@@ -51,9 +51,9 @@ export interface LiveCli {
   exited: Promise<CliRun>;
 }
 
-/** Starts `concord ...args` without waiting for it. */
-export function startConcord(args: string[]): LiveCli {
-  const child = spawn(process.execPath, [CLI, ...args], {
+/** Starts `concord ...args` without waiting for it; `nodeArgs` go to node itself (V8 flags). */
+export function startConcord(args: string[], nodeArgs: string[] = []): LiveCli {
+  const child = spawn(process.execPath, [...nodeArgs, CLI, ...args], {
     env: { ...process.env, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

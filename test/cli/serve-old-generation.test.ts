@@ -9,13 +9,12 @@
  * - streams: 1,940-2,710 bytes each with the node adapter's open streams in a plain Set,
  *   1,080-1,100 with a ReleasingSet.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT } from './cli-process.js';
+import { ROOT, startConcord } from './cli-process.js';
 
 const LANES = 32;
 const PER_LANE = 500;
@@ -58,30 +57,14 @@ function call(agent: Agent, url: URL, method: string, id: string): Promise<strin
 
 /** Serves the echo example, makes LANES × PER_LANE calls of `method`, returns bytes promoted per call. */
 async function promotedPerCall(method: string): Promise<number> {
-  const child = spawn(
-    process.execPath,
-    ['--trace-gc-nvp', join(ROOT, 'dist/cli/main.js'), 'serve', join(ROOT, 'examples/echo')].concat([
-      '--port',
-      '0',
-      '--data-dir',
-      mkdtempSync(join(dataDir, 'run-')),
-    ]),
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+  const serve = startConcord(
+    ['serve', join(ROOT, 'examples/echo'), '--port', '0', '--data-dir', mkdtempSync(join(dataDir, 'run-'))],
+    ['--trace-gc-nvp'],
   );
-  let out = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
   const agent = new Agent({ keepAlive: true, maxSockets: LANES });
   try {
-    const url = await new Promise<URL>((resolve, reject) => {
-      child.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
-      const look = (): void => {
-        const match = /serving "[^"]*" at (\S+)/.exec(out);
-        if (match) resolve(new URL(match[1]!));
-        else setTimeout(look, 20);
-      };
-      look();
-    });
-    const from = out.length;
+    const ready = await serve.until((out) => / at http:\S+\n/.test(out));
+    const url = new URL(/ at (http:\S+)\n/.exec(ready)![1]!);
     let completed = 0;
     await Promise.all(
       Array.from({ length: LANES }, async (_, lane) => {
@@ -92,8 +75,9 @@ async function promotedPerCall(method: string): Promise<number> {
       }),
     );
     expect(completed).toBe(LANES * PER_LANE);
-    const scavenges = out
-      .slice(from)
+    const all = await serve.until(() => true);
+    const scavenges = all
+      .slice(ready.length)
       .split('\n')
       .filter((line) => line.includes(' gc=s '));
     // Enough scavenges that the calls in flight at each are a small share of what they promote.
@@ -102,7 +86,7 @@ async function promotedPerCall(method: string): Promise<number> {
     return promoted / completed;
   } finally {
     agent.destroy();
-    child.kill('SIGTERM');
+    serve.child.kill('SIGTERM');
   }
 }
 
