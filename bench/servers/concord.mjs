@@ -6,17 +6,16 @@
 // BENCH_CONTRACTS=off serves the same agent without its contract (the control of the contract
 // runs: no gate, so a contract envelope is an ordinary data part delivered as is).
 // BENCH_GRPC_PORT also serves the gRPC binding on that port (bench/grpc-run.mjs). Imports the
-// built package (dist/): `npm run bench` builds first.
+// built package (dist/): `npm run bench` builds first. The gRPC and PostgreSQL modules are loaded
+// only when asked for, as `concord serve` loads them: loaded, they add about 10 MiB of RSS.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createA2AServer } from '../../dist/server/index.js';
 import { disablePretenuring, listen } from '../../dist/server/adapters/node.js';
-import { listenGrpc } from '../../dist/server/grpc/index.js';
 import { createMemoryTaskStore } from '../../dist/store/index.js';
 import { openSqliteTaskStore } from '../../dist/store/sqlite/index.js';
-import { openPostgresStore } from '../../dist/store/postgres/index.js';
 import { compileContracts } from '../../dist/contracts/index.js';
 import { BENCH_CONTRACT } from '../lib/payload.mjs';
 
@@ -32,7 +31,9 @@ const store =
   kind === 'sqlite'
     ? openSqliteTaskStore({ path: join(dataDir, 'tasks.sqlite') })
     : kind === 'postgres'
-      ? await openPostgresStore({ connectionString: process.env.BENCH_POSTGRES_URL, schema: pgSchema })
+      ? await (
+          await import('../../dist/store/postgres/index.js')
+        ).openPostgresStore({ connectionString: process.env.BENCH_POSTGRES_URL, schema: pgSchema })
       : createMemoryTaskStore();
 
 const server = createA2AServer({
@@ -74,7 +75,9 @@ const server = createA2AServer({
 const grpc =
   process.env.BENCH_GRPC_PORT === undefined
     ? undefined
-    : await listenGrpc(server, { port: Number(process.env.BENCH_GRPC_PORT), host: '127.0.0.1' });
+    : await (
+        await import('../../dist/server/grpc/index.js')
+      ).listenGrpc(server, { port: Number(process.env.BENCH_GRPC_PORT), host: '127.0.0.1' });
 const running = await listen(server, { port: Number(process.env.PORT), host: '127.0.0.1' });
 process.stdout.write(`READY ${JSON.stringify({ path: '/', ...(grpc ? { grpc: grpc.target } : {}) })}\n`);
 

@@ -73,3 +73,64 @@ describe('memory store retention (decision 0010)', () => {
     expect(() => createMemoryTaskStore({ maxTasks: 0 })).toThrow(/maxTasks must be at least 1/);
   });
 });
+
+describe('memory store: terminal tasks kept as text (decision 0125)', () => {
+  const done = (id: string): Task => makeTask(id, { state: 'TASK_STATE_COMPLETED' });
+
+  it('gives back an equal copy of a finished task, its events, and its list entry', async () => {
+    const store = createMemoryTaskStore();
+    const task = { ...done('t1'), metadata: { note: 'Grüße 🙂', n: 1.5, list: [true, null] } };
+    const commit = createCommit(task);
+    await store.commit(commit);
+    const stored = await store.get('t1', ANON);
+    expect(stored).toEqual({ ...ANON, task, version: 1 });
+    // Read back from the text, not the object that was committed.
+    expect(stored!.task).not.toBe(task);
+    expect(await store.readEvents('t1', 0, ANON)).toEqual([{ seq: 1, event: commit.events[0] }]);
+    expect(await store.readEvents('t1', 1, ANON)).toEqual([]);
+    expect((await store.list({ ...ANON, pageSize: 10 })).tasks).toEqual([task]);
+  });
+
+  it('keeps a task in progress as it was given, and freezes it when it finishes', async () => {
+    const store = createMemoryTaskStore();
+    const working = makeTask('w', { state: 'TASK_STATE_WORKING' });
+    await store.commit(createCommit(working));
+    expect((await store.get('w', ANON))!.task).toBe(working);
+    const finished = { ...working, status: { ...working.status, state: 'TASK_STATE_COMPLETED' as const } };
+    await store.commit({ ...ANON, task: finished, expectedVersion: 1, events: [statusEvent(finished)] });
+    const stored = await store.get('w', ANON);
+    expect(stored!.task).toEqual(finished);
+    expect(stored!.task).not.toBe(finished);
+    expect((await store.readEvents('w', 0, ANON)).map((r) => r.seq)).toEqual([1, 2]);
+  });
+
+  it('still takes a commit to a finished task: versions checked, the log continued', async () => {
+    const store = createMemoryTaskStore();
+    const task = done('t');
+    await store.commit(createCommit(task));
+    await expect(
+      store.commit({ ...ANON, task, expectedVersion: 0, events: [statusEvent(task)] }),
+    ).rejects.toThrow();
+    const again = { ...task, metadata: { again: true } };
+    await expect(
+      store.commit({ ...ANON, task: again, expectedVersion: 1, events: [statusEvent(again)] }),
+    ).resolves.toBe(2);
+    expect((await store.get('t', ANON))!.task).toEqual(again);
+    const log = await store.readEvents('t', 0, ANON);
+    expect(log.map((r) => r.seq)).toEqual([1, 2]);
+    expect(log[1]!.event).toEqual(statusEvent(again));
+  });
+
+  it('holds on to no text of forgotten tasks', async () => {
+    const store = createMemoryTaskStore({ maxTasks: 100 });
+    const text = 'a'.repeat(4000);
+    const before = process.memoryUsage().arrayBuffers;
+    // 20,000 tasks of about 8 kB of text each (snapshot and log): 160 MB written in all, of which
+    // the store keeps 100 tasks.
+    for (let i = 0; i < 20_000; i++) {
+      await store.commit(createCommit({ ...done(`t${i}`), metadata: { text } }));
+    }
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(8 * 1024 * 1024);
+    expect((await store.get('t19999', ANON))!.task.metadata).toEqual({ text });
+  });
+});

@@ -6,7 +6,9 @@
  * commits from the same version exactly one wins.
  *
  * Memory is bounded: past `maxTasks` tasks, the oldest-created tasks in a terminal state are
- * forgotten (decision 0010). Tasks still in progress are never dropped, whatever their age.
+ * forgotten (decision 0010). Tasks still in progress are never dropped, whatever their age. A task
+ * that reaches a terminal state is kept as JSON text outside the JavaScript heap (decision 0125,
+ * text-archive.ts), and read back like the durable stores read their rows.
  */
 import { isTerminalState, type Task, type TaskState } from '../../protocol/model.js';
 import { isAfterCursor, planList } from '../list-plan.js';
@@ -27,6 +29,7 @@ import { FirstInOrder } from './first-in-order.js';
 import { MemoryApprovalStore } from './memory-approval-store.js';
 import { MemoryEvidenceStore } from './memory-evidence-store.js';
 import { MemoryPushStore } from './memory-push-store.js';
+import { TextArchive, type TextPlace } from './text-archive.js';
 
 /** One per task, updated in place by commits. */
 interface Entry {
@@ -37,12 +40,23 @@ interface Entry {
   readonly owner: string;
   contextId: string;
   state: TaskState;
-  /** Returned by `get` as is; replaced (never mutated) on every commit. */
-  stored: StoredTask;
+  /** Sequence number of the task's last event. */
+  version: number;
+  /** Returned by `get` as is; replaced (never mutated) on every commit. Unset while frozen. */
+  stored: StoredTask | undefined;
   /** Sortable status time (status-time.ts). */
   statusKey: string;
-  /** `events[i].seq === i + 1`: the log has no gaps, so `afterSeq` is an index. */
-  events: TaskEventRecord[];
+  /**
+   * `events[i].seq === i + 1`: the log has no gaps, so `afterSeq` is an index. Unset while
+   * frozen.
+   */
+  events: TaskEventRecord[] | undefined;
+  /**
+   * A terminal task's snapshot and log as JSON text, one after the other (see `freeze`); `stored`
+   * and `events` are unset meanwhile. `taskBytes` is where the snapshot ends.
+   */
+  frozen: TextPlace | undefined;
+  taskBytes: number;
   /** Set once the entry left the map; `created` drops it at its next compaction. */
   evicted: boolean;
   /**
@@ -87,6 +101,8 @@ export class MemoryTaskStore implements TaskStore {
   /** No sweep before the map is this big (raised when a sweep found too few terminal tasks). */
   private sweepAt: number;
   private closed = false;
+  /** Where terminal tasks are kept (`freeze`). */
+  private readonly archive = new TextArchive();
   /** Approvals of held messages, kept (and closed) alongside the tasks. */
   readonly approvals = new MemoryApprovalStore();
   /** Evidence chains (e.g. AUMP evidence events), kept and closed alongside the tasks. */
@@ -111,14 +127,28 @@ export class MemoryTaskStore implements TaskStore {
 
   get(taskId: string, scope: TaskScope): Promise<StoredTask | undefined> {
     const entry = this.tasks.get(taskId);
-    return Promise.resolve(entry !== undefined && visible(entry, scope) ? entry.stored : undefined);
+    if (entry === undefined || !visible(entry, scope)) return Promise.resolve(undefined);
+    try {
+      return Promise.resolve(entry.stored ?? this.frozenStored(entry));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   readEvents(taskId: string, afterSeq: number, scope: TaskScope): Promise<TaskEventRecord[]> {
     const entry = this.tasks.get(taskId);
     if (entry === undefined || !visible(entry, scope)) return Promise.resolve([]);
-    // A copy: the log keeps growing, and the caller must not see (or cause) later changes.
-    return Promise.resolve(entry.events.slice(Math.max(0, Math.floor(afterSeq))));
+    const from = Math.max(0, Math.floor(afterSeq));
+    try {
+      // A copy: the log keeps growing, and the caller must not see (or cause) later changes. A
+      // frozen log is parsed afresh, so it is a copy already.
+      const { events } = entry;
+      return Promise.resolve(
+        events !== undefined ? events.slice(from) : this.frozenEvents(entry).slice(from),
+      );
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   findIdempotencyKey(key: string, scope: TaskScope): Promise<string | undefined> {
@@ -147,7 +177,7 @@ export class MemoryTaskStore implements TaskStore {
     // fails on it, since the id is taken.
     let actual = 0;
     if (entry !== undefined && (expectedVersion === 0 || visible(entry, commit))) {
-      actual = entry.stored.version;
+      actual = entry.version;
     }
     if (actual !== expectedVersion) throw new VersionConflictError(task.id, expectedVersion, actual);
     let key: string | undefined;
@@ -170,23 +200,34 @@ export class MemoryTaskStore implements TaskStore {
         owner,
         contextId: task.contextId,
         state: task.status.state,
+        version,
         stored: { tenant, owner, task, version },
         statusKey,
         events: records,
+        frozen: undefined,
+        taskBytes: 0,
         evicted: false,
         keys: undefined,
       };
       this.tasks.set(task.id, created);
       this.created.push(created);
+      if (isTerminalState(created.state)) this.freeze(created);
       if (this.tasks.size > this.sweepAt) this.evict();
     } else {
-      for (const record of records) entry.events.push(record);
+      // A terminal task is not normally committed to again (the server refuses messages to it),
+      // but the store does not rely on that: the log is thawed and appended to.
+      const log = entry.events ?? this.frozenEvents(entry);
+      for (const record of records) log.push(record);
+      entry.events = log;
+      this.unfreeze(entry);
       // Tenant and owner are fixed when the task is created; a follow-up by another visible caller
       // (an anonymous task continued by a signed-in user) must not take the task over.
       entry.stored = { tenant: entry.tenant, owner: entry.owner, task, version };
+      entry.version = version;
       entry.contextId = task.contextId;
       entry.state = task.status.state;
       entry.statusKey = statusKey;
+      if (isTerminalState(entry.state)) this.freeze(entry);
     }
     // (A new terminal task may already have been evicted by its own create: then no key stays.)
     const held = key === undefined ? undefined : this.tasks.get(task.id);
@@ -221,6 +262,10 @@ export class MemoryTaskStore implements TaskStore {
       const entry = created[i]!;
       if (entry.evicted || !isTerminalState(entry.state)) continue;
       entry.evicted = true;
+      // The entry may stay in `created` until its next compaction; its text need not.
+      this.unfreeze(entry);
+      entry.stored = undefined;
+      entry.events = undefined;
       tasks.delete(entry.id);
       if (entry.keys !== undefined) for (const key of entry.keys) this.keys.delete(key);
       this.push.forgetTask(entry.id);
@@ -241,6 +286,39 @@ export class MemoryTaskStore implements TaskStore {
       this.evictedInCreated = 0;
       this.sweepFrom = 0;
     }
+  }
+
+  /**
+   * Moves a terminal task's snapshot and log into the archive as JSON (decision 0125): the same
+   * text the durable stores write, and read back the same way. The model is plain JSON data
+   * (model.ts), so what comes back equals what went in.
+   */
+  private freeze(entry: Entry): void {
+    const task = JSON.stringify(entry.stored!.task);
+    entry.frozen = this.archive.put(task + JSON.stringify(entry.events));
+    entry.taskBytes = Buffer.byteLength(task, 'utf8');
+    entry.stored = undefined;
+    entry.events = undefined;
+  }
+
+  /** Releases a frozen entry's text, if it has one. */
+  private unfreeze(entry: Entry): void {
+    if (entry.frozen === undefined) return;
+    this.archive.release(entry.frozen);
+    entry.frozen = undefined;
+  }
+
+  private frozenTask(entry: Entry): Task {
+    return JSON.parse(this.archive.read(entry.frozen!, 0, entry.taskBytes)) as Task;
+  }
+
+  private frozenStored(entry: Entry): StoredTask {
+    const { tenant, owner, version } = entry;
+    return { tenant, owner, task: this.frozenTask(entry), version };
+  }
+
+  private frozenEvents(entry: Entry): TaskEventRecord[] {
+    return JSON.parse(this.archive.read(entry.frozen!, entry.taskBytes)) as TaskEventRecord[];
   }
 
   private page(query: TaskQuery): TaskPage {
@@ -267,7 +345,10 @@ export class MemoryTaskStore implements TaskStore {
     const rows = first.sorted();
     const tasks: Task[] = [];
     const end = Math.min(rows.length, plan.pageSize);
-    for (let i = 0; i < end; i++) tasks.push(rows[i]!.stored.task);
+    for (let i = 0; i < end; i++) {
+      const row = rows[i]!;
+      tasks.push(row.stored?.task ?? this.frozenTask(row));
+    }
     const last = rows[end - 1];
     const nextPageToken =
       rows.length > end && last !== undefined
