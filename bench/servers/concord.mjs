@@ -13,15 +13,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createA2AServer } from '../../dist/server/index.js';
-import { disablePretenuring, listen } from '../../dist/server/adapters/node.js';
+import { disablePretenuring, limitHeapGrowth, listen } from '../../dist/server/adapters/node.js';
 import { createMemoryTaskStore } from '../../dist/store/index.js';
 import { openSqliteTaskStore } from '../../dist/store/sqlite/index.js';
 import { compileContracts } from '../../dist/contracts/index.js';
 import { BENCH_CONTRACT } from '../lib/payload.mjs';
 
 // What `concord serve` does at start, and what the node adapter's documentation asks of a serving
-// process (decision 0124). BENCH_PRETENURING=on keeps V8's default, for A/B runs.
+// process (decisions 0124 and 0126). BENCH_PRETENURING=on and BENCH_HEAP_GROWTH=v8 keep V8's
+// defaults, for A/B runs.
 if (process.env.BENCH_PRETENURING !== 'on') disablePretenuring();
+if (process.env.BENCH_HEAP_GROWTH !== 'v8') limitHeapGrowth();
 
 const kind = process.env.BENCH_STORE ?? 'memory';
 const gated = process.env.BENCH_CONTRACTS !== 'off';

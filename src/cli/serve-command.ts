@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createA2AServer, loadPushKeys, pushAllowProblem, type PushOptions } from '../server/index.js';
-import { disablePretenuring, listen } from '../server/adapters/node.js';
+import { disablePretenuring, limitHeapGrowth, listen } from '../server/adapters/node.js';
 import type { RunningGrpcServer } from '../server/grpc/index.js';
 import { parseDuration, type RetentionOptions } from '../store/index.js';
 import {
@@ -94,8 +94,9 @@ export async function serveCommand(args: string[], out: (line: string) => void):
     const problem = pushAllowProblem(entry);
     if (problem !== undefined) throw new Error(`--push-allow: ${problem}`);
   }
-  // A serving process, before it loads anything: decision 0124.
+  // A serving process, before it loads anything: decisions 0124 and 0126.
   disablePretenuring();
+  limitHeapGrowth();
   const stopped = stopSignal();
   if (!isAgentModule(target)) {
     return serveHost(target, { ...values, port, grpcPort, stores, cluster }, stopped, out);
