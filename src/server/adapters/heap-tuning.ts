@@ -3,10 +3,10 @@
  * (`disablePretenuring`, decision 0124) and a cap on heap growth (`limitHeapGrowth`, decision 0126,
  * explained at the function).
  *
- * Pretenuring: V8 watches which object and array literals produce objects that survive a young-generation
- * collection, and once a literal's objects look long-lived it allocates them straight in the old
- * generation. Under a steady stream of requests that guess misfires: a request's objects live a few
- * milliseconds, but those in flight at a collection all survive it. Once some of them are in the old
+ * Pretenuring: V8 watches which object and array literals produce objects that survive a
+ * young-generation collection, and once a literal's objects look long-lived it allocates them
+ * straight in the old generation. Under a steady stream of requests that guess misfires: a
+ * request's objects live a few milliseconds, but those in flight at a collection all survive it. Once some of them are in the old
  * generation, every young object they point to is kept alive by every later scavenge until the next
  * full collection, and it is copied into the old generation too. Measured on the SQLite benchmark
  * server at c=128: 3.2 kB of each request ended in the old generation with pretenuring, 11 bytes

@@ -262,10 +262,9 @@ export class MemoryTaskStore implements TaskStore {
       const entry = created[i]!;
       if (entry.evicted || !isTerminalState(entry.state)) continue;
       entry.evicted = true;
-      // The entry may stay in `created` until its next compaction; its text need not.
+      // The entry may stay in `created` until its next compaction; its text need not. (Only
+      // terminal entries get here, and those are always frozen: no objects to drop.)
       this.unfreeze(entry);
-      entry.stored = undefined;
-      entry.events = undefined;
       tasks.delete(entry.id);
       if (entry.keys !== undefined) for (const key of entry.keys) this.keys.delete(key);
       this.push.forgetTask(entry.id);
@@ -295,8 +294,11 @@ export class MemoryTaskStore implements TaskStore {
    */
   private freeze(entry: Entry): void {
     const task = JSON.stringify(entry.stored!.task);
-    entry.frozen = this.archive.put(task + JSON.stringify(entry.events));
-    entry.taskBytes = Buffer.byteLength(task, 'utf8');
+    const events = JSON.stringify(entry.events);
+    // Each part measured once: the split is needed to read the snapshot alone.
+    const taskBytes = Buffer.byteLength(task, 'utf8');
+    entry.frozen = this.archive.put(task + events, taskBytes + Buffer.byteLength(events, 'utf8'));
+    entry.taskBytes = taskBytes;
     entry.stored = undefined;
     entry.events = undefined;
   }

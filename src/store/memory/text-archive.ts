@@ -39,9 +39,11 @@ export class TextArchive {
   private current: Slab | undefined;
   private readonly spare: Slab[] = [];
 
-  /** Stores `text`; it stays readable until its place is released. */
-  put(text: string): TextPlace {
-    const length = Buffer.byteLength(text, 'utf8');
+  /**
+   * Stores `text`, whose UTF-8 length is `length` (measured here unless the caller knows it); it
+   * stays readable until its place is released.
+   */
+  put(text: string, length = Buffer.byteLength(text, 'utf8')): TextPlace {
     let slab = this.current;
     if (slab === undefined || slab.used + length > slab.bytes.length) {
       if (length > SLAB_BYTES / 4) {
