@@ -24,6 +24,7 @@ import {
 import { SqliteTaskStore } from '../../src/store/sqlite/index.js';
 import { describeApprovalStoreSuite, newApproval } from './approval-store-suite.js';
 import { createCommit, makeTask } from './task-store-suite.js';
+import { undoSchema8 } from './sqlite-rollback.js';
 
 const dirs: string[] = [];
 
@@ -170,6 +171,7 @@ describe('SQLite approvals durability', () => {
     await old.close();
     // Turn the file back into a schema-1 file: what the previous Concord wrote.
     const raw = new Database(path);
+    undoSchema8(raw);
     raw.exec('DROP TABLE approvals; DROP TABLE approval_events; DROP TABLE evidence_records;');
     // And what came after (schema 4, push notifications).
     raw.exec('DROP TABLE push_configs; DROP TABLE push_outbox; DROP TABLE push_dead_letters;');

@@ -18,6 +18,7 @@ import {
 import { SQLITE_SCHEMA_VERSION, SqliteTaskStore } from '../../src/store/sqlite/index.js';
 import { describeEvidenceStoreSuite, newEvidence } from './evidence-store-suite.js';
 import { createCommit, makeTask } from './task-store-suite.js';
+import { undoSchema8 } from './sqlite-rollback.js';
 
 const dirs: string[] = [];
 
@@ -134,6 +135,7 @@ describe('SQLite evidence durability', () => {
     await old.close();
     // What the previous Concord wrote: schema 2, no evidence table.
     const raw = new Database(path);
+    undoSchema8(raw);
     raw.exec('DROP TABLE evidence_records;');
     // And what came after (schema 4, push notifications).
     raw.exec('DROP TABLE push_configs; DROP TABLE push_outbox; DROP TABLE push_dead_letters;');

@@ -12,6 +12,7 @@ import { createMemoryTaskStore, MemoryTaskStore, VersionConflictError } from '..
 import { openSqliteTaskStore, SQLITE_SCHEMA_VERSION } from '../../src/store/sqlite/index.js';
 import { describePushStoreSuite, pushConfig } from './push-store-suite.js';
 import { ANON, createCommit, makeTask, statusEvent } from './suite/fixtures.js';
+import { undoSchema8 } from './sqlite-rollback.js';
 
 const dirs: string[] = [];
 
@@ -109,6 +110,7 @@ describe('SQLite PushStore durability', () => {
     await store.close();
     // Roll the file back to schema 3, as an older Concord left it.
     const db = new Database(path);
+    undoSchema8(db);
     db.exec('DROP TABLE push_configs; DROP TABLE push_outbox; DROP TABLE push_dead_letters;');
     db.exec('DROP TABLE idempotency_keys;');
     db.exec('ALTER TABLE tasks DROP COLUMN push_configs');

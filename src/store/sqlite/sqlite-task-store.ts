@@ -4,7 +4,7 @@
  * promise resolves only after its transaction committed, every read sees every acknowledged commit.
  */
 import type Database from 'better-sqlite3';
-import type { StreamResponse, Task } from '../../protocol/model.js';
+import type { Task } from '../../protocol/model.js';
 import { planList } from '../list-plan.js';
 import { checkRetention, RetentionTimer, type RetentionOptions } from '../retention.js';
 import type {
@@ -17,6 +17,7 @@ import type {
   TaskStore,
   UnfinishedTask,
 } from '../task-store.js';
+import { decodeEventRows } from './event-rows.js';
 import { ListQuery } from './list-query.js';
 import { SqliteApprovalStore } from './sqlite-approval-store.js';
 import { SqliteEvidenceStore } from './sqlite-evidence-store.js';
@@ -25,6 +26,7 @@ import { SqliteRetention } from './sqlite-retention.js';
 import { openDatabase } from './schema.js';
 import { prepareStatements, type Statements } from './statements.js';
 import { StoreOwnerLease, type StoreOwner } from './store-owner.js';
+import { TENANTS_CTE } from './tenant-walk.js';
 import { WriteQueue } from './write-queue.js';
 
 /** Options of `openSqliteTaskStore`. */
@@ -113,9 +115,7 @@ export class SqliteTaskStore implements TaskStore {
 
   readEvents(taskId: string, afterSeq: number, scope: TaskScope): Promise<TaskEventRecord[]> {
     return this.attempt(() =>
-      this.sql.selectEvents
-        .all(taskId, afterSeq, scope.tenant, scope.owner)
-        .map((row) => ({ seq: row.seq, event: JSON.parse(row.event) as StreamResponse })),
+      decodeEventRows(this.sql.selectEvents.all(taskId, afterSeq, scope.tenant, scope.owner), afterSeq),
     );
   }
 
@@ -131,16 +131,11 @@ export class SqliteTaskStore implements TaskStore {
       if (this.lease.held) return [];
       // Read in the claim's transaction: the tasks and the lease come together or not at all.
       return this.lease.claim(() => {
-        // The state index leads with the tenant: walk the distinct tenants (a loose index scan,
-        // one seek each) and read each one's submitted and working tasks, so a start costs
-        // seeks per tenant rather than a pass over every task ever kept.
+        // Each tenant's submitted and working tasks (tenant-walk.ts), so a start costs seeks per
+        // tenant rather than a pass over every task ever kept.
         const rows = this.db
           .prepare(
-            `WITH RECURSIVE tenants(name) AS (
-               SELECT MIN(tenant) FROM tasks
-               UNION ALL
-               SELECT (SELECT MIN(tenant) FROM tasks WHERE tenant > name) FROM tenants WHERE name IS NOT NULL
-             )
+            `${TENANTS_CTE}
              SELECT t.id, t.tenant, t.owner FROM tenants JOIN tasks t INDEXED BY tasks_by_state
                ON t.tenant = tenants.name
               AND t.state IN ('TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING')`,

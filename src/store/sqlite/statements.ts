@@ -3,6 +3,7 @@
  * more than running it, and the write path runs these thousands of times a second.
  */
 import type Database from 'better-sqlite3';
+import type { EventRow } from './event-rows.js';
 
 /** The stored row of a task, minus the snapshot. */
 export interface TaskHead {
@@ -11,17 +12,13 @@ export interface TaskHead {
   version: number;
   /** How many push configs the task has (schema 4). */
   push_configs: number;
+  /** The idempotency keys the task holds, a JSON array of [owner, key], or null (schema 8). */
+  held_keys: string | null;
 }
 
 /** A task row as `get` reads it. */
-export interface TaskRow extends Omit<TaskHead, 'push_configs'> {
+export interface TaskRow extends Omit<TaskHead, 'push_configs' | 'held_keys'> {
   snapshot: string;
-}
-
-/** One event row. */
-export interface EventRow {
-  seq: number;
-  event: string;
 }
 
 /** Every fixed statement of the store. */
@@ -38,16 +35,29 @@ export interface Statements {
       statusTs: string,
       version: number,
       snapshot: string,
+      heldKeys: string | null,
     ]
   >;
   updateTask: Database.Statement<
-    [contextId: string, state: string, statusTs: string, version: number, snapshot: string, id: string]
+    [
+      contextId: string,
+      state: string,
+      statusTs: string,
+      version: number,
+      snapshot: string,
+      heldKeys: string | null,
+      id: string,
+    ]
   >;
-  insertEvent: Database.Statement<[taskId: string, seq: number, event: string]>;
+  /** One commit's events (event-rows.ts). */
+  insertEvents: Database.Statement<[taskId: string, lastSeq: number, events: string]>;
   /** The task holding an idempotency key in a caller's scope (schema 5). */
   selectKey: Database.Statement<[tenant: string, owner: string, key: string], { task_id: string }>;
   insertKey: Database.Statement<[tenant: string, owner: string, key: string, taskId: string]>;
-  /** Events after a sequence number, only if the task is visible (tenant, owner '' or this one). */
+  /**
+   * Rows holding events after a sequence number, only if the task is visible (tenant, owner '' or
+   * this one).
+   */
   selectEvents: Database.Statement<
     [taskId: string, afterSeq: number, tenant: string, owner: string],
     EventRow
@@ -57,25 +67,26 @@ export interface Statements {
 /** Prepares the fixed statements on `db`. */
 export function prepareStatements(db: Database.Database): Statements {
   return {
-    selectHead: db.prepare('SELECT tenant, owner, version, push_configs FROM tasks WHERE id = ?'),
+    selectHead: db.prepare('SELECT tenant, owner, version, push_configs, held_keys FROM tasks WHERE id = ?'),
     selectTask: db.prepare('SELECT tenant, owner, version, snapshot FROM tasks WHERE id = ?'),
     insertTask: db.prepare(
-      `INSERT INTO tasks (id, tenant, owner, context_id, state, status_ts, version, snapshot)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO tasks (id, tenant, owner, context_id, state, status_ts, version, snapshot, held_keys)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     updateTask: db.prepare(
-      `UPDATE tasks SET context_id = ?, state = ?, status_ts = ?, version = ?, snapshot = ? WHERE id = ?`,
+      `UPDATE tasks SET context_id = ?, state = ?, status_ts = ?, version = ?, snapshot = ?, held_keys = ?
+        WHERE id = ?`,
     ),
-    insertEvent: db.prepare('INSERT INTO task_events (task_id, seq, event) VALUES (?, ?, ?)'),
+    insertEvents: db.prepare('INSERT INTO task_events (task_id, last_seq, events) VALUES (?, ?, ?)'),
     selectKey: db.prepare('SELECT task_id FROM idempotency_keys WHERE tenant = ? AND owner = ? AND key = ?'),
     insertKey: db.prepare(
       'INSERT OR IGNORE INTO idempotency_keys (tenant, owner, key, task_id) VALUES (?, ?, ?, ?)',
     ),
     selectEvents: db.prepare(
-      `SELECT e.seq AS seq, e.event AS event
+      `SELECT e.last_seq AS last_seq, e.events AS events
          FROM tasks t JOIN task_events e ON e.task_id = t.id
-        WHERE t.id = ? AND e.seq > ? AND t.tenant = ? AND (t.owner = '' OR t.owner = ?)
-        ORDER BY e.seq`,
+        WHERE t.id = ? AND e.last_seq > ? AND t.tenant = ? AND (t.owner = '' OR t.owner = ?)
+        ORDER BY e.last_seq`,
     ),
   };
 }

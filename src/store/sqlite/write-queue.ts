@@ -17,6 +17,7 @@ import {
   type TaskScope,
 } from '../task-store.js';
 import { taskStatusKey } from '../status-time.js';
+import { encodeEventRow } from './event-rows.js';
 import type { SqlitePushStore } from './sqlite-push-store.js';
 import type { Statements, TaskHead } from './statements.js';
 
@@ -34,6 +35,13 @@ type Outcome = number | Error;
 
 function visible(head: TaskHead, scope: TaskScope): boolean {
   return head.tenant === scope.tenant && (head.owner === '' || head.owner === scope.owner);
+}
+
+/** `held_keys` with one more [owner, key] (schema 8). */
+function holdKey(heldKeys: string | null, owner: string, key: string): string {
+  const held = heldKeys === null ? [] : (JSON.parse(heldKeys) as [string, string][]);
+  held.push([owner, key]);
+  return JSON.stringify(held);
 }
 
 /** Batches commits into shared transactions; see the file comment. */
@@ -117,7 +125,7 @@ export class WriteQueue {
 
   /** Runs inside the transaction. */
   private write(batch: Pending[]): Outcome[] {
-    const { selectHead, insertTask, updateTask, insertEvent, selectKey, insertKey } = this.sql;
+    const { selectHead, insertTask, updateTask, insertEvents, selectKey, insertKey } = this.sql;
     // Heads written earlier in this batch: the next commit to the same task is checked against them
     // (and the SELECT is saved).
     const written = new Map<string, TaskHead>();
@@ -134,14 +142,19 @@ export class WriteQueue {
         continue;
       }
       const key = p.commit.idempotencyKey;
+      let heldKeys = head?.held_keys ?? null;
       // The key first, before anything else of this commit is written, so a conflict writes
       // nothing. INSERT OR IGNORE probes the key's B-tree page once; only a key that is already
       // there (a conflict, or this task's own retry) costs a second look to read its holder.
-      if (key !== undefined && insertKey.run(p.commit.tenant, p.commit.owner, key, task.id).changes === 0) {
-        const holder = selectKey.get(p.commit.tenant, p.commit.owner, key)?.task_id;
-        if (holder !== undefined && holder !== task.id) {
-          outcomes.push(new IdempotencyKeyConflictError(holder, key));
-          continue;
+      if (key !== undefined) {
+        if (insertKey.run(p.commit.tenant, p.commit.owner, key, task.id).changes === 0) {
+          const holder = selectKey.get(p.commit.tenant, p.commit.owner, key)?.task_id;
+          if (holder !== undefined && holder !== task.id) {
+            outcomes.push(new IdempotencyKeyConflictError(holder, key));
+            continue;
+          }
+        } else {
+          heldKeys = holdKey(heldKeys, p.commit.owner, key);
         }
       }
       const version = expectedVersion + p.events.length;
@@ -149,16 +162,32 @@ export class WriteQueue {
       let after: TaskHead;
       if (head === undefined) {
         const { tenant, owner } = p.commit;
-        insertTask.run(task.id, tenant, owner, task.contextId, state, p.statusKey, version, p.snapshot);
-        after = { tenant, owner, version, push_configs: 0 };
+        insertTask.run(
+          task.id,
+          tenant,
+          owner,
+          task.contextId,
+          state,
+          p.statusKey,
+          version,
+          p.snapshot,
+          heldKeys,
+        );
+        after = { tenant, owner, version, push_configs: 0, held_keys: heldKeys };
       } else {
         // Tenant and owner stay as created: a follow-up by another visible caller (an anonymous
         // task continued by a signed-in user) must not take the task over.
-        updateTask.run(task.contextId, state, p.statusKey, version, p.snapshot, task.id);
-        after = { tenant: head.tenant, owner: head.owner, version, push_configs: head.push_configs };
+        updateTask.run(task.contextId, state, p.statusKey, version, p.snapshot, heldKeys, task.id);
+        after = {
+          tenant: head.tenant,
+          owner: head.owner,
+          version,
+          push_configs: head.push_configs,
+          held_keys: heldKeys,
+        };
       }
-      for (let i = 0; i < p.events.length; i++)
-        insertEvent.run(task.id, expectedVersion + 1 + i, p.events[i]!);
+      // The commit's events in one row, keyed by the last one's sequence number (event-rows.ts).
+      insertEvents.run(task.id, version, encodeEventRow(p.events));
       // The outbox in the same transaction; a task without configs skips this on the count it
       // already read with its head.
       const { pushConfigs } = p.commit;

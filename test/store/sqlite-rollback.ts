@@ -1,0 +1,18 @@
+/**
+ * Turning a SQLite file back into what an older Concord wrote, for the upgrade tests: each helper
+ * undoes one migration of src/store/sqlite/schema.ts, newest first.
+ */
+import type Database from 'better-sqlite3';
+
+/** Undoes migration 7 -> 8 (decision 0127): the file reads as schema 7 afterwards. */
+export function undoSchema8(db: Database.Database): void {
+  db.exec(`
+    ALTER TABLE tasks DROP COLUMN held_keys;
+    ALTER TABLE task_events RENAME COLUMN last_seq TO seq;
+    ALTER TABLE task_events RENAME COLUMN events TO event;
+    CREATE INDEX idempotency_keys_by_task ON idempotency_keys (task_id);
+    CREATE INDEX tasks_expiring ON tasks (status_ts)
+      WHERE state IN ('TASK_STATE_COMPLETED', 'TASK_STATE_CANCELED', 'TASK_STATE_FAILED', 'TASK_STATE_REJECTED');
+  `);
+  db.pragma('user_version = 7');
+}
