@@ -3,6 +3,7 @@
  * Writes go through the WriteQueue; reads go straight to the connection, and since a commit's
  * promise resolves only after its transaction committed, every read sees every acknowledged commit.
  */
+import { resolve } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Task } from '../../protocol/model.js';
 import { planList } from '../list-plan.js';
@@ -27,6 +28,7 @@ import { openDatabase } from './schema.js';
 import { prepareStatements, type Statements } from './statements.js';
 import { StoreOwnerLease, type StoreOwner } from './store-owner.js';
 import { TENANTS_CTE } from './tenant-walk.js';
+import { WalCheckpointer } from './wal-checkpointer.js';
 import { WriteQueue } from './write-queue.js';
 
 /** Options of `openSqliteTaskStore`. */
@@ -37,6 +39,17 @@ export interface SqliteTaskStoreOptions {
   busyTimeoutMs?: number;
   /** Delete terminal tasks older than `retention.maxAgeMs` on a timer (decision 0103); off by default. */
   retention?: RetentionOptions;
+  /**
+   * Who runs the WAL checkpoints of a file (decision 0128): `'background'` (the default), a worker
+   * thread, so the event loop never waits for the disk; `'inline'`, SQLite's own automatic
+   * checkpoint inside the commit that fills the WAL.
+   */
+  checkpoints?: 'background' | 'inline';
+  /**
+   * WAL size, in pages, at which the background checkpointer holds the writer back briefly to start
+   * the WAL over; default 1000 (4 MiB of 4 KiB pages, SQLite's own checkpoint size).
+   */
+  walRestartPages?: number;
 }
 
 /** A TaskStore in one SQLite file; see the file comment. */
@@ -49,6 +62,7 @@ export class SqliteTaskStore implements TaskStore {
   private readonly expiry: SqliteRetention;
   private readonly retention: RetentionTimer | undefined;
   private readonly lease: StoreOwnerLease;
+  private readonly checkpointer: WalCheckpointer | undefined;
   /** Approvals in the same file and connection, closed with this store (sqlite-approval-store.ts). */
   readonly approvals: SqliteApprovalStore;
   /** Evidence chains in the same file and connection, closed with this store (sqlite-evidence-store.ts). */
@@ -69,6 +83,15 @@ export class SqliteTaskStore implements TaskStore {
     this.evidence = new SqliteEvidenceStore({ db: this.db, beforeWrite: flush });
     this.expiry = new SqliteRetention(this.db, flush);
     this.lease = new StoreOwnerLease(this.db);
+    // An in-memory (or anonymous temporary) database has no WAL another connection could see.
+    this.checkpointer =
+      options.checkpoints === 'inline' || this.db.memory || this.db.name === ''
+        ? undefined
+        : new WalCheckpointer(this.db, {
+            path: resolve(this.db.name),
+            busyTimeoutMs: options.busyTimeoutMs ?? 5000,
+            ...(options.walRestartPages === undefined ? {} : { restartPages: options.walRestartPages }),
+          });
     this.retention =
       options.retention === undefined
         ? undefined
@@ -159,6 +182,9 @@ export class SqliteTaskStore implements TaskStore {
     this.closed = true;
     // A sweep is synchronous once started, so stopping the timer leaves none half done.
     await this.retention?.stop();
+    // The worker's connection closes first, so the store's is the last one and its close
+    // checkpoints the WAL into the file and removes it.
+    await this.checkpointer?.stop();
     return this.attempt(() => {
       // Acknowledge nothing that is not written: parked commits go in before the file closes.
       try {
