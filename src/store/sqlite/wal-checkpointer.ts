@@ -119,6 +119,9 @@ export class WalCheckpointer {
     if (!this.stopping) {
       this.stopping = true;
       this.checkpointInline();
+      // Referenced again while it winds down: a process with nothing else to do must wait for the
+      // exit rather than end in the middle of `close()`.
+      this.worker.ref();
       this.worker.postMessage('stop');
     }
     await this.exited;
