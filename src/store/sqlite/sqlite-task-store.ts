@@ -19,6 +19,7 @@ import type {
   UnfinishedTask,
 } from '../task-store.js';
 import { decodeEventRows } from './event-rows.js';
+import { fillKeyFilter, KeyFilter, scopedKey } from './key-filter.js';
 import { ListQuery } from './list-query.js';
 import { SqliteApprovalStore } from './sqlite-approval-store.js';
 import { SqliteEvidenceStore } from './sqlite-evidence-store.js';
@@ -63,6 +64,8 @@ export class SqliteTaskStore implements TaskStore {
   private readonly retention: RetentionTimer | undefined;
   private readonly lease: StoreOwnerLease;
   private readonly checkpointer: WalCheckpointer | undefined;
+  /** The keys in the file, consulted once this store holds the lease (key-filter.ts). */
+  private readonly keys = new KeyFilter();
   /** Approvals in the same file and connection, closed with this store (sqlite-approval-store.ts). */
   readonly approvals: SqliteApprovalStore;
   /** Evidence chains in the same file and connection, closed with this store (sqlite-evidence-store.ts). */
@@ -77,7 +80,7 @@ export class SqliteTaskStore implements TaskStore {
     this.sql = prepareStatements(this.db);
     const flush = (): void => this.writes.flush();
     this.push = new SqlitePushStore(this.db, flush);
-    this.writes = new WriteQueue(this.db, this.sql, this.push);
+    this.writes = new WriteQueue(this.db, this.sql, this.push, this.keys);
     this.lists = new ListQuery(this.db);
     this.approvals = new SqliteApprovalStore({ db: this.db, beforeWrite: flush });
     this.evidence = new SqliteEvidenceStore({ db: this.db, beforeWrite: flush });
@@ -113,6 +116,10 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   findIdempotencyKey(key: string, scope: TaskScope): Promise<string | undefined> {
+    // A new key, the usual case, skips SQL; only this file's one server may trust the filter.
+    if (this.lease.held && this.db.open && !this.keys.mayHold(scopedKey(scope.tenant, scope.owner, key))) {
+      return Promise.resolve(undefined);
+    }
     return this.attempt(() => this.sql.selectKey.get(scope.tenant, scope.owner, key)?.task_id);
   }
 
@@ -153,7 +160,7 @@ export class SqliteTaskStore implements TaskStore {
       // must not take the first one's running tasks for orphans.
       if (this.lease.held) return [];
       // Read in the claim's transaction: the tasks and the lease come together or not at all.
-      return this.lease.claim(() => {
+      const claimed = this.lease.claim(() => {
         // Each tenant's submitted and working tasks (tenant-walk.ts), so a start costs seeks per
         // tenant rather than a pass over every task ever kept.
         const rows = this.db
@@ -166,6 +173,9 @@ export class SqliteTaskStore implements TaskStore {
           .all() as { id: string; tenant: string; owner: string }[];
         return rows.map((row) => ({ taskId: row.id, tenant: row.tenant, owner: row.owner }));
       });
+      // The only server of the file from now on: the key filter can learn what the file holds.
+      if (this.lease.held) fillKeyFilter(this.db, this.keys);
+      return claimed;
     });
   }
 

@@ -18,6 +18,7 @@ import {
 } from '../task-store.js';
 import { taskStatusKey } from '../status-time.js';
 import { encodeEventRow } from './event-rows.js';
+import { scopedKey, type KeyFilter } from './key-filter.js';
 import type { SqlitePushStore } from './sqlite-push-store.js';
 import type { Statements, TaskHead } from './statements.js';
 
@@ -56,6 +57,8 @@ export class WriteQueue {
     private readonly sql: Statements,
     /** Queues each commit's push deliveries inside the batch transaction (push-store.ts). */
     private readonly push: SqlitePushStore,
+    /** Learns each key as its commit is queued, before it is durable, so it never misses one. */
+    private readonly keys: KeyFilter,
   ) {
     this.writeBatch = db.transaction((batch: Pending[]) => this.write(batch));
   }
@@ -77,6 +80,8 @@ export class WriteQueue {
       return Promise.reject(error);
     }
     const statusKey = taskStatusKey(commit.task.status.timestamp);
+    const key = commit.idempotencyKey;
+    if (key !== undefined) this.keys.add(scopedKey(commit.tenant, commit.owner, key));
     return new Promise<number>((resolve, reject) => {
       this.queue.push({ commit, snapshot, events, statusKey, resolve, reject });
       this.timer ??= setImmediate(() => this.flush());

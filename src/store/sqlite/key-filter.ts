@@ -1,0 +1,133 @@
+/**
+ * A Bloom filter of the idempotency keys in a SQLite file (decision 0129), so the look-up every
+ * send makes before its agent runs (decision 0091) skips SQL when the key is surely new, which
+ * is the usual case. A look-up in WAL mode is its own read transaction; under load it cost 5 to
+ * 13 µs a send, several percent of the SQLite server's time.
+ *
+ * The filter answers "surely absent" or "maybe present"; only the first skips SQL, so a false
+ * positive costs what every look-up cost before, and keys deleted by retention may stay in the
+ * filter. It grows in layers (a scalable Bloom filter): when the newest layer holds its capacity, a
+ * layer twice as large is added, so no layer is ever rebuilt and memory stays about 1.25 bytes a
+ * key. Until the keys already in the file have all been added (`filled`), every answer is "maybe".
+ *
+ * The filter knows only the keys this process wrote or read, so the store trusts it only while it
+ * holds the file's owner lease (store-owner.ts, decision 0119): one SQLite file, one server.
+ */
+import type Database from 'better-sqlite3';
+
+/** Bits per key and hash functions per layer: a false-positive rate of about 1% per layer. */
+const BITS_PER_KEY = 10;
+const HASHES = 7;
+/** Keys the first layer holds; each further layer holds twice its predecessor, up to the last. */
+const FIRST_CAPACITY = 1 << 16;
+/** Largest layer: its bit count must stay below 2^32, the range of the probe arithmetic. */
+const LAST_CAPACITY = 1 << 28;
+
+/** Two independent 32-bit hashes of a string (FNV-1a with two offsets), for double hashing. */
+function hashes(text: string): [number, number] {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  // Odd, so the probe sequence visits distinct bits.
+  return [a >>> 0, (b | 1) >>> 0];
+}
+
+class Layer {
+  readonly bits: Uint32Array;
+  readonly size: number;
+  count = 0;
+
+  constructor(readonly capacity: number) {
+    this.size = capacity * BITS_PER_KEY;
+    this.bits = new Uint32Array(Math.ceil(this.size / 32));
+  }
+
+  add(a: number, b: number): void {
+    for (let i = 0; i < HASHES; i++) {
+      const bit = (a + Math.imul(i, b)) >>> 0;
+      const at = bit % this.size;
+      this.bits[at >>> 5]! |= 1 << (at & 31);
+    }
+    this.count++;
+  }
+
+  has(a: number, b: number): boolean {
+    for (let i = 0; i < HASHES; i++) {
+      const bit = (a + Math.imul(i, b)) >>> 0;
+      const at = bit % this.size;
+      if ((this.bits[at >>> 5]! & (1 << (at & 31))) === 0) return false;
+    }
+    return true;
+  }
+}
+
+/** The filter; see the file comment. Keys are the scoped form `tenant \0 owner \0 key`. */
+export class KeyFilter {
+  private readonly layers: Layer[] = [new Layer(FIRST_CAPACITY)];
+  /** True once every key of the file is in the filter. */
+  filled = false;
+
+  /** Adds a key (a commit that records it, or one read from the file). */
+  add(scopedKey: string): void {
+    let layer = this.layers[this.layers.length - 1]!;
+    if (layer.count >= layer.capacity) {
+      layer = new Layer(Math.min(layer.capacity * 2, LAST_CAPACITY));
+      this.layers.push(layer);
+    }
+    const [a, b] = hashes(scopedKey);
+    layer.add(a, b);
+  }
+
+  /** False only when the key is surely not in the file. */
+  mayHold(scopedKey: string): boolean {
+    if (!this.filled) return true;
+    const [a, b] = hashes(scopedKey);
+    for (const layer of this.layers) if (layer.has(a, b)) return true;
+    return false;
+  }
+
+  /** Bytes the filter holds. */
+  get bytes(): number {
+    return this.layers.reduce((sum, layer) => sum + layer.bits.byteLength, 0);
+  }
+}
+
+/** The scoped form of a key, as the filter stores it. */
+export function scopedKey(tenant: string, owner: string, key: string): string {
+  return `${tenant}\u0000${owner}\u0000${key}`;
+}
+
+/** Keys read per event-loop turn while filling, so a large file never holds the loop for long. */
+const FILL_CHUNK = 4096;
+
+/**
+ * Adds every key of the file to `filter` in chunks of FILL_CHUNK, one per turn, in primary-key
+ * order, then marks it filled. Keys committed meanwhile are added as they are queued, so the filter
+ * misses none; a closed database stops the fill and leaves the filter unfilled.
+ */
+export function fillKeyFilter(db: Database.Database, filter: KeyFilter): void {
+  type Row = { tenant: string; owner: string; key: string };
+  const first = db.prepare<[number], Row>(
+    'SELECT tenant, owner, key FROM idempotency_keys ORDER BY tenant, owner, key LIMIT ?',
+  );
+  const next = db.prepare<[string, string, string, number], Row>(
+    `SELECT tenant, owner, key FROM idempotency_keys WHERE (tenant, owner, key) > (?, ?, ?)
+      ORDER BY tenant, owner, key LIMIT ?`,
+  );
+  const step = (after: Row | undefined): void => {
+    if (!db.open) return;
+    const rows =
+      after === undefined
+        ? first.all(FILL_CHUNK)
+        : next.all(after.tenant, after.owner, after.key, FILL_CHUNK);
+    for (const row of rows) filter.add(scopedKey(row.tenant, row.owner, row.key));
+    if (rows.length < FILL_CHUNK) filter.filled = true;
+    else setImmediate(step, rows[rows.length - 1]);
+  };
+  step(undefined);
+}
