@@ -48,7 +48,7 @@ export interface SqliteTaskStoreOptions {
   checkpoints?: 'background' | 'inline';
   /**
    * WAL size, in pages, at which the background checkpointer holds the writer back briefly to start
-   * the WAL over; default 1000 (4 MiB of 4 KiB pages, SQLite's own checkpoint size).
+   * the WAL over; default 4096 (16 MiB of 4 KiB pages).
    */
   walRestartPages?: number;
 }
