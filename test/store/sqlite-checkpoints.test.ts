@@ -4,25 +4,15 @@
  * automatic checkpoint, the WAL is started over once it reaches `walRestartPages`, and closing the
  * store folds the WAL into the file.
  */
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SqliteTaskStore, type SqliteTaskStoreOptions } from '../../src/store/sqlite/index.js';
 import { ANON, createCommit, makeTask } from './suite/fixtures.js';
+import { tempFiles } from '../helpers/temp-files.js';
 
-const dirs: string[] = [];
-
-function tempDb(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'concord-checkpoints-'));
-  dirs.push(dir);
-  return join(dir, 'tasks.db');
-}
-
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tempPath = tempFiles('concord-checkpoints-');
+const tempDb = (): string => tempPath('tasks.db');
 
 const size = (path: string): number => (existsSync(path) ? statSync(path).size : 0);
 

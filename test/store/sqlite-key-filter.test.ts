@@ -3,26 +3,15 @@
  * the key was committed by this process or found in the file when the store claimed it; few false
  * "maybe"s; and trusted only by the store that holds the file's lease.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { TaskScope } from '../../src/store/index.js';
 import { KeyFilter, scopedKey } from '../../src/store/sqlite/key-filter.js';
 import { SqliteTaskStore } from '../../src/store/sqlite/index.js';
 import { ANON, createCommit, makeTask } from './suite/fixtures.js';
+import { tempFiles } from '../helpers/temp-files.js';
 
-const dirs: string[] = [];
-
-function tempDb(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'concord-keys-'));
-  dirs.push(dir);
-  return join(dir, 'tasks.db');
-}
-
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tempPath = tempFiles('concord-keys-');
+const tempDb = (): string => tempPath('tasks.db');
 
 async function commitKeyed(
   store: SqliteTaskStore,

@@ -3,30 +3,19 @@
  * their task row, retention through tasks_by_state. A schema-7 file, with its one-row-per-event log
  * and its keys, upgrades in place and reads, retries and expires as before.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TaskScope } from '../../src/store/index.js';
 import { SQLITE_SCHEMA_VERSION, SqliteTaskStore } from '../../src/store/sqlite/index.js';
 import { undoSchema8 } from './sqlite-rollback.js';
 import { ANON, createCommit, makeTask, statusEvent } from './suite/fixtures.js';
+import { tempFiles } from '../helpers/temp-files.js';
 
 const DAY = 86_400_000;
 const NOW = Date.parse('2025-06-01T00:00:00Z');
 const OLD = '2025-05-01T00:00:00.000Z';
-const dirs: string[] = [];
-
-function tempDb(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'concord-schema8-'));
-  dirs.push(dir);
-  return join(dir, 'tasks.db');
-}
-
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tempPath = tempFiles('concord-schema8-');
+const tempDb = (): string => tempPath('tasks.db');
 
 function rows(path: string, sql: string): unknown[] {
   const db = new Database(path, { readonly: true });
