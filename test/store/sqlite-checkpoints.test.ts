@@ -4,7 +4,10 @@
  * automatic checkpoint, the WAL is started over once it reaches `walRestartPages`, and closing the
  * store folds the WAL into the file.
  */
-import { existsSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { SqliteTaskStore, type SqliteTaskStoreOptions } from '../../src/store/sqlite/index.js';
@@ -91,6 +94,66 @@ describe('SQLite WAL checkpoints', () => {
       await store.close();
     }
   });
+
+  it('does not hold commits back for long while another connection reads an old snapshot', async () => {
+    const path = tempDb();
+    const store = open(path, { walRestartPages: 64, busyTimeoutMs: 2000 });
+    const reader = new Database(path);
+    try {
+      await fill(store, 'warm', 100);
+      // A shell or a backup: a read transaction left open on a snapshot of the file.
+      reader.exec('BEGIN');
+      reader.prepare('SELECT count(*) FROM tasks').get();
+      let longest = 0;
+      const until = Date.now() + 1000;
+      for (let round = 0; Date.now() < until; round++) {
+        const started = performance.now();
+        await fill(store, `r${round}`, 50);
+        longest = Math.max(longest, performance.now() - started);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      reader.exec('COMMIT');
+      // A restart that waited for the reader would hold the writer for the busy timeout (2 s).
+      expect(longest).toBeLessThan(500);
+    } finally {
+      reader.close();
+      await store.close();
+    }
+  });
+
+  const distEntry = fileURLToPath(new URL('../../dist/store/sqlite/index.js', import.meta.url));
+  const built = existsSync(distEntry);
+  it.skipIf(!built)(
+    `lets a process end with a store left open${built ? '' : ' (skipped: dist/ missing, run `npm run build`)'}`,
+    async () => {
+      const path = tempDb();
+      const script = `
+        import { SqliteTaskStore } from ${JSON.stringify(pathToFileURL(distEntry).href)};
+        const store = new SqliteTaskStore({ path: ${JSON.stringify(path)} });
+        const task = { id: 't', contextId: 'c', status: { state: 'TASK_STATE_SUBMITTED' } };
+        await store.commit({ tenant: '', owner: '', task, expectedVersion: 0, events: [{ task }] });
+        process.stdout.write('done');
+      `;
+      // A module file: under \`node -e\` the process ended even with the worker still referenced.
+      const file = `${path}.mjs`;
+      writeFileSync(file, script);
+      const child = spawn(process.execPath, [file], { stdio: 'pipe' });
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => {
+        const timer = setTimeout(() => {
+          child.kill('SIGKILL');
+          resolve(null);
+        }, 5000);
+        child.on('exit', (exit) => {
+          clearTimeout(timer);
+          resolve(exit);
+        });
+      });
+      expect(out).toBe('done');
+      expect(code, 'the process should end by itself').toBe(0);
+    },
+  );
 
   it('folds the WAL into the file on close, and the file reads back complete', async () => {
     const path = tempDb();

@@ -92,6 +92,37 @@ describe('SQLite store with the key filter', () => {
     }
   });
 
+  it('keeps a key that is not well-formed UTF-16 findable, and the keys the fill reads after it', async () => {
+    const path = tempDb();
+    const before = new SqliteTaskStore({ path });
+    const commit = (id: string, key: string): Promise<number> =>
+      before.commit({ ...createCommit(makeTask(id)), idempotencyKey: key });
+    // 4095 keys first, so the lone surrogate's key is the last of the fill's first chunk: its
+    // stored bytes do not read back as the same string, and a cursor made of that string would
+    // skip what follows.
+    for (let i = 0; i < 4095; i += 500) {
+      await Promise.all(
+        Array.from({ length: Math.min(500, 4095 - i) }, (_, j) =>
+          commit(`n-${i + j}`, `m:0${String(i + j).padStart(5, '0')}`),
+        ),
+      );
+    }
+    await commit('odd', 'm:\uD800abc');
+    await commit('after', 'm:\uE000x');
+    await before.close();
+
+    const store = new SqliteTaskStore({ path });
+    try {
+      await store.claimUnfinished();
+      await fillTurns();
+      expect(await store.findIdempotencyKey('m:\uE000x', ANON)).toBe('after');
+      expect(await store.findIdempotencyKey('m:\uD800abc', ANON)).toBe('odd');
+      expect(await store.findIdempotencyKey('m:000007', ANON)).toBe('n-7');
+    } finally {
+      await store.close();
+    }
+  });
+
   it('asks SQL only for keys the filter may hold, once it is filled', async () => {
     const store = new SqliteTaskStore({ path: tempDb() });
     try {

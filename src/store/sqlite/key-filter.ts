@@ -7,8 +7,10 @@
  * The filter answers "surely absent" or "maybe present"; only the first skips SQL, so a false
  * positive costs what every look-up cost before, and keys deleted by retention may stay in the
  * filter. It grows in layers (a scalable Bloom filter): when the newest layer holds its capacity, a
- * layer twice as large is added, so no layer is ever rebuilt and memory stays about 1.25 bytes a
- * key. Until the keys already in the file have all been added (`filled`), every answer is "maybe".
+ * layer twice as large is added, so no layer is ever rebuilt. Each layer keeps about 1% false
+ * positives and they add up (about 3% at a million keys, in five layers); memory is 1.25 bytes a
+ * key of capacity, up to 2.5 bytes a key held. Until the keys already in the file have all been
+ * added (`filled`), every answer is "maybe".
  *
  * The filter knows only the keys this process wrote or read, so the store trusts it only while it
  * holds the file's owner lease (store-owner.ts, decision 0119): one SQLite file, one server.
@@ -22,6 +24,9 @@ const HASHES = 7;
 const FIRST_CAPACITY = 1 << 16;
 /** Largest layer: its bit count must stay below 2^32, the range of the probe arithmetic. */
 const LAST_CAPACITY = 1 << 28;
+
+/** A UTF-16 code unit that is half of a pair without its other half. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Two independent 32-bit hashes of a string (FNV-1a with two offsets), for double hashing. */
 function hashes(text: string): [number, number] {
@@ -85,7 +90,8 @@ export class KeyFilter {
 
   /** False only when the key is surely not in the file. */
   mayHold(scopedKey: string): boolean {
-    if (!this.filled) return true;
+    // A lone surrogate has no exact UTF-8 form: SQLite holds other bytes than the filter hashed.
+    if (!this.filled || LONE_SURROGATE.test(scopedKey)) return true;
     const [a, b] = hashes(scopedKey);
     for (const layer of this.layers) if (layer.has(a, b)) return true;
     return false;
@@ -108,23 +114,34 @@ const FILL_CHUNK = 4096;
 /**
  * Adds every key of the file to `filter` in chunks of FILL_CHUNK, one per turn, in primary-key
  * order, then marks it filled. Keys committed meanwhile are added as they are queued, so the filter
- * misses none; a closed database stops the fill and leaves the filter unfilled.
+ * misses none. A closed database or a failed read stops the fill and leaves the filter unfilled,
+ * which only means every look-up keeps going to SQL.
+ *
+ * The cursor is the last row's exact bytes (CAST to BLOB and back): a key that is not well-formed
+ * UTF-16 is stored as bytes that do not read back as the same string, and a cursor made of the
+ * read-back string would sort after it and skip the keys in between.
  */
 export function fillKeyFilter(db: Database.Database, filter: KeyFilter): void {
-  type Row = { tenant: string; owner: string; key: string };
+  type Row = { tenant: string; owner: string; key: string; t: Buffer; o: Buffer; k: Buffer };
+  const columns =
+    'tenant, owner, key, CAST(tenant AS BLOB) AS t, CAST(owner AS BLOB) AS o, CAST(key AS BLOB) AS k';
   const first = db.prepare<[number], Row>(
-    'SELECT tenant, owner, key FROM idempotency_keys ORDER BY tenant, owner, key LIMIT ?',
+    `SELECT ${columns} FROM idempotency_keys ORDER BY tenant, owner, key LIMIT ?`,
   );
-  const next = db.prepare<[string, string, string, number], Row>(
-    `SELECT tenant, owner, key FROM idempotency_keys WHERE (tenant, owner, key) > (?, ?, ?)
+  const next = db.prepare<[Buffer, Buffer, Buffer, number], Row>(
+    `SELECT ${columns} FROM idempotency_keys
+      WHERE (tenant, owner, key) > (CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT))
       ORDER BY tenant, owner, key LIMIT ?`,
   );
+  filter.filled = false;
   const step = (after: Row | undefined): void => {
     if (!db.open) return;
-    const rows =
-      after === undefined
-        ? first.all(FILL_CHUNK)
-        : next.all(after.tenant, after.owner, after.key, FILL_CHUNK);
+    let rows: Row[];
+    try {
+      rows = after === undefined ? first.all(FILL_CHUNK) : next.all(after.t, after.o, after.k, FILL_CHUNK);
+    } catch {
+      return;
+    }
     for (const row of rows) filter.add(scopedKey(row.tenant, row.owner, row.key));
     if (rows.length < FILL_CHUNK) filter.filled = true;
     else setImmediate(step, rows[rows.length - 1]);

@@ -92,7 +92,6 @@ export class SqliteTaskStore implements TaskStore {
         ? undefined
         : new WalCheckpointer(this.db, {
             path: resolve(this.db.name),
-            busyTimeoutMs: options.busyTimeoutMs ?? 5000,
             ...(options.walRestartPages === undefined ? {} : { restartPages: options.walRestartPages }),
           });
     this.retention =

@@ -10,8 +10,10 @@
  * never goes unchecked. A PASSIVE checkpoint never blocks the writer, but a WAL that is always
  * being appended to is never fully backfilled at the moment the writer starts, and only then does
  * the writer start the WAL over (https://sqlite.org/wal.html#avoiding_excessively_large_wal_files).
- * So once the WAL holds `restartPages`, the worker runs a RESTART checkpoint, which briefly holds
- * the writer back (its busy timeout) while the last frames are copied, and the WAL starts over.
+ * So once the WAL holds `restartPages` and a passive pass has copied all of it, the worker runs a
+ * RESTART checkpoint. It holds the writer back while it copies the frames written since, and the
+ * WAL starts over. It waits at most RESTART_WAIT_MS for the writer and readers: a reader holding an
+ * old snapshot (a shell, a backup) must not stall the event loop for a whole busy timeout.
  *
  * Durability is unchanged: a commit is in the WAL when it is acknowledged, whoever checkpoints it
  * later, and the worker's connection syncs as the store's does (`synchronous = NORMAL`).
@@ -30,13 +32,15 @@ const INTERVAL_MS = 50;
  * made 70.1-72.5k at 23-24 ms, and 16384 made 72.7-74.3k at 35-37 ms.
  */
 export const DEFAULT_WAL_RESTART_PAGES = 4096;
+/** How long a RESTART may wait for the writer and readers, in ms, and so hold the writer back. */
+const RESTART_WAIT_MS = 10;
 /** SQLite's own default, restored when the worker is gone. */
 const AUTOCHECKPOINT_PAGES = 1000;
 
 interface WorkerData {
   driver: string;
   path: string;
-  busyTimeoutMs: number;
+  restartWaitMs: number;
   intervalMs: number;
   restartPages: number;
 }
@@ -48,17 +52,23 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.path, { fileMustExist: true });
 db.pragma('synchronous = NORMAL');
-db.pragma('busy_timeout = ' + workerData.busyTimeoutMs);
+// A RESTART holds the write lock while it waits for readers: it must give up quickly, since the
+// store's next commit waits for that lock on the event loop.
+db.pragma('busy_timeout = ' + workerData.restartWaitMs);
 // A checkpoint copies frames from the WAL to the file without the page cache.
 db.pragma('cache_size = -64');
 let timer;
 function pass() {
   try {
     const [state] = db.pragma('wal_checkpoint(PASSIVE)');
-    if (state.log >= workerData.restartPages) db.pragma('wal_checkpoint(RESTART)');
+    // Only once the passive pass copied every frame: a reader still on older frames (a shell, a
+    // backup) would keep the restart waiting, and the writer with it.
+    if (state.log >= workerData.restartPages && state.busy === 0 && state.checkpointed === state.log) {
+      db.pragma('wal_checkpoint(RESTART)');
+    }
   } catch (error) {
-    // The writer held on past the busy timeout: try again next time.
-    if (error.code !== 'SQLITE_BUSY') throw error;
+    // Busy is normally reported in the result row; a lock error is retried on the next pass.
+    if (error.code !== 'SQLITE_BUSY' && error.code !== 'SQLITE_LOCKED') throw error;
   }
   timer = setTimeout(pass, workerData.intervalMs);
 }
@@ -78,7 +88,6 @@ const driverPath = createRequire(import.meta.url).resolve('better-sqlite3');
 export interface WalCheckpointerOptions {
   /** The store's database file. */
   path: string;
-  busyTimeoutMs: number;
   /** WAL size in pages at which the WAL is restarted; default DEFAULT_WAL_RESTART_PAGES. */
   restartPages?: number;
 }
@@ -96,13 +105,11 @@ export class WalCheckpointer {
     const workerData: WorkerData = {
       driver: driverPath,
       path: options.path,
-      busyTimeoutMs: options.busyTimeoutMs,
+      restartWaitMs: RESTART_WAIT_MS,
       intervalMs: INTERVAL_MS,
       restartPages: options.restartPages ?? DEFAULT_WAL_RESTART_PAGES,
     };
     this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData });
-    // A store left open must not keep the process alive on the worker's account.
-    this.worker.unref();
     this.worker.on('message', (message) => {
       if (message === 'ready' && !this.stopping && this.db.open) this.db.pragma('wal_autocheckpoint = 0');
     });
@@ -114,6 +121,9 @@ export class WalCheckpointer {
         resolve();
       }),
     );
+    // A store left open must not keep the process alive on the worker's account. Last: adding a
+    // 'message' listener refs a worker again.
+    this.worker.unref();
   }
 
   /** Stops the worker and waits for its connection to close. */
