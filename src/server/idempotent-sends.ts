@@ -14,7 +14,7 @@
  * with the winner's task.
  */
 import { A2AError, invalidParams, type Message, type SendMessageRequest } from '../protocol/index.js';
-import type { StoredTask, TaskScope, TaskStore } from '../store/index.js';
+import { scopedIdempotencyKey, type StoredTask, type TaskScope, type TaskStore } from '../store/index.js';
 import type { CallContext } from './call-context.js';
 import type { TaskExecution } from './task-execution.js';
 import { ReleasingMap } from './releasing-map.js';
@@ -42,10 +42,6 @@ export function idempotencyKeyOf(message: Message, call: CallContext): string {
   return `k:${header}`;
 }
 
-function scoped(key: string, scope: TaskScope): string {
-  return `${scope.tenant}\u0000${scope.owner}\u0000${key}`;
-}
-
 /** The in-flight sends of this process and the lookup of earlier ones; see the file comment. */
 export class IdempotentSends {
   /** Scoped key → the run being started for it; removed once its first commit is durable. */
@@ -68,7 +64,7 @@ export class IdempotentSends {
     start: (key: string) => Promise<TaskExecution>,
   ): Promise<{ started: Promise<TaskExecution>; release: () => void } | EarlierSend> {
     const key = idempotencyKeyOf(request.message, call);
-    const slot = scoped(key, scope);
+    const slot = scopedIdempotencyKey(key, scope);
     let run = this.inflight.get(slot);
     if (run === undefined) {
       const holder = await this.store.findIdempotencyKey(key, scope);

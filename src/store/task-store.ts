@@ -17,6 +17,14 @@ export interface TaskScope {
   owner: string;
 }
 
+/**
+ * An idempotency key within its caller's scope (decision 0091), as one string; NUL cannot occur in
+ * a tenant or principal name.
+ */
+export function scopedIdempotencyKey(key: string, scope: TaskScope): string {
+  return `${scope.tenant}\u0000${scope.owner}\u0000${key}`;
+}
+
 /** A snapshot as read back from the store. */
 export interface StoredTask extends TaskScope {
   task: Task;

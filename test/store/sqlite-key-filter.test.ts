@@ -5,7 +5,8 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { TaskScope } from '../../src/store/index.js';
-import { KeyFilter, scopedKey } from '../../src/store/sqlite/key-filter.js';
+import { scopedIdempotencyKey } from '../../src/store/index.js';
+import { KeyFilter } from '../../src/store/sqlite/key-filter.js';
 import { SqliteTaskStore } from '../../src/store/sqlite/index.js';
 import { ANON, createCommit, makeTask } from './suite/fixtures.js';
 import { tempFiles } from '../helpers/temp-files.js';
@@ -41,24 +42,27 @@ describe('KeyFilter', () => {
     const filter = new KeyFilter();
     filter.filled = true;
     const count = 300_000; // past the first two layers (65,536 and 131,072 keys)
-    for (let i = 0; i < count; i++) filter.add(scopedKey('acme', 'alice', `m:${i}`));
+    for (let i = 0; i < count; i++)
+      filter.add(scopedIdempotencyKey(`m:${i}`, { tenant: 'acme', owner: 'alice' }));
     for (let i = 0; i < count; i++) {
-      if (!filter.mayHold(scopedKey('acme', 'alice', `m:${i}`))) throw new Error(`lost key m:${i}`);
+      if (!filter.mayHold(scopedIdempotencyKey(`m:${i}`, { tenant: 'acme', owner: 'alice' })))
+        throw new Error(`lost key m:${i}`);
     }
     let positives = 0;
     const probes = 100_000;
     for (let i = 0; i < probes; i++)
-      if (filter.mayHold(scopedKey('acme', 'alice', `m:other-${i}`))) positives++;
+      if (filter.mayHold(scopedIdempotencyKey(`m:other-${i}`, { tenant: 'acme', owner: 'alice' })))
+        positives++;
     // About 1% per layer, three layers.
     expect(positives / probes).toBeLessThan(0.05);
     // The same key in another scope is another key.
-    expect(filter.mayHold(scopedKey('acme', 'bob', 'm:1'))).toBe(false);
+    expect(filter.mayHold(scopedIdempotencyKey('m:1', { tenant: 'acme', owner: 'bob' }))).toBe(false);
     expect(filter.bytes).toBeLessThan(count * 2.5);
   });
 
   it('answers "maybe" to everything until it is filled', () => {
     const filter = new KeyFilter();
-    expect(filter.mayHold(scopedKey('', '', 'm:never-added'))).toBe(true);
+    expect(filter.mayHold(scopedIdempotencyKey('m:never-added', { tenant: '', owner: '' }))).toBe(true);
   });
 });
 

@@ -24,6 +24,7 @@ import {
   type TaskQuery,
   type TaskScope,
   type TaskStore,
+  scopedIdempotencyKey,
 } from '../task-store.js';
 import { FirstInOrder } from './first-in-order.js';
 import { MemoryApprovalStore } from './memory-approval-store.js';
@@ -64,11 +65,6 @@ interface Entry {
    * the start (undefined), so setting it later keeps the entry's shape and needs no extra storage.
    */
   keys: string[] | undefined;
-}
-
-/** An idempotency key within its caller's scope; NUL cannot occur in a tenant or principal name. */
-function scopedKey(key: string, scope: TaskScope): string {
-  return `${scope.tenant}\u0000${scope.owner}\u0000${key}`;
 }
 
 /** Options of the in-memory store. */
@@ -152,7 +148,7 @@ export class MemoryTaskStore implements TaskStore {
   }
 
   findIdempotencyKey(key: string, scope: TaskScope): Promise<string | undefined> {
-    return Promise.resolve(this.keys.get(scopedKey(key, scope)));
+    return Promise.resolve(this.keys.get(scopedIdempotencyKey(key, scope)));
   }
 
   list(query: TaskQuery): Promise<TaskPage> {
@@ -182,7 +178,7 @@ export class MemoryTaskStore implements TaskStore {
     if (actual !== expectedVersion) throw new VersionConflictError(task.id, expectedVersion, actual);
     let key: string | undefined;
     if (commit.idempotencyKey !== undefined) {
-      key = scopedKey(commit.idempotencyKey, commit);
+      key = scopedIdempotencyKey(commit.idempotencyKey, commit);
       const holder = this.keys.get(key);
       if (holder !== undefined && holder !== task.id)
         throw new IdempotencyKeyConflictError(holder, commit.idempotencyKey);

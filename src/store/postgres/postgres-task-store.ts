@@ -19,6 +19,7 @@ import {
   type TaskQuery,
   type TaskScope,
   type TaskStore,
+  scopedIdempotencyKey,
 } from '../task-store.js';
 import {
   commitStatement,
@@ -167,7 +168,7 @@ export class PostgresTaskStore implements TaskStore {
     }
     if (row.written === 0) throw await this.conflict(commit);
     if (commit.idempotencyKey !== undefined) {
-      this.recentKeys.committed(scopedKey(commit.idempotencyKey, commit), task.id);
+      this.recentKeys.committed(scopedIdempotencyKey(commit.idempotencyKey, commit), task.id);
     }
     if (row.queued > 0) this.push.notify();
     return version;
@@ -212,7 +213,7 @@ export class PostgresTaskStore implements TaskStore {
 
   findIdempotencyKey(key: string, scope: TaskScope): Promise<string | undefined> {
     if (hasNul(key, scope.tenant, scope.owner)) return Promise.resolve(undefined);
-    return this.recentKeys.lookup(scopedKey(key, scope), async () => {
+    return this.recentKeys.lookup(scopedIdempotencyKey(key, scope), async () => {
       const { rows } = await this.db.query<{ task_id: string }>(
         {
           name: 'concord-find-key',
@@ -265,11 +266,6 @@ const MAX_SEQ = 2 ** 31 - 1;
 /** True when a value holds NUL, which PostgreSQL text cannot (so it names nothing stored). */
 function hasNul(...values: string[]): boolean {
   return values.some((value) => value.includes('\u0000'));
-}
-
-/** An idempotency key within its caller's scope; NUL cannot occur in a tenant or principal name. */
-function scopedKey(key: string, scope: TaskScope): string {
-  return `${scope.tenant}\u0000${scope.owner}\u0000${key}`;
 }
 
 /** True for the error of a commit whose idempotency key another task holds (commit-statements.ts). */

@@ -16,6 +16,7 @@
  * holds the file's owner lease (store-owner.ts, decision 0119): one SQLite file, one server.
  */
 import type Database from 'better-sqlite3';
+import { scopedIdempotencyKey } from '../task-store.js';
 
 /** Bits per key and hash functions per layer: a false-positive rate of about 1% per layer. */
 const BITS_PER_KEY = 10;
@@ -71,7 +72,7 @@ class Layer {
   }
 }
 
-/** The filter; see the file comment. Keys are the scoped form `tenant \0 owner \0 key`. */
+/** The filter; see the file comment. Keys are in their scoped form (`scopedIdempotencyKey`). */
 export class KeyFilter {
   private readonly layers: Layer[] = [new Layer(FIRST_CAPACITY)];
   /** True once every key of the file is in the filter. */
@@ -101,11 +102,6 @@ export class KeyFilter {
   get bytes(): number {
     return this.layers.reduce((sum, layer) => sum + layer.bits.byteLength, 0);
   }
-}
-
-/** The scoped form of a key, as the filter stores it. */
-export function scopedKey(tenant: string, owner: string, key: string): string {
-  return `${tenant}\u0000${owner}\u0000${key}`;
 }
 
 /** Keys read per event-loop turn while filling, so a large file never holds the loop for long. */
@@ -142,7 +138,7 @@ export function fillKeyFilter(db: Database.Database, filter: KeyFilter): void {
     } catch {
       return;
     }
-    for (const row of rows) filter.add(scopedKey(row.tenant, row.owner, row.key));
+    for (const row of rows) filter.add(scopedIdempotencyKey(row.key, row));
     if (rows.length < FILL_CHUNK) filter.filled = true;
     else setImmediate(step, rows[rows.length - 1]);
   };

@@ -8,18 +8,19 @@ import type Database from 'better-sqlite3';
 import type { Task } from '../../protocol/model.js';
 import { planList } from '../list-plan.js';
 import { checkRetention, RetentionTimer, type RetentionOptions } from '../retention.js';
-import type {
-  StoredTask,
-  TaskCommit,
-  TaskEventRecord,
-  TaskPage,
-  TaskQuery,
-  TaskScope,
-  TaskStore,
-  UnfinishedTask,
+import {
+  scopedIdempotencyKey,
+  type StoredTask,
+  type TaskCommit,
+  type TaskEventRecord,
+  type TaskPage,
+  type TaskQuery,
+  type TaskScope,
+  type TaskStore,
+  type UnfinishedTask,
 } from '../task-store.js';
 import { decodeEventRows } from './event-rows.js';
-import { fillKeyFilter, KeyFilter, scopedKey } from './key-filter.js';
+import { fillKeyFilter, KeyFilter } from './key-filter.js';
 import { ListQuery } from './list-query.js';
 import { SqliteApprovalStore } from './sqlite-approval-store.js';
 import { SqliteEvidenceStore } from './sqlite-evidence-store.js';
@@ -116,7 +117,7 @@ export class SqliteTaskStore implements TaskStore {
 
   findIdempotencyKey(key: string, scope: TaskScope): Promise<string | undefined> {
     // A new key, the usual case, skips SQL; only this file's one server may trust the filter.
-    if (this.lease.held && this.db.open && !this.keys.mayHold(scopedKey(scope.tenant, scope.owner, key))) {
+    if (this.lease.held && this.db.open && !this.keys.mayHold(scopedIdempotencyKey(key, scope))) {
       return Promise.resolve(undefined);
     }
     return this.attempt(() => this.sql.selectKey.get(scope.tenant, scope.owner, key)?.task_id);

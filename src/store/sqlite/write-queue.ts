@@ -12,13 +12,14 @@
 import type Database from 'better-sqlite3';
 import {
   IdempotencyKeyConflictError,
+  scopedIdempotencyKey,
   VersionConflictError,
   type TaskCommit,
   type TaskScope,
 } from '../task-store.js';
 import { taskStatusKey } from '../status-time.js';
 import { encodeEventRow } from './event-rows.js';
-import { scopedKey, type KeyFilter } from './key-filter.js';
+import type { KeyFilter } from './key-filter.js';
 import type { SqlitePushStore } from './sqlite-push-store.js';
 import type { Statements, TaskHead } from './statements.js';
 
@@ -81,7 +82,7 @@ export class WriteQueue {
     }
     const statusKey = taskStatusKey(commit.task.status.timestamp);
     const key = commit.idempotencyKey;
-    if (key !== undefined) this.keys.add(scopedKey(commit.tenant, commit.owner, key));
+    if (key !== undefined) this.keys.add(scopedIdempotencyKey(key, commit));
     return new Promise<number>((resolve, reject) => {
       this.queue.push({ commit, snapshot, events, statusKey, resolve, reject });
       this.timer ??= setImmediate(() => this.flush());
