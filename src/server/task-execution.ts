@@ -98,6 +98,12 @@ export class TaskExecution implements TaskEventSink {
   private pendingUserMessage: Message | undefined;
   private readonly userMessage: Message | undefined;
   private readonly initialMetadata: Metadata | undefined;
+  /**
+   * When a new task was submitted: taken as the run starts, not at its first commit, which comes
+   * after whatever the executor emitted synchronously and would date `submitted` after the
+   * statuses that follow it. Empty for a follow-up to a stored task.
+   */
+  private readonly submittedAt: string;
   /** Configs to create with the next commit; cleared once one succeeded. */
   private pushConfigs: PushConfigRecord[] | undefined;
   /** Recorded with the commit that records the user message; cleared once one succeeded. */
@@ -123,6 +129,7 @@ export class TaskExecution implements TaskEventSink {
     this.scope = init.scope;
     this.userMessage = init.userMessage;
     this.initialMetadata = init.metadata;
+    this.submittedAt = init.stored === undefined ? nowIso() : '';
     this.pushConfigs = init.pushConfigs;
     this.idempotencyKey = init.idempotencyKey;
     if (init.stored !== undefined) {
@@ -334,7 +341,7 @@ export class TaskExecution implements TaskEventSink {
         base = {
           id: this.taskId,
           contextId: this.contextId,
-          status: { state: 'TASK_STATE_SUBMITTED', timestamp: nowIso() },
+          status: { state: 'TASK_STATE_SUBMITTED', timestamp: this.submittedAt || nowIso() },
         };
         if (this.userMessage !== undefined) base.history = [this.userMessage];
         if (this.initialMetadata !== undefined) base.metadata = this.initialMetadata;

@@ -140,6 +140,36 @@ describe('capabilities and extensions', () => {
     expect(Object.keys(JSON.parse(events[0]!.data) as object)).toEqual(['message']);
   });
 
+  it("dates a new task's submitted status no later than the statuses the agent emits after it", async () => {
+    const busy = (ms: number) => {
+      const until = Date.now() + ms;
+      while (Date.now() < until);
+    };
+    // The agent completes synchronously and then keeps the thread a few milliseconds longer, so
+    // the first commit (which records the submitted task) comes after the completion was stamped.
+    const { handle } = app({
+      execute: (_c, u) => {
+        busy(3);
+        u.complete();
+        busy(3);
+      },
+    });
+    const stream = await handle(
+      new Request('http://agent.test/message:stream', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+        body: JSON.stringify(message()),
+      }),
+    );
+    const events = new SseDecoder()
+      .push(await stream.text())
+      .map((e) => JSON.parse(e.data) as Record<string, { status: { state: string; timestamp: string } }>);
+    const submitted = events[0]!.task!.status;
+    const completed = events.at(-1)!.statusUpdate!.status;
+    expect([submitted.state, completed.state]).toEqual(['TASK_STATE_SUBMITTED', 'TASK_STATE_COMPLETED']);
+    expect(Date.parse(submitted.timestamp)).toBeLessThan(Date.parse(completed.timestamp));
+  });
+
   it('streaming operations are -32004 when the card does not declare streaming', async () => {
     const { rpc } = app(
       { execute: (_c, u) => u.complete() },
