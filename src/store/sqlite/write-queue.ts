@@ -8,6 +8,14 @@
  * Versions are still checked per commit, inside the transaction (TaskStore port): a stale commit
  * is rejected with VersionConflictError and the rest of the batch goes ahead. Commits to the same
  * task in one batch are checked in arrival order against the version the earlier ones produced.
+ *
+ * The write lock is never waited for on the event loop (decision 0130). The turn's flush tries
+ * BEGIN IMMEDIATE without a busy timeout; when the lock is held (the checkpoint worker restarting
+ * the WAL, another process writing) the batch stays parked and the flush is tried again after a
+ * short pause, so the loop goes on reading and running requests, whose commits join the batch.
+ * SQLite's own busy handler would sleep instead, in steps of 1, 2, 5, 10 ms, while the requests
+ * waited. Past the store's busy timeout the batch fails, as a blocking wait would have. Flushes
+ * that must happen now (before another store's write, at close) still wait, up to that timeout.
  */
 import type Database from 'better-sqlite3';
 import {
@@ -35,6 +43,15 @@ interface Pending {
 /** What one commit of a batch came to: its new version, or why it failed. */
 type Outcome = number | Error;
 
+/** The longest pause between two tries of a busy lock, in ms. */
+const BUSY_MAX_PAUSE_MS = 20;
+
+/** SQLITE_BUSY and its extended codes: the lock is held by someone else. */
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
 function visible(head: TaskHead, scope: TaskScope): boolean {
   return head.tenant === scope.tenant && (head.owner === '' || head.owner === scope.owner);
 }
@@ -50,11 +67,19 @@ function holdKey(heldKeys: string | null, owner: string, key: string): string {
 export class WriteQueue {
   private queue: Pending[] = [];
   private timer: NodeJS.Immediate | undefined;
+  /** The next try of a busy lock. */
+  private retryTimer: NodeJS.Timeout | undefined;
+  /** When the parked batch first found the lock busy (performance.now()); unset otherwise. */
+  private busySince: number | undefined;
   private closed = false;
   private readonly writeBatch: Database.Transaction<(batch: Pending[]) => Outcome[]>;
+  private readonly busyTimeoutMs: number;
+  private readonly beginNow: Database.Statement;
+  private readonly commitNow: Database.Statement;
+  private readonly rollbackNow: Database.Statement;
 
   constructor(
-    db: Database.Database,
+    private readonly db: Database.Database,
     private readonly sql: Statements,
     /** Queues each commit's push deliveries inside the batch transaction (push-store.ts). */
     private readonly push: SqlitePushStore,
@@ -62,6 +87,10 @@ export class WriteQueue {
     private readonly keys: KeyFilter,
   ) {
     this.writeBatch = db.transaction((batch: Pending[]) => this.write(batch));
+    this.busyTimeoutMs = db.pragma('busy_timeout', { simple: true }) as number;
+    this.beginNow = db.prepare('BEGIN IMMEDIATE');
+    this.commitNow = db.prepare('COMMIT');
+    this.rollbackNow = db.prepare('ROLLBACK');
   }
 
   /** Parks a commit for the next flush; resolves with the new version once it is committed. */
@@ -85,19 +114,92 @@ export class WriteQueue {
     if (key !== undefined) this.keys.add(scopedIdempotencyKey(key, commit));
     return new Promise<number>((resolve, reject) => {
       this.queue.push({ commit, snapshot, events, statusKey, resolve, reject });
-      this.timer ??= setImmediate(() => this.flush());
+      // While the lock is busy, the retry already scheduled writes this commit too.
+      if (this.busySince === undefined) this.timer ??= setImmediate(() => this.flush(false));
     });
   }
 
-  /** Writes everything parked now (synchronously) and settles its promises. */
-  flush(): void {
+  /**
+   * Writes everything parked now (synchronously) and settles its promises. With `wait` false (the
+   * turn's own flush), a busy write lock leaves the batch parked for a later try instead.
+   */
+  flush(wait = true): void {
     if (this.timer !== undefined) {
       clearImmediate(this.timer);
       this.timer = undefined;
     }
+    if (this.retryTimer !== undefined) {
+      clearTimeout(this.retryTimer);
+      this.retryTimer = undefined;
+    }
     const batch = this.queue;
     if (batch.length === 0) return;
+    let outcomes: Outcome[] | undefined;
+    if (!wait) {
+      try {
+        outcomes = this.tryWrite(batch);
+      } catch (error) {
+        // Not a busy lock (a closed file, an I/O error): the careful way below rejects what fails.
+        if (!isBusy(error)) return this.settle(batch, this.writeWaiting(batch));
+        const busySince = (this.busySince ??= performance.now());
+        const waited = performance.now() - busySince;
+        if (waited < this.busyTimeoutMs) {
+          this.retryLater(waited);
+          return;
+        }
+        // Held past the busy timeout: the batch fails, as a blocking wait would have.
+        outcomes = batch.map(() => error as Error);
+      }
+    }
+    this.settle(batch, outcomes ?? this.writeWaiting(batch));
+  }
+
+  /** Takes the batch off the queue and settles each commit's promise with its outcome. */
+  private settle(batch: Pending[], outcomes: Outcome[]): void {
+    this.busySince = undefined;
     this.queue = [];
+    for (let i = 0; i < batch.length; i++) {
+      const outcome = outcomes[i]!;
+      if (typeof outcome === 'number') batch[i]!.resolve(outcome);
+      else batch[i]!.reject(outcome);
+    }
+    this.push.afterBatch();
+  }
+
+  /**
+   * The batch in one transaction, if the write lock is free right now; throws SQLITE_BUSY if it
+   * is not (nothing written), and undefined if the batch failed and must go the careful way.
+   */
+  private tryWrite(batch: Pending[]): Outcome[] | undefined {
+    // Not a prepared statement: SQLite applies this pragma when it compiles it, not when it runs.
+    this.db.pragma('busy_timeout = 0');
+    try {
+      this.beginNow.run();
+    } finally {
+      this.db.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
+    }
+    try {
+      const outcomes = this.write(batch);
+      this.commitNow.run();
+      return outcomes;
+    } catch {
+      if (this.db.inTransaction) this.rollbackNow.run();
+      return undefined;
+    }
+  }
+
+  /**
+   * Tries the busy lock again after a pause of a quarter of the time waited so far (at least 1 ms,
+   * at most BUSY_MAX_PAUSE_MS). Not on the next turn: on a server pinned to one core, the holder
+   * (the checkpoint worker) needs that core to finish, and retrying every turn cost throughput.
+   */
+  private retryLater(waited: number): void {
+    const pause = Math.min(BUSY_MAX_PAUSE_MS, Math.max(1, Math.ceil(waited / 4)));
+    this.retryTimer = setTimeout(() => this.flush(false), pause);
+  }
+
+  /** The batch in one transaction, waiting for the lock up to the busy timeout. */
+  private writeWaiting(batch: Pending[]): Outcome[] {
     let outcomes: Outcome[];
     try {
       // IMMEDIATE takes the write lock up front, so another process's writer makes us wait
@@ -115,12 +217,7 @@ export class WriteQueue {
         }
       });
     }
-    for (let i = 0; i < batch.length; i++) {
-      const outcome = outcomes[i]!;
-      if (typeof outcome === 'number') batch[i]!.resolve(outcome);
-      else batch[i]!.reject(outcome);
-    }
-    this.push.afterBatch();
+    return outcomes;
   }
 
   /** Flushes what is parked and refuses further commits. */
