@@ -74,9 +74,6 @@ export class WriteQueue {
   private closed = false;
   private readonly writeBatch: Database.Transaction<(batch: Pending[]) => Outcome[]>;
   private readonly busyTimeoutMs: number;
-  private readonly beginNow: Database.Statement;
-  private readonly commitNow: Database.Statement;
-  private readonly rollbackNow: Database.Statement;
 
   constructor(
     private readonly db: Database.Database,
@@ -88,9 +85,6 @@ export class WriteQueue {
   ) {
     this.writeBatch = db.transaction((batch: Pending[]) => this.write(batch));
     this.busyTimeoutMs = db.pragma('busy_timeout', { simple: true }) as number;
-    this.beginNow = db.prepare('BEGIN IMMEDIATE');
-    this.commitNow = db.prepare('COMMIT');
-    this.rollbackNow = db.prepare('ROLLBACK');
   }
 
   /** Parks a commit for the next flush; resolves with the new version once it is committed. */
@@ -139,7 +133,7 @@ export class WriteQueue {
       try {
         outcomes = this.tryWrite(batch);
       } catch (error) {
-        // Not a busy lock (a closed file, an I/O error): commit by commit, rejecting what fails.
+        // Not a busy lock (a constraint, a full disk): commit by commit, rejecting what fails.
         if (!isBusy(error)) return this.settle(batch, this.writeOneByOne(batch));
         const busySince = (this.busySince ??= performance.now());
         const waited = performance.now() - busySince;
@@ -168,33 +162,16 @@ export class WriteQueue {
 
   /**
    * The batch in one transaction, if the write lock is free right now; throws SQLITE_BUSY if it
-   * is not (nothing written). A batch that fails otherwise is written commit by commit.
+   * is not, having written nothing. Inside the transaction nothing else waits for a lock: the
+   * write lock is held, and WAL readers take none.
    */
   private tryWrite(batch: Pending[]): Outcome[] {
     // Not a prepared statement: SQLite applies this pragma when it compiles it, not when it runs.
     this.db.pragma('busy_timeout = 0');
     try {
-      this.beginNow.run();
+      return this.writeBatch.immediate(batch);
     } finally {
-      this.restoreBusyTimeout();
-    }
-    try {
-      const outcomes = this.write(batch);
-      this.commitNow.run();
-      return outcomes;
-    } catch {
-      if (this.db.inTransaction) this.rollbackNow.run();
-      return this.writeOneByOne(batch);
-    }
-  }
-
-  /** Puts the store's busy timeout back; if that fails, no transaction of ours stays open. */
-  private restoreBusyTimeout(): void {
-    try {
       this.db.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
-    } catch (error) {
-      if (this.db.inTransaction) this.rollbackNow.run();
-      throw error;
     }
   }
 
