@@ -25,6 +25,14 @@ async function ticksDuring(ms: number): Promise<number> {
   return ticks;
 }
 
+/** 'written' once a commit is written, or the code of the error that refused it. */
+function outcome(commit: Promise<number>): Promise<string | undefined> {
+  return commit.then(
+    () => 'written',
+    (error: { code?: string }) => error.code,
+  );
+}
+
 /** Settles to 'pending' if `promise` has not settled yet. */
 function peek<T>(promise: Promise<T>): Promise<T | 'pending'> {
   return Promise.race([promise, new Promise<'pending'>((resolve) => setImmediate(() => resolve('pending')))]);
@@ -82,10 +90,7 @@ describe('SQLite store, write lock held by another connection', () => {
     try {
       other.exec('BEGIN IMMEDIATE');
       const started = Date.now();
-      const refused = store.commit(createCommit(makeTask('late'), ANON)).then(
-        () => 'written',
-        (error: { code?: string }) => error.code,
-      );
+      const refused = outcome(store.commit(createCommit(makeTask('late'), ANON)));
       expect(await ticksDuring(60)).toBeGreaterThan(2);
       expect(await refused).toBe('SQLITE_BUSY');
       expect(Date.now() - started).toBeGreaterThanOrEqual(100);
@@ -127,10 +132,7 @@ describe('SQLite store, write lock held by another connection', () => {
     const holder = await holdLock(path, 3000);
     try {
       const parked = Array.from({ length: 10 }, (_, i) =>
-        store.commit(createCommit(makeTask(`p${i}`), ANON)).then(
-          () => 'written',
-          (error: { code?: string }) => error.code,
-        ),
+        outcome(store.commit(createCommit(makeTask(`p${i}`), ANON))),
       );
       const started = performance.now();
       // Closing must flush now: it waits the busy timeout once for the whole batch. Waiting again
