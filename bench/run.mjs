@@ -1,18 +1,21 @@
 // Benchmark harness (`npm run bench`): Concord against the official A2A JS SDK and a bare
 // node:http server, all serving the same echo agent, in one process tree on this machine.
 //
-// Each server runs alone, pinned to core 0; the load generator (wrk, or autocannon where wrk is
-// not installed) runs in a child process pinned to core 1.
-// Per server: start, warm up, then for each run a strict one-request check followed by a timed
-// load run. Results (req/s, p50/p99 in the steady state after every connection is up, decision
-// 0118; bad responses, peak RSS, CPU, ratios to bare) go to stdout as a
-// markdown table and to bench/.tmp/last-run.md; progress goes to stderr.
+// Every server is started at the beginning and pinned to core 0, where it idles while the others
+// are measured; the load generator (wrk, or autocannon where wrk is not installed) runs in a child
+// process pinned to core 1. The runs are measured in interleaved rounds (decision 0131): in each
+// round, each run in turn, each server in turn, a strict one-request check then a timed load run
+// (warmed up the first time a server meets that kind of request). Results (req/s, p50/p99 in the
+// steady state after every connection is up, decision 0118; bad responses, peak RSS, CPU, ratios
+// to bare taken round by round, bench/lib/rounds.mjs) go to stdout as a markdown table and to
+// bench/.tmp/last-run.md; progress goes to stderr.
 //
-// Environment: BENCH_DURATION (s per run, default 10), BENCH_WARMUP (s, default 3),
+// Environment: BENCH_ROUNDS (default 3), BENCH_DURATION (s per run and round, default 5),
+// BENCH_WARMUP (s, default 3),
 // BENCH_RAMP (s added to each wrk run for the connection ramp, which is not measured; default 3),
 // BENCH_CONNECTIONS (send runs, default "32,128"), BENCH_STREAM_CONNECTIONS (default 32),
 // BENCH_QUIET_WAIT (s to wait for other processes to go quiet before each run, default 5),
-// BENCH_RETRIES (how many noisy runs may be repeated once, default 4),
+// BENCH_RETRIES (how many noisy runs may be repeated once, default 8),
 // BENCH_ONLY (comma-separated server names), BENCH_POSTGRES_URL (the database of concord-postgres,
 // which is skipped without it; the PostgreSQL server runs unpinned, sharing both cores).
 
@@ -20,16 +23,18 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkServer } from './lib/check.mjs';
-import { cpuMark, cpuSince, waitForQuiet } from './lib/cpu.mjs';
+import { backgroundBusyPct, cpuMark, cpuSince, waitForQuiet } from './lib/cpu.mjs';
 import { loadGeneratorNote, runLoad } from './lib/load-runner.mjs';
 import { describeMachine } from './lib/machine.mjs';
 import { pinning } from './lib/pin.mjs';
 import { badCount, renderReport } from './lib/report.mjs';
+import { summariseCell } from './lib/rounds.mjs';
 import { errorLine, peakRssMiB, resetPeakRss, startServer, stopServer } from './lib/server-process.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const env = process.env;
-const DURATION = Number(env.BENCH_DURATION ?? 10);
+const ROUNDS = Math.max(1, Number(env.BENCH_ROUNDS ?? 3));
+const DURATION = Number(env.BENCH_DURATION ?? 5);
 const WARMUP = Number(env.BENCH_WARMUP ?? 3);
 const SEND_CONNECTIONS = (env.BENCH_CONNECTIONS ?? '32,128').split(',').map(Number);
 const STREAM_CONNECTIONS = Number(env.BENCH_STREAM_CONNECTIONS ?? 32);
@@ -41,7 +46,7 @@ const NOISY_PCT = 15;
 // Seconds to wait, before each server and each timed run, for other processes to go quiet.
 const QUIET_WAIT = Number(env.BENCH_QUIET_WAIT ?? 5);
 // Noisy runs are repeated once each, up to this many repeats in all (keeps the total time bounded).
-const RETRIES = Number(env.BENCH_RETRIES ?? 4);
+const RETRIES = Number(env.BENCH_RETRIES ?? 8);
 let retriesLeft = RETRIES;
 
 const SERVERS = [
@@ -118,31 +123,37 @@ function judge(result, cpu) {
   return (bad > 0 ? 'ok (a few bad responses)' : 'ok') + noisy;
 }
 
-/** One timed run against a started server: strict check, optional warm-up, load, peak RSS. */
-async function benchRun(spec, server, run, i) {
-  const row = { server: spec.name, run: run.label };
-  if (server.child.exitCode !== null || server.child.signalCode !== null) {
-    row.status = `FAILED: server exited (${errorLine(server.stderrTail())})`;
-    return row;
+/** Whether the server process is gone. */
+const exited = (server) => server.child.exitCode !== null || server.child.signalCode !== null;
+
+/**
+ * One timed sample of a run against a started server: strict check, a warm-up the first time the
+ * server meets this kind of request, load, peak RSS. Returns { round, status, result?, cpu?, ... }.
+ */
+async function benchSample(entry, run, round) {
+  const { spec, server } = entry;
+  const sample = { round };
+  if (exited(server)) {
+    sample.status = `FAILED: server exited (${errorLine(server.stderrTail())})`;
+    return sample;
   }
   const problem = await checkServer(server.url, run.rpcMethod, run.kind);
   if (problem) {
     log(`${spec.name} ${run.label}: check failed: ${problem}`);
-    row.status = `FAILED: ${problem}`;
-    return row;
+    sample.status = `FAILED: ${problem}`;
+    return sample;
   }
   const job = { url: server.url, rpcMethod: run.rpcMethod, kind: run.kind, connections: run.connections };
-  // Warm the JIT before the first run, and briefly before the first streaming run (other code path).
-  const previous = RUNS[i - 1];
-  const warm =
-    i === 0
-      ? WARMUP
-      : run.rpcMethod !== previous.rpcMethod || run.kind !== previous.kind
-        ? Math.min(1, WARMUP)
-        : 0;
-  if (warm > 0) {
-    log(`${spec.name}: warm-up ${warm}s (${run.rpcMethod})`);
-    server.served += (await runLoad({ ...job, duration: warm })).total;
+  // Warm the JIT before the server's first run, and briefly before its first run of another kind
+  // of request (another code path).
+  const kind = `${run.rpcMethod} ${run.kind ?? ''}`;
+  if (!entry.warmed.has(kind)) {
+    const warm = entry.warmed.size === 0 ? WARMUP : Math.min(1, WARMUP);
+    entry.warmed.add(kind);
+    if (warm > 0) {
+      log(`${spec.name}: warm-up ${warm}s (${run.rpcMethod})`);
+      server.served += (await runLoad({ ...job, duration: warm })).total;
+    }
   }
   // On a shared machine another process can land on our cores mid-run: wait for quiet first,
   // and repeat a run that still turned out noisy (while the retry budget lasts), keeping the
@@ -151,70 +162,105 @@ async function benchRun(spec, server, run, i) {
     await waitForQuiet(NOISY_PCT, QUIET_WAIT * 1000);
     peakIsPerRun = resetPeakRss(server.child.pid) && peakIsPerRun;
     log(
-      `${spec.name} ${run.label}: ${DURATION}s${attempt > 1 ? ' (repeat: the first attempt was noisy)' : ''}`,
+      `${spec.name} ${run.label}, round ${round + 1}/${ROUNDS}: ${DURATION}s${attempt > 1 ? ' (repeat: the first attempt was noisy)' : ''}`,
     );
     const mark = cpuMark(server.child.pid);
     const result = await runLoad({ ...job, duration: DURATION });
     const cpu = cpuSince(mark, result.cpuSeconds, pinning.pinned);
     server.served += result.total;
-    if (!row.result || interference(cpu) < interference(row.cpu)) {
+    if (!sample.result || interference(cpu) < interference(sample.cpu)) {
       const peakRss = peakRssMiB(server.child.pid);
-      Object.assign(row, { result, cpu, peakRss, tasksHeld: server.served, status: judge(result, cpu) });
+      Object.assign(sample, { result, cpu, peakRss, tasksHeld: server.served, status: judge(result, cpu) });
     }
     if (!(interference(cpu) > NOISY_PCT) || retriesLeft <= 0) break;
     retriesLeft--;
   }
-  const r = row.result;
+  const r = sample.result;
   log(
-    `${spec.name} ${run.label}: ${Math.round(r.requestsPerSec)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ${row.status}`,
+    `${spec.name} ${run.label}: ${Math.round(r.requestsPerSec)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ${sample.status}`,
   );
-  return row;
+  return sample;
 }
 
-async function benchServer(spec) {
-  const outside = await waitForQuiet(NOISY_PCT, QUIET_WAIT * 1000);
-  if (outside !== null) backgroundPct = Math.max(backgroundPct, outside);
-  log(
-    `${spec.name}: starting (interference ${outside === null ? 'unknown' : `${Math.round(outside)}%`} of a core)`,
+/** Starts a server; returns its entry, or null after recording why it is not measured. */
+async function startEntry(spec) {
+  const cells = RUNS.filter(
+    (run) =>
+      (run.servers === undefined || run.servers.includes(spec.name)) &&
+      (spec.runs === undefined || spec.runs.includes(run.label)),
   );
+  const skipAll = (status) => {
+    for (const run of cells) rows.push({ server: spec.name, run: run.label, status });
+    return null;
+  };
   if (spec.skip !== undefined) {
     log(`${spec.name}: ${spec.skip}`);
-    for (const run of RUNS)
-      if (run.servers === undefined || run.servers.includes(spec.name))
-        rows.push({ server: spec.name, run: run.label, status: spec.skip });
-    return;
+    return skipAll(spec.skip);
   }
-  let server;
   try {
-    server = await startServer(join(here, spec.script), spec.env ?? {});
+    const server = await startServer(join(here, spec.script), spec.env ?? {});
+    server.url = `http://127.0.0.1:${server.port}${server.path}`;
+    // Requests answered so far: the in-memory stores keep tasks, so RSS follows this count.
+    server.served = 0;
+    return {
+      spec,
+      server,
+      runs: new Set(cells.map((run) => run.label)),
+      warmed: new Set(),
+      samples: new Map(),
+    };
   } catch (e) {
     log(`${spec.name}: not available (${e.message})`);
-    for (const run of RUNS)
-      rows.push({ server: spec.name, run: run.label, status: `not available: ${e.message}` });
-    return;
-  }
-  server.url = `http://127.0.0.1:${server.port}${server.path}`;
-  // Requests answered so far: the in-memory stores keep every task, so RSS follows this count.
-  server.served = 0;
-  try {
-    for (const [i, run] of RUNS.entries()) {
-      if (run.servers !== undefined && !run.servers.includes(spec.name)) continue;
-      if (spec.runs !== undefined && !spec.runs.includes(run.label)) continue;
-      try {
-        rows.push(await benchRun(spec, server, run, i));
-      } catch (e) {
-        log(`${spec.name} ${run.label}: ${e.message}`);
-        rows.push({ server: spec.name, run: run.label, status: `FAILED: ${e.message}` });
-      }
-    }
-  } finally {
-    await stopServer(server.child);
+    return skipAll(`not available: ${e.message}`);
   }
 }
 
 const started = Date.now();
 log(`${pinning.note}; load generator: ${loadGeneratorNote}`);
-for (const spec of SERVERS) await benchServer(spec);
+{
+  const outside = await waitForQuiet(NOISY_PCT, QUIET_WAIT * 1000);
+  backgroundPct = outside ?? 0;
+  log(`interference before the start: ${outside === null ? 'unknown' : `${Math.round(outside)}%`} of a core`);
+}
+// Every server runs for the whole benchmark, idle (and using no CPU) while the others are measured.
+const entries = [];
+for (const spec of SERVERS) {
+  const entry = await startEntry(spec);
+  if (entry !== null) entries.push(entry);
+}
+try {
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const run of RUNS) {
+      for (const entry of entries) {
+        if (!entry.runs.has(run.label)) continue;
+        let sample;
+        try {
+          sample = await benchSample(entry, run, round);
+        } catch (e) {
+          log(`${entry.spec.name} ${run.label}: ${e.message}`);
+          sample = { round, status: `FAILED: ${e.message}` };
+        }
+        const samples = entry.samples.get(run.label) ?? [];
+        entry.samples.set(run.label, samples.concat(sample));
+      }
+    }
+    const quiet = await backgroundBusyPct();
+    if (quiet !== null) backgroundPct = Math.max(backgroundPct, quiet);
+  }
+} finally {
+  await Promise.all(entries.map((entry) => stopServer(entry.server.child)));
+}
+const bareSamples = (run) => entries.find((e) => e.spec.name === 'bare')?.samples.get(run) ?? [];
+for (const entry of entries) {
+  for (const [run, samples] of entry.samples) {
+    const base = entry.spec.name === 'bare' ? [] : bareSamples(run);
+    rows.push(summariseCell(entry.spec.name, run, samples, base));
+  }
+}
+// In the order of SERVERS, then of RUNS, whatever order skips and samples were recorded in.
+const serverOrder = (name) => SERVERS.findIndex((s) => s.name === name);
+const runOrder = (label) => RUNS.findIndex((r) => r.label === label);
+rows.sort((a, b) => serverOrder(a.server) - serverOrder(b.server) || runOrder(a.run) - runOrder(b.run));
 
 const report = renderReport({
   header: [
@@ -222,8 +268,8 @@ const report = renderReport({
     '',
     ...(await describeMachine()).map((l) => `- ${l}`),
     `- ${pinning.note}; load generator: ${loadGeneratorNote}`,
-    `- ${DURATION}s per run after a ${WARMUP}s warm-up; took ${Math.round((Date.now() - started) / 1000)}s in all`,
-    `- interference (other processes + steal) before each server: up to ${Math.round(backgroundPct)}% of one core` +
+    `- ${ROUNDS} interleaved rounds of ${DURATION}s per run, after a ${WARMUP}s warm-up; took ${Math.round((Date.now() - started) / 1000)}s in all`,
+    `- interference (other processes + steal) at the start and between rounds: up to ${Math.round(backgroundPct)}% of one core` +
       (backgroundPct > NOISY_PCT ? ' — the machine was not quiet, treat the numbers with care' : ''),
   ],
   rows,
@@ -235,16 +281,20 @@ const report = renderReport({
       '"ramp" is how long that took: Node 20 (libuv 1.46) accepts one connection per event-loop iteration, so a saturated server ' +
       'takes about c²/2 request times to accept c connections. "wrk p99" is wrk\'s own figure over the whole run, ramp included, ' +
       'after its coordinated-omission correction (synthetic samples for each long wait), shown for comparison with earlier results.',
-    '×bare compares with the bare node:http server on the same run: it parses the body and writes a fixed reply, the practical ceiling.',
+    `Each row is ${ROUNDS} samples of ${DURATION}s, one per round; within a round the servers take their turns at a run back to back (decision 0131). ` +
+      'req/s, p50, p99, wrk p99, ramp and CPU are the medians of the samples; max and peak RSS the highest; errors the sum.',
+    '×bare compares with the bare node:http server on the same run: it parses the body and writes a fixed reply, the practical ceiling. ' +
+      "The req/s ratio is the median of the per-round ratios (each against bare's sample of the same round), followed by their range; " +
+      'the other ratios compare the medians.',
     'Before each run one request is fully checked (completed task carrying the echo artifact, matching id); during the run every ' +
       `reply is scanned, and one without the completed echo task or with a JSON-RPC error counts as "bad body". More than ${MAX_BAD_SHARE * 100}% bad marks the run FAILED.`,
     peakIsPerRun
-      ? 'Peak RSS is the server process VmHWM over that run only (reset through /proc/<pid>/clear_refs before each run).'
-      : 'Peak RSS is the server process VmHWM since it started (clear_refs unavailable, so later runs include earlier peaks).',
+      ? 'Peak RSS is the server process VmHWM over a sample only (reset through /proc/<pid>/clear_refs before each sample).'
+      : 'Peak RSS is the server process VmHWM since it started (clear_refs unavailable, so later samples include earlier peaks).',
     '"CPU server / load gen" is each process\'s CPU time over the run as % of one core (a server near 100% was the bottleneck); ' +
-      `a run during which other processes and hypervisor steal took more than ${NOISY_PCT}% of the server's or the load generator's core is marked noisy (and repeated once, up to ${RETRIES} repeats per benchmark).`,
-    '"tasks held" is how many requests the server had answered by the end of that run (warm-ups and repeats included): ' +
-      'the task stores keep every task for the life of the server, so a faster server holds more tasks and RSS follows.',
+      `a run during which other processes and hypervisor steal took more than ${NOISY_PCT}% of the server's or the load generator's core is marked noisy (and repeated once, up to ${RETRIES} repeats per benchmark, the cleaner attempt kept).`,
+    '"tasks held" is how many requests the server had answered by the end of its last sample (warm-ups and repeats included): ' +
+      "@a2a-js/sdk's store and Concord's SQLite store keep every task, Concord's memory store the newest 10,000 finished ones, so RSS can follow this count.",
   ],
 });
 

@@ -1,9 +1,10 @@
 // Markdown report of one benchmark run: a row per (server, run), with ratios against the bare
 // node:http server for the same run (the practical ceiling, so ×bare ≤ 1 for throughput).
 //
-// Row shape: { server, run, status, result?, cpu?, peakRss?, tasksHeld? } where status is 'ok…',
-// 'not available: …' or 'FAILED: …', result is runLoad()'s (bench/lib/load-runner.mjs) and cpu is
-// cpuSince()'s (bench/lib/cpu.mjs).
+// Row shape: { server, run, status, result?, cpu?, peakRss?, tasksHeld?, ratio? } where status is
+// 'ok…', 'not available: …' or 'FAILED: …', result is runLoad()'s (bench/lib/load-runner.mjs) or
+// several of them combined, cpu is cpuSince()'s (bench/lib/cpu.mjs), and ratio the per-round
+// req/s ratio to bare (bench/lib/rounds.mjs).
 
 const fmtInt = (n) => Math.round(n).toLocaleString('en-US');
 const fmtMs = (n) => (n < 10 ? n.toFixed(1) : fmtInt(n));
@@ -11,6 +12,9 @@ const fmtMs = (n) => (n < 10 ? n.toFixed(1) : fmtInt(n));
 const cell = (text) => String(text).replace(/\s+/g, ' ').replaceAll('|', '\\|');
 const pct = (n) => (n == null ? 'n/a' : `${Math.round(n)}%`);
 const ratio = (value, base) => (base ? ` (${(value / base).toFixed(2)}×)` : '');
+/** The per-round req/s ratio (rounds.mjs): its median and, over several rounds, its range. */
+const roundRatio = ({ median, min, max, n }) =>
+  ` (${median.toFixed(2)}×${n > 1 ? `, ${min.toFixed(2)}-${max.toFixed(2)}` : ''})`;
 
 /** Bad responses in a timed run: transport errors, timeouts, non-2xx and wrong bodies. */
 export function badCount(r) {
@@ -53,7 +57,7 @@ export function renderReport({ header, rows, notes }) {
     const base = row.server === 'bare' ? null : bare.get(row.run);
     const rss = row.peakRss == null ? 'n/a' : `${row.peakRss.toFixed(1)}${ratio(row.peakRss, base?.peakRss)}`;
     lines.push(
-      `| ${row.server} | ${row.run} | ${fmtInt(r.requestsPerSec)}${ratio(r.requestsPerSec, base?.result.requestsPerSec)} ` +
+      `| ${row.server} | ${row.run} | ${fmtInt(r.requestsPerSec)}${row.ratio ? roundRatio(row.ratio) : ratio(r.requestsPerSec, base?.result.requestsPerSec)} ` +
         `| ${fmtMs(r.p50)} | ${fmtMs(r.p99)}${ratio(r.p99, base?.result.p99)} | ${steadyCells(r)} | ${errorsCell(r)} | ${rss} | ${row.server.startsWith('bare') ? '– (keeps none)' : fmtInt(row.tasksHeld)} | ${pct(row.cpu?.serverPct)} / ${pct(row.cpu?.loadGenPct)} | ${cell(row.status)} |`,
     );
   }

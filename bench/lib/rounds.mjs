@@ -1,0 +1,84 @@
+// Interleaved rounds (decision 0131). Every (server, run) cell is measured once per round, and in
+// a round the servers take their turns at one run back to back, so a ratio to the bare server
+// compares two samples taken seconds apart rather than minutes apart. On a shared machine the
+// speed of both cores drifts by ±20% over minutes; measured minutes apart, the ratio followed the
+// drift more than it followed Concord.
+//
+// A cell's row keeps its samples' medians: req/s, p50, p99, wrk's p99 and ramp, CPU. The worst of
+// them where a target is an upper bound: max latency and peak RSS. Errors and totals are summed.
+// Its ratio to bare is the median of the per-round ratios, with their range.
+
+/** The median of a non-empty list of numbers (the mean of the middle two for an even count). */
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+const sum = (values) => values.reduce((a, b) => a + b, 0);
+const medianOf = (samples, pick) => {
+  const values = samples.map(pick).filter((v) => v != null);
+  return values.length === 0 ? null : median(values);
+};
+
+/** The status that says most: a failure first, then a noisy sample, else the first. */
+function worstStatus(samples) {
+  const statuses = samples.map((s) => s.status);
+  return (
+    statuses.find((s) => s.startsWith('FAILED')) ??
+    statuses.find((s) => s.includes('noisy')) ??
+    statuses.find((s) => s !== 'ok') ??
+    statuses[0]
+  );
+}
+
+/** One result out of several samples' results; see the file comment. */
+function combineResults(results) {
+  const steady = results.every((r) => r.steady);
+  return {
+    total: sum(results.map((r) => r.total)),
+    requestsPerSec: median(results.map((r) => r.requestsPerSec)),
+    p50: median(results.map((r) => r.p50)),
+    p99: median(results.map((r) => r.p99)),
+    max: steady ? Math.max(...results.map((r) => r.max)) : undefined,
+    wrkP99: steady ? median(results.map((r) => r.wrkP99)) : undefined,
+    rampMs: steady ? medianOf(results, (r) => r.rampMs) : undefined,
+    steady,
+    errors: sum(results.map((r) => r.errors)),
+    timeouts: sum(results.map((r) => r.timeouts)),
+    non2xx: sum(results.map((r) => r.non2xx)),
+    mismatches: sum(results.map((r) => r.mismatches)),
+  };
+}
+
+/**
+ * The table row of one cell. `samples` are its rounds' samples ({ round, status, result?, cpu?,
+ * peakRss?, tasksHeld? }); `bareSamples` the bare server's samples of the same run, by round, for
+ * the per-round ratios (none for the bare server itself).
+ */
+export function summariseCell(server, run, samples, bareSamples = []) {
+  const row = { server, run, rounds: samples.length, status: worstStatus(samples) };
+  const measured = samples.filter((s) => s.result);
+  if (measured.length === 0) return row;
+  row.result = combineResults(measured.map((s) => s.result));
+  row.cpu = {
+    serverPct: medianOf(measured, (s) => s.cpu?.serverPct),
+    loadGenPct: medianOf(measured, (s) => s.cpu?.loadGenPct),
+  };
+  const rss = measured.map((s) => s.peakRss).filter((v) => v != null);
+  row.peakRss = rss.length === 0 ? null : Math.max(...rss);
+  row.tasksHeld = Math.max(...measured.map((s) => s.tasksHeld ?? 0));
+  const ratios = measured.flatMap((s) => {
+    const bare = bareSamples.find((b) => b.round === s.round && b.result);
+    return bare ? [s.result.requestsPerSec / bare.result.requestsPerSec] : [];
+  });
+  if (ratios.length > 0) {
+    row.ratio = {
+      median: median(ratios),
+      min: Math.min(...ratios),
+      max: Math.max(...ratios),
+      n: ratios.length,
+    };
+  }
+  return row;
+}

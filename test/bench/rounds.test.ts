@@ -1,0 +1,60 @@
+// The benchmark's interleaved rounds (decision 0131): a cell's row and its per-round ratio to bare.
+import { describe, expect, it } from 'vitest';
+import { median, summariseCell, type RoundSample } from '../../bench/lib/rounds.mjs';
+
+function sample(round: number, requestsPerSec: number, extra: Partial<RoundSample> = {}): RoundSample {
+  return {
+    round,
+    status: 'ok',
+    result: {
+      total: requestsPerSec * 5,
+      requestsPerSec,
+      p50: 1,
+      p99: requestsPerSec / 1000,
+      max: requestsPerSec / 100,
+      wrkP99: 3,
+      rampMs: 10,
+      steady: true,
+      errors: 0,
+      timeouts: 0,
+      non2xx: 0,
+      mismatches: 0,
+    },
+    cpu: { serverPct: 98, loadGenPct: 30 },
+    peakRss: 100 + round,
+    tasksHeld: 1000 * (round + 1),
+    ...extra,
+  };
+}
+
+describe('bench rounds', () => {
+  it('takes the median, and the mean of the middle two for an even count', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+  });
+
+  it('pairs each sample with the bare sample of its own round', () => {
+    // The machine slows down in round 1: both servers drop, the paired ratio stays put.
+    const bare = [sample(0, 30_000), sample(1, 20_000), sample(2, 30_000)];
+    const concord = [sample(0, 15_000), sample(1, 10_000), sample(2, 16_500)];
+    const row = summariseCell('concord', 'send c=32', concord, bare);
+    expect(row.ratio).toEqual({ median: 0.5, min: 0.5, max: 0.55, n: 3 });
+    expect(row.result!.requestsPerSec).toBe(15_000);
+    // Upper-bound figures keep the worst sample; counts add up.
+    expect(row.peakRss).toBe(102);
+    expect(row.result!.max).toBe(165);
+    expect(row.result!.total).toBe(207_500);
+    expect(row.tasksHeld).toBe(3000);
+  });
+
+  it('reports a failed sample over the good ones, and leaves out rounds bare did not measure', () => {
+    const bare = [sample(0, 30_000), { round: 1, status: 'FAILED: no responses' }];
+    const concord = [sample(0, 15_000), sample(1, 12_000, { status: 'ok, noisy: server core lost 20%' })];
+    const row = summariseCell('concord', 'send c=32', concord, bare);
+    expect(row.ratio).toEqual({ median: 0.5, min: 0.5, max: 0.5, n: 1 });
+    expect(row.status).toBe('ok, noisy: server core lost 20%');
+    const failed = summariseCell('concord', 'send c=32', [sample(0, 1), { round: 1, status: 'FAILED: x' }]);
+    expect(failed.status).toBe('FAILED: x');
+    expect(failed.ratio).toBeUndefined();
+  });
+});
