@@ -1,15 +1,15 @@
 // Benchmark harness (`npm run bench`): Concord against the official A2A JS SDK and a bare
 // node:http server, all serving the same echo agent, in one process tree on this machine.
 //
-// Every server is started at the beginning and pinned to core 0, where it idles while the others
+// Every server is started at the beginning and pinned to core 0, where it waits while the others
 // are measured; the load generator (wrk, or autocannon where wrk is not installed) runs in a child
 // process pinned to core 1. The runs are measured in interleaved rounds (decision 0131): in each
-// round, each run in turn, each server in turn (bare, then Concord's stores, then the rest), a
-// strict one-request check then a timed load run (warmed up the first time a server meets that
-// kind of request). Results (req/s, p50/p99 in the steady state after every connection is up,
-// decision 0118; bad responses, peak RSS, CPU, ratios to bare taken round by round,
-// bench/lib/rounds.mjs) go to stdout as a markdown table and to
-// bench/.tmp/last-run.md; progress goes to stderr.
+// round, each run in turn, each server in turn (bare, then Concord's memory and SQLite stores,
+// then the rest), a strict one-request check then a timed load run (warmed up the first time a
+// server meets that kind of request). Results (req/s, p50/p99 in the steady state after every
+// connection is up, decision 0118; bad responses, peak RSS, CPU, ratios to bare taken round by
+// round, bench/lib/rounds.mjs) go to stdout as a markdown table and to bench/.tmp/last-run.md;
+// progress goes to stderr.
 //
 // Environment: BENCH_ROUNDS (default 3), BENCH_DURATION (s per run and round, default 5),
 // BENCH_WARMUP (s, default 3),
@@ -34,7 +34,10 @@ import { errorLine, peakRssMiB, resetPeakRss, startServer, stopServer } from './
 
 const here = dirname(fileURLToPath(import.meta.url));
 const env = process.env;
-const ROUNDS = Math.max(1, Number(env.BENCH_ROUNDS ?? 3));
+const ROUNDS = Number(env.BENCH_ROUNDS ?? 3);
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1) {
+  throw new RangeError(`BENCH_ROUNDS must be a whole number of at least 1, got ${env.BENCH_ROUNDS}`);
+}
 const DURATION = Number(env.BENCH_DURATION ?? 5);
 const WARMUP = Number(env.BENCH_WARMUP ?? 3);
 const SEND_CONNECTIONS = (env.BENCH_CONNECTIONS ?? '32,128').split(',').map(Number);
@@ -150,11 +153,11 @@ async function benchSample(entry, run, round) {
   const kind = `${run.rpcMethod} ${run.kind ?? ''}`;
   if (!entry.warmed.has(kind)) {
     const warm = entry.warmed.size === 0 ? WARMUP : Math.min(1, WARMUP);
-    entry.warmed.add(kind);
     if (warm > 0) {
       log(`${spec.name}: warm-up ${warm}s (${run.rpcMethod})`);
       server.served += (await runLoad({ ...job, duration: warm })).total;
     }
+    entry.warmed.add(kind);
   }
   // On a shared machine another process can land on our cores mid-run: wait for quiet first,
   // and repeat a run that still turned out noisy (while the retry budget lasts), keeping the
@@ -173,7 +176,7 @@ async function benchSample(entry, run, round) {
       const peakRss = peakRssMiB(server.child.pid);
       Object.assign(sample, { result, cpu, peakRss, tasksHeld: server.served, status: judge(result, cpu) });
     }
-    if (!(interference(cpu) > NOISY_PCT) || retriesLeft <= 0) break;
+    if (attempt === 2 || !(interference(cpu) > NOISY_PCT) || retriesLeft <= 0) break;
     retriesLeft--;
   }
   const r = sample.result;
@@ -289,7 +292,8 @@ const report = renderReport({
       'takes about c²/2 request times to accept c connections. "wrk p99" is wrk\'s own figure over the whole run, ramp included, ' +
       'after its coordinated-omission correction (synthetic samples for each long wait), shown for comparison with earlier results.',
     `Each row is ${ROUNDS} samples of ${DURATION}s, one per round; within a round the servers take their turns at a run back to back (decision 0131). ` +
-      'req/s, p50, p99, wrk p99, ramp and CPU are the medians of the samples; max and peak RSS the highest; errors the sum.',
+      'req/s, p50, wrk p99, ramp and CPU are the medians of the samples; p99, max and peak RSS the highest (their targets are upper bounds); errors the sum. ' +
+      'A FAILED sample is left out of the figures and ratios, and the status says how many samples were used.',
     '×bare compares with the bare node:http server on the same run: it parses the body and writes a fixed reply, the practical ceiling. ' +
       "The req/s ratio is the median of the per-round ratios (each against bare's sample of the same round), followed by their range; " +
       'the other ratios compare the medians.',

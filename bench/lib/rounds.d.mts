@@ -5,8 +5,8 @@ export interface RoundResult {
   requestsPerSec: number;
   p50: number;
   p99: number;
-  max?: number;
-  wrkP99?: number;
+  max?: number | null;
+  wrkP99?: number | null;
   rampMs?: number | null;
   steady?: boolean;
   errors: number;
@@ -28,6 +28,8 @@ export interface CellRow {
   server: string;
   run: string;
   rounds: number;
+  /** Samples the figures were taken from. */
+  used: number;
   status: string;
   result?: RoundResult;
   cpu?: { serverPct: number | null; loadGenPct: number | null };

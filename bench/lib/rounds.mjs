@@ -4,9 +4,13 @@
 // speed of both cores drifts by ±20% over minutes; measured minutes apart, the ratio followed the
 // drift more than it followed Concord.
 //
-// A cell's row keeps its samples' medians: req/s, p50, p99, wrk's p99 and ramp, CPU. The worst of
-// them where a target is an upper bound: max latency and peak RSS. Errors and totals are summed.
-// Its ratio to bare is the median of the per-round ratios, with their range.
+// A cell's row keeps its usable samples' medians: req/s, p50, wrk's p99 and ramp, CPU. The highest
+// where a target is an upper bound: p99, max latency and peak RSS (over every sample). Errors and
+// totals are summed over every sample. Its ratio to bare is the median of the per-round ratios, with their range.
+//
+// A usable sample is one not marked FAILED. Samples measured over the steady window (decision
+// 0118) and wrk's whole-run figures are not mixed: when some samples have a steady window, only
+// those make the figures.
 
 /** The median of a non-empty list of numbers (the mean of the middle two for an even count). */
 export function median(values) {
@@ -20,6 +24,9 @@ const medianOf = (samples, pick) => {
   const values = samples.map(pick).filter((v) => v != null);
   return values.length === 0 ? null : median(values);
 };
+const failed = (sample) => sample.status.startsWith('FAILED');
+/** A sample whose numbers can stand in a row or a ratio. */
+const usable = (sample) => sample.result !== undefined && !failed(sample) && sample.result.requestsPerSec > 0;
 
 /** The status that says most: a failure first, then a noisy sample, else the first. */
 function worstStatus(samples) {
@@ -32,22 +39,22 @@ function worstStatus(samples) {
   );
 }
 
-/** One result out of several samples' results; see the file comment. */
-function combineResults(results) {
+/** One result out of several samples' results (`counted` for the sums); see the file comment. */
+function combineResults(results, counted) {
   const steady = results.every((r) => r.steady);
   return {
-    total: sum(results.map((r) => r.total)),
+    total: sum(counted.map((r) => r.total)),
     requestsPerSec: median(results.map((r) => r.requestsPerSec)),
     p50: median(results.map((r) => r.p50)),
-    p99: median(results.map((r) => r.p99)),
+    p99: Math.max(...results.map((r) => r.p99)),
     max: steady ? Math.max(...results.map((r) => r.max)) : undefined,
     wrkP99: steady ? median(results.map((r) => r.wrkP99)) : undefined,
     rampMs: steady ? medianOf(results, (r) => r.rampMs) : undefined,
     steady,
-    errors: sum(results.map((r) => r.errors)),
-    timeouts: sum(results.map((r) => r.timeouts)),
-    non2xx: sum(results.map((r) => r.non2xx)),
-    mismatches: sum(results.map((r) => r.mismatches)),
+    errors: sum(counted.map((r) => r.errors)),
+    timeouts: sum(counted.map((r) => r.timeouts)),
+    non2xx: sum(counted.map((r) => r.non2xx)),
+    mismatches: sum(counted.map((r) => r.mismatches)),
   };
 }
 
@@ -58,18 +65,26 @@ function combineResults(results) {
  */
 export function summariseCell(server, run, samples, bareSamples = []) {
   const row = { server, run, rounds: samples.length, status: worstStatus(samples) };
-  const measured = samples.filter((s) => s.result);
-  if (measured.length === 0) return row;
-  row.result = combineResults(measured.map((s) => s.result));
+  const good = samples.filter(usable);
+  const used = good.some((s) => s.result.steady) ? good.filter((s) => s.result.steady) : good;
+  row.used = used.length;
+  if (used.length < samples.length) row.status += ` (${used.length} of ${samples.length} samples used)`;
+  if (used.length === 0) return row;
+  const counted = samples.filter((s) => s.result !== undefined).map((s) => s.result);
+  row.result = combineResults(
+    used.map((s) => s.result),
+    counted,
+  );
   row.cpu = {
-    serverPct: medianOf(measured, (s) => s.cpu?.serverPct),
-    loadGenPct: medianOf(measured, (s) => s.cpu?.loadGenPct),
+    serverPct: medianOf(used, (s) => s.cpu?.serverPct),
+    loadGenPct: medianOf(used, (s) => s.cpu?.loadGenPct),
   };
-  const rss = measured.map((s) => s.peakRss).filter((v) => v != null);
+  // Every sample's memory counts, a failed one's too: the process did use it.
+  const rss = samples.map((s) => s.peakRss).filter((v) => v != null);
   row.peakRss = rss.length === 0 ? null : Math.max(...rss);
-  row.tasksHeld = Math.max(...measured.map((s) => s.tasksHeld ?? 0));
-  const ratios = measured.flatMap((s) => {
-    const bare = bareSamples.find((b) => b.round === s.round && b.result);
+  row.tasksHeld = Math.max(...samples.map((s) => s.tasksHeld ?? 0));
+  const ratios = used.flatMap((s) => {
+    const bare = bareSamples.find((b) => b.round === s.round && usable(b));
     return bare ? [s.result.requestsPerSec / bare.result.requestsPerSec] : [];
   });
   if (ratios.length > 0) {

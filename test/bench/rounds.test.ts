@@ -40,21 +40,48 @@ describe('bench rounds', () => {
     const row = summariseCell('concord', 'send c=32', concord, bare);
     expect(row.ratio).toEqual({ median: 0.5, min: 0.5, max: 0.55, n: 3 });
     expect(row.result!.requestsPerSec).toBe(15_000);
+    expect(row.used).toBe(3);
+    expect(row.status).toBe('ok');
     // Upper-bound figures keep the worst sample; counts add up.
-    expect(row.peakRss).toBe(102);
+    expect(row.result!.p99).toBe(16.5);
     expect(row.result!.max).toBe(165);
+    expect(row.peakRss).toBe(102);
     expect(row.result!.total).toBe(207_500);
     expect(row.tasksHeld).toBe(3000);
   });
 
-  it('reports a failed sample over the good ones, and leaves out rounds bare did not measure', () => {
-    const bare = [sample(0, 30_000), { round: 1, status: 'FAILED: no responses' }];
+  it('leaves failed samples out of the figures and the ratios, and says so', () => {
+    // A bare sample judged FAILED still carries its (meaningless) result.
+    const bare = [sample(0, 30_000), sample(1, 0, { status: 'FAILED: no responses' })];
     const concord = [sample(0, 15_000), sample(1, 12_000, { status: 'ok, noisy: server core lost 20%' })];
     const row = summariseCell('concord', 'send c=32', concord, bare);
     expect(row.ratio).toEqual({ median: 0.5, min: 0.5, max: 0.5, n: 1 });
     expect(row.status).toBe('ok, noisy: server core lost 20%');
-    const failed = summariseCell('concord', 'send c=32', [sample(0, 1), { round: 1, status: 'FAILED: x' }]);
-    expect(failed.status).toBe('FAILED: x');
-    expect(failed.ratio).toBeUndefined();
+
+    const withFailure = [
+      sample(0, 15_000),
+      sample(1, 3_000, { status: 'FAILED: 40.0% bad responses', peakRss: 140 }),
+      sample(2, 16_000),
+    ];
+    const failed = summariseCell('concord', 'send c=32', withFailure, [sample(0, 30_000), sample(2, 30_000)]);
+    expect(failed.status).toBe('FAILED: 40.0% bad responses (2 of 3 samples used)');
+    expect(failed.result!.requestsPerSec).toBe(15_500);
+    expect(failed.ratio).toEqual({ median: 0.5166666666666666, min: 0.5, max: 0.5333333333333333, n: 2 });
+    // Its errors and memory still count.
+    expect(failed.result!.total).toBe(170_000);
+    expect(failed.peakRss).toBe(140);
+
+    const none = summariseCell('concord', 'send c=32', [{ round: 0, status: 'FAILED: x' }]);
+    expect(none.result).toBeUndefined();
+    expect(none.ratio).toBeUndefined();
+  });
+
+  it('does not mix steady-window samples with whole-run ones', () => {
+    const whole = sample(1, 40_000);
+    whole.result = { ...whole.result!, steady: false, p99: 900, max: null, wrkP99: null, rampMs: null };
+    const row = summariseCell('concord', 'send c=128', [sample(0, 15_000), whole, sample(2, 17_000)]);
+    expect(row.result!.requestsPerSec).toBe(16_000);
+    expect(row.result!.p99).toBe(17);
+    expect(row.status).toBe('ok (2 of 3 samples used)');
   });
 });
