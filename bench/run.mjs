@@ -226,7 +226,7 @@ log(`${pinning.note}; load generator: ${loadGeneratorNote}`);
   backgroundPct = outside ?? 0;
   log(`interference before the start: ${outside === null ? 'unknown' : `${Math.round(outside)}%`} of a core`);
 }
-// Every server runs for the whole benchmark, idle (and using no CPU) while the others are measured.
+// Every server runs for the whole benchmark, waiting while the others are measured.
 // Measured in this order within a round: the issue's targets compare Concord's stores with the
 // bare server, so those three go back to back (about 10 s apart instead of 30-40 s); the table
 // keeps the order of SERVERS.
@@ -296,7 +296,7 @@ const report = renderReport({
       'A FAILED sample is left out of the figures and ratios, and the status says how many samples were used.',
     '×bare compares with the bare node:http server on the same run: it parses the body and writes a fixed reply, the practical ceiling. ' +
       "The req/s ratio is the median of the per-round ratios (each against bare's sample of the same round), followed by their range; " +
-      'the other ratios compare the medians.',
+      "the other ratios compare the row's figures.",
     'Before each run one request is fully checked (completed task carrying the echo artifact, matching id); during the run every ' +
       `reply is scanned, and one without the completed echo task or with a JSON-RPC error counts as "bad body". More than ${MAX_BAD_SHARE * 100}% bad marks the run FAILED.`,
     peakIsPerRun
