@@ -4,8 +4,8 @@
 // Every server is started at the beginning and pinned to core 0, where it waits while the others
 // are measured; the load generator (wrk, or autocannon where wrk is not installed) runs in a child
 // process pinned to core 1. The runs are measured in interleaved rounds (decision 0131): in each
-// round, each run in turn, each server in turn (bare, then Concord's memory and SQLite stores,
-// then the rest), a strict one-request check then a timed load run (warmed up the first time a
+// round, each run in turn, each server in turn (bare, Concord's memory and SQLite stores and
+// @a2a-js/sdk first, then the rest), a strict one-request check then a timed load run (warmed up the first time a
 // server meets that kind of request). Results (req/s, p50/p99 in the steady state after every
 // connection is up, decision 0118; bad responses, peak RSS, CPU, ratios to bare taken round by
 // round, bench/lib/rounds.mjs) go to stdout as a markdown table and to bench/.tmp/last-run.md;
@@ -29,7 +29,7 @@ import { loadGeneratorNote, runLoad } from './lib/load-runner.mjs';
 import { describeMachine } from './lib/machine.mjs';
 import { pinning } from './lib/pin.mjs';
 import { badCount, renderReport } from './lib/report.mjs';
-import { summariseCell } from './lib/rounds.mjs';
+import { pairedRatio, summariseCell } from './lib/rounds.mjs';
 import { errorLine, peakRssMiB, resetPeakRss, startServer, stopServer } from './lib/server-process.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -228,9 +228,9 @@ log(`${pinning.note}; load generator: ${loadGeneratorNote}`);
 }
 // Every server runs for the whole benchmark, waiting while the others are measured.
 // Measured in this order within a round: the issue's targets compare Concord's stores with the
-// bare server, so those three go back to back (about 10 s apart instead of 30-40 s); the table
-// keeps the order of SERVERS.
-const MEASURED_FIRST = ['bare', 'concord-memory', 'concord-sqlite'];
+// bare server and with @a2a-js/sdk, so those four go back to back (about 10 s apart instead of
+// 30-40 s); the table keeps the order of SERVERS.
+const MEASURED_FIRST = ['bare', 'concord-memory', 'concord-sqlite', 'a2a-js'];
 const measureRank = (name) =>
   MEASURED_FIRST.includes(name) ? MEASURED_FIRST.indexOf(name) : MEASURED_FIRST.length;
 const entries = [];
@@ -260,13 +260,23 @@ try {
 } finally {
   await Promise.all(entries.map((entry) => stopServer(entry.server.child)));
 }
-const bareSamples = (run) => entries.find((e) => e.spec.name === 'bare')?.samples.get(run) ?? [];
+const samplesOf = (name, run) => entries.find((e) => e.spec.name === name)?.samples.get(run) ?? [];
 for (const entry of entries) {
   for (const [run, samples] of entry.samples) {
-    const base = entry.spec.name === 'bare' ? [] : bareSamples(run);
+    const base = entry.spec.name === 'bare' ? [] : samplesOf('bare', run);
     rows.push(summariseCell(entry.spec.name, run, samples, base));
   }
 }
+// Concord's multiples of @a2a-js/sdk (issue 2 asks for 4×), paired round by round as the ratios
+// to bare are.
+const multiples = RUNS.flatMap((run) =>
+  ['concord-memory', 'concord-sqlite'].flatMap((name) => {
+    const ratio = pairedRatio(samplesOf(name, run.label), samplesOf('a2a-js', run.label));
+    if (ratio === undefined) return [];
+    const range = ratio.n > 1 ? ` (${ratio.min.toFixed(1)}-${ratio.max.toFixed(1)})` : '';
+    return [`${name} ${run.label} ${ratio.median.toFixed(1)}×${range}`];
+  }),
+);
 // In the order of SERVERS, then of RUNS, whatever order skips and samples were recorded in.
 const serverOrder = (name) => SERVERS.findIndex((s) => s.name === name);
 const runOrder = (label) => RUNS.findIndex((r) => r.label === label);
@@ -284,6 +294,13 @@ const report = renderReport({
   ],
   rows,
   notes: [
+    ...(multiples.length > 0
+      ? [
+          "Multiples of @a2a-js/sdk's req/s, paired round by round (median, then range): " +
+            multiples.join('; ') +
+            '.',
+        ]
+      : []),
     'Requests are A2A 0.3 JSON-RPC (`message/send`, `message/stream`) with no A2A-Version header, ' +
       'each with a fresh messageId and JSON-RPC id; every server runs the same echo agent (one artifact, then completed).',
     'req/s, p50, p99 and max are the steady state: each request carries its send time as its JSON-RPC id, so every reply gives one ' +

@@ -35,10 +35,21 @@ export interface CellRow {
   cpu?: { serverPct: number | null; loadGenPct: number | null };
   peakRss?: number | null;
   tasksHeld?: number;
-  ratio?: { median: number; min: number; max: number; n: number };
+  ratio?: PairedRatio;
+}
+
+export interface PairedRatio {
+  median: number;
+  min: number;
+  max: number;
+  n: number;
 }
 
 export function median(values: readonly number[]): number;
+export function pairedRatio(
+  samples: readonly RoundSample[],
+  baseSamples: readonly RoundSample[],
+): PairedRatio | undefined;
 export function summariseCell(
   server: string,
   run: string,

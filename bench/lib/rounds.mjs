@@ -28,6 +28,25 @@ const failed = (sample) => sample.status.startsWith('FAILED');
 /** A sample whose numbers can stand in a row or a ratio. */
 const usable = (sample) => sample.result !== undefined && !failed(sample) && sample.result.requestsPerSec > 0;
 
+/** The samples whose figures count (see the file comment). */
+function usedSamples(samples) {
+  const good = samples.filter(usable);
+  return good.some((s) => s.result.steady) ? good.filter((s) => s.result.steady) : good;
+}
+
+/**
+ * req/s of `samples` over that of `baseSamples`, round by round (each sample against the base's
+ * sample of its own round): { median, min, max, n }, or undefined when no round has both.
+ */
+export function pairedRatio(samples, baseSamples) {
+  const ratios = usedSamples(samples).flatMap((s) => {
+    const base = baseSamples.find((b) => b.round === s.round && usable(b));
+    return base ? [s.result.requestsPerSec / base.result.requestsPerSec] : [];
+  });
+  if (ratios.length === 0) return undefined;
+  return { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios), n: ratios.length };
+}
+
 /** The status that says most: a failure first, then a noisy sample, else the first. */
 function worstStatus(samples) {
   const statuses = samples.map((s) => s.status);
@@ -65,8 +84,7 @@ function combineResults(results, counted) {
  */
 export function summariseCell(server, run, samples, bareSamples = []) {
   const row = { server, run, rounds: samples.length, status: worstStatus(samples) };
-  const good = samples.filter(usable);
-  const used = good.some((s) => s.result.steady) ? good.filter((s) => s.result.steady) : good;
+  const used = usedSamples(samples);
   row.used = used.length;
   if (used.length < samples.length) row.status += ` (${used.length} of ${samples.length} samples used)`;
   if (used.length === 0) return row;
@@ -83,17 +101,7 @@ export function summariseCell(server, run, samples, bareSamples = []) {
   const rss = samples.map((s) => s.peakRss).filter((v) => v != null);
   row.peakRss = rss.length === 0 ? null : Math.max(...rss);
   row.tasksHeld = Math.max(...samples.map((s) => s.tasksHeld ?? 0));
-  const ratios = used.flatMap((s) => {
-    const bare = bareSamples.find((b) => b.round === s.round && usable(b));
-    return bare ? [s.result.requestsPerSec / bare.result.requestsPerSec] : [];
-  });
-  if (ratios.length > 0) {
-    row.ratio = {
-      median: median(ratios),
-      min: Math.min(...ratios),
-      max: Math.max(...ratios),
-      n: ratios.length,
-    };
-  }
+  const ratio = pairedRatio(samples, bareSamples);
+  if (ratio !== undefined) row.ratio = ratio;
   return row;
 }

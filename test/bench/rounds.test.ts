@@ -1,6 +1,6 @@
 // The benchmark's interleaved rounds (decision 0131): a cell's row and its per-round ratio to bare.
 import { describe, expect, it } from 'vitest';
-import { median, summariseCell, type RoundSample } from '../../bench/lib/rounds.mjs';
+import { median, pairedRatio, summariseCell, type RoundSample } from '../../bench/lib/rounds.mjs';
 
 function sample(round: number, requestsPerSec: number, extra: Partial<RoundSample> = {}): RoundSample {
   return {
@@ -83,5 +83,12 @@ describe('bench rounds', () => {
     expect(row.result!.requestsPerSec).toBe(16_000);
     expect(row.result!.p99).toBe(17);
     expect(row.status).toBe('ok (2 of 3 samples used)');
+  });
+
+  it('pairs any two servers round by round, as for the multiples of @a2a-js/sdk', () => {
+    const peer = [sample(0, 2_000), sample(1, 1_000), sample(2, 2_500)];
+    const concord = [sample(0, 10_000), sample(1, 6_000), sample(2, 20_000)];
+    expect(pairedRatio(concord, peer)).toEqual({ median: 6, min: 5, max: 8, n: 3 });
+    expect(pairedRatio(concord, [])).toBeUndefined();
   });
 });
