@@ -27,7 +27,6 @@ export interface RoundSample {
 export interface CellRow {
   server: string;
   run: string;
-  rounds: number;
   /** Samples the figures were taken from. */
   used: number;
   status: string;

@@ -83,7 +83,7 @@ function combineResults(results, counted) {
  * the per-round ratios (none for the bare server itself).
  */
 export function summariseCell(server, run, samples, bareSamples = []) {
-  const row = { server, run, rounds: samples.length, status: worstStatus(samples) };
+  const row = { server, run, status: worstStatus(samples) };
   const used = usedSamples(samples);
   row.used = used.length;
   if (used.length < samples.length) row.status += ` (${used.length} of ${samples.length} samples used)`;
