@@ -28,7 +28,7 @@ import { backgroundBusyPct, cpuMark, cpuSince, waitForQuiet } from './lib/cpu.mj
 import { loadGeneratorNote, runLoad } from './lib/load-runner.mjs';
 import { describeMachine } from './lib/machine.mjs';
 import { pinning } from './lib/pin.mjs';
-import { badCount, renderReport } from './lib/report.mjs';
+import { badCount, pairedRatioText, renderReport } from './lib/report.mjs';
 import { pairedRatio, summariseCell } from './lib/rounds.mjs';
 import { errorLine, peakRssMiB, resetPeakRss, startServer, stopServer } from './lib/server-process.mjs';
 
@@ -273,8 +273,8 @@ const multiples = RUNS.flatMap((run) =>
   ['concord-memory', 'concord-sqlite'].flatMap((name) => {
     const ratio = pairedRatio(samplesOf(name, run.label), samplesOf('a2a-js', run.label));
     if (ratio === undefined) return [];
-    const range = ratio.n > 1 ? ` (${ratio.min.toFixed(1)}-${ratio.max.toFixed(1)})` : '';
-    return [`${name} ${run.label} ${ratio.median.toFixed(1)}×${range}`];
+    const { median, range } = pairedRatioText(ratio, 1);
+    return [`${name} ${run.label} ${median}${range && ` (${range})`}`];
   }),
 );
 // In the order of SERVERS, then of RUNS, whatever order skips and samples were recorded in.

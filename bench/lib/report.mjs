@@ -12,9 +12,21 @@ const fmtMs = (n) => (n < 10 ? n.toFixed(1) : fmtInt(n));
 const cell = (text) => String(text).replace(/\s+/g, ' ').replaceAll('|', '\\|');
 const pct = (n) => (n == null ? 'n/a' : `${Math.round(n)}%`);
 const ratio = (value, base) => (base ? ` (${(value / base).toFixed(2)}×)` : '');
-/** The per-round req/s ratio (rounds.mjs): its median and, over several rounds, its range. */
-const roundRatio = ({ median, min, max, n }) =>
-  ` (${median.toFixed(2)}×${n > 1 ? `, ${min.toFixed(2)}-${max.toFixed(2)}` : ''})`;
+/**
+ * A paired ratio (rounds.mjs `pairedRatio`) as text, to `digits` decimals: its median ("0.54×") and,
+ * over several rounds, its range ("0.51-0.59", else '').
+ */
+export function pairedRatioText({ median, min, max, n }, digits) {
+  return {
+    median: `${median.toFixed(digits)}×`,
+    range: n > 1 ? `${min.toFixed(digits)}-${max.toFixed(digits)}` : '',
+  };
+}
+/** The per-round req/s ratio to bare, as the table shows it. */
+const roundRatio = (paired) => {
+  const { median, range } = pairedRatioText(paired, 2);
+  return ` (${median}${range && `, ${range}`})`;
+};
 
 /** Bad responses in a timed run: transport errors, timeouts, non-2xx and wrong bodies. */
 export function badCount(r) {

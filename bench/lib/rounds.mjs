@@ -6,7 +6,8 @@
 //
 // A cell's row keeps its usable samples' medians: req/s, p50, wrk's p99 and ramp, CPU. The highest
 // where a target is an upper bound: p99, max latency and peak RSS (over every sample). Errors and
-// totals are summed over every sample. Its ratio to bare is the median of the per-round ratios, with their range.
+// totals are summed over every sample. Its ratio to bare is the median of the per-round ratios,
+// with their range.
 //
 // A usable sample is one not marked FAILED. Samples measured over the steady window (decision
 // 0118) and wrk's whole-run figures are not mixed: when some samples have a steady window, only
@@ -51,7 +52,7 @@ export function pairedRatio(samples, baseSamples) {
 function worstStatus(samples) {
   const statuses = samples.map((s) => s.status);
   return (
-    statuses.find((s) => s.startsWith('FAILED')) ??
+    samples.find(failed)?.status ??
     statuses.find((s) => s.includes('noisy')) ??
     statuses.find((s) => s !== 'ok') ??
     statuses[0]
