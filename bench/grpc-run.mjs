@@ -43,10 +43,12 @@ function cpuSeconds(pid) {
 }
 
 const grpcPort = await freePort();
-const server = await startServer(join(here, 'servers/concord.mjs'), {
-  BENCH_STORE: 'memory',
-  BENCH_GRPC_PORT: String(grpcPort),
-});
+const { SERVING_NODE_OPTIONS } = await import('../dist/server/adapters/node.js');
+const server = await startServer(
+  join(here, 'servers/concord.mjs'),
+  { BENCH_STORE: 'memory', BENCH_GRPC_PORT: String(grpcPort) },
+  SERVING_NODE_OPTIONS.split(' '),
+);
 const http = `http://127.0.0.1:${server.port}/`;
 const targets = { grpc: `127.0.0.1:${grpcPort}`, jsonrpc: http, rest: http };
 const rows = [];

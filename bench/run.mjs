@@ -53,6 +53,12 @@ const QUIET_WAIT = Number(env.BENCH_QUIET_WAIT ?? 5);
 const RETRIES = Number(env.BENCH_RETRIES ?? 8);
 let retriesLeft = RETRIES;
 
+// Concord's servers are started as the README asks a serving process to be started: node given
+// SERVING_NODE_OPTIONS (a young generation of 8 MiB semi-spaces, decision 0132), as `npm start`
+// does. The other servers run on node's defaults, as their own documentation leaves them.
+const { SERVING_NODE_OPTIONS } = await import('../dist/server/adapters/node.js');
+const CONCORD_NODE_ARGS = SERVING_NODE_OPTIONS.split(' ');
+
 const SERVERS = [
   { name: 'bare', script: 'servers/bare.mjs' },
   // The same, with its replies written at the end of the event-loop turn as Concord's node adapter
@@ -66,14 +72,27 @@ const SERVERS = [
   },
   // The floor under any A2A server: parse, mint ids, serialise a fresh task; nothing else.
   { name: 'ideal-a2a', script: 'servers/bare-a2a.mjs', runs: ['send c=32', 'send c=128'] },
+  // The same, keeping each task in SQLite before answering: the floor under a durable store.
+  { name: 'ideal-durable', script: 'servers/ideal-durable.mjs', runs: ['send c=32', 'send c=128'] },
   { name: 'a2a-js', script: 'servers/a2a-js.mjs' },
-  { name: 'concord-memory', script: 'servers/concord.mjs', env: { BENCH_STORE: 'memory' } },
-  { name: 'concord-sqlite', script: 'servers/concord.mjs', env: { BENCH_STORE: 'sqlite' } },
+  {
+    name: 'concord-memory',
+    script: 'servers/concord.mjs',
+    env: { BENCH_STORE: 'memory' },
+    nodeArgs: CONCORD_NODE_ARGS,
+  },
+  {
+    name: 'concord-sqlite',
+    script: 'servers/concord.mjs',
+    env: { BENCH_STORE: 'sqlite' },
+    nodeArgs: CONCORD_NODE_ARGS,
+  },
   // Several instances' store: one fresh schema, dropped after the runs (bench/servers/concord.mjs).
   {
     name: 'concord-postgres',
     script: 'servers/concord.mjs',
     env: { BENCH_STORE: 'postgres' },
+    nodeArgs: CONCORD_NODE_ARGS,
     skip: env.BENCH_POSTGRES_URL ? undefined : 'skipped: set BENCH_POSTGRES_URL to a PostgreSQL database',
   },
   // The same agent with its contract gate switched off: the contract send's cost without validation.
@@ -81,6 +100,7 @@ const SERVERS = [
     name: 'concord-memory-ungated',
     script: 'servers/concord.mjs',
     env: { BENCH_STORE: 'memory', BENCH_CONTRACTS: 'off' },
+    nodeArgs: CONCORD_NODE_ARGS,
     runs: ['contract send c=32'],
   },
 ].filter((s) => !env.BENCH_ONLY || env.BENCH_ONLY.split(',').includes(s.name));
@@ -202,7 +222,7 @@ async function startEntry(spec) {
     return skipAll(spec.skip);
   }
   try {
-    const server = await startServer(join(here, spec.script), spec.env ?? {});
+    const server = await startServer(join(here, spec.script), spec.env ?? {}, spec.nodeArgs);
     server.url = `http://127.0.0.1:${server.port}${server.path}`;
     // Requests answered so far: the in-memory stores keep tasks, so RSS follows this count.
     server.served = 0;

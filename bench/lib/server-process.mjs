@@ -32,12 +32,13 @@ export function errorLine(stderr) {
 }
 
 /**
- * Starts `script` on core 0 with PORT (and `env`) set. Resolves { child, port, path } once ready;
- * rejects with a reason (including stderr) if it exits or times out first.
+ * Starts `script` on core 0 with PORT (and `env`) set, node itself given `nodeArgs`. Resolves
+ * { child, port, path } once ready; rejects with a reason (including stderr) if it exits or times
+ * out first.
  */
-export async function startServer(script, env) {
+export async function startServer(script, env, nodeArgs = []) {
   const port = await freePort();
-  const child = spawnNodeOn(0, [script], {
+  const child = spawnNodeOn(0, [...nodeArgs, script], {
     env: { ...process.env, NODE_ENV: 'production', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -18,7 +18,12 @@ import {
 import { ReleasingSet } from '../releasing-set.js';
 import { TurnWrites } from './turn-writes.js';
 
-export { disablePretenuring, limitHeapGrowth, HEAP_GROWING_PERCENT } from './heap-tuning.js';
+export {
+  disablePretenuring,
+  limitHeapGrowth,
+  HEAP_GROWING_PERCENT,
+  SERVING_NODE_OPTIONS,
+} from './heap-tuning.js';
 export { ReleasingSet } from '../releasing-set.js';
 
 /** Options of the node:http request listener. */
