@@ -8,36 +8,14 @@
 
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
+import { freshTask, onJsonCall, sendJson } from '../lib/json-call.mjs';
 
-const server = createServer((req, res) => {
-  const chunks = [];
-  req.on('data', (c) => chunks.push(c));
-  req.on('end', () => {
-    let call;
-    try {
-      call = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    } catch {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}');
-      return;
-    }
-    const message = call.params.message;
-    const text = message.parts[0].text;
-    const id = randomUUID();
-    const contextId = randomUUID();
-    const task = {
-      kind: 'task',
-      id,
-      contextId,
-      status: { state: 'completed', timestamp: new Date().toISOString() },
-      history: [{ ...message, taskId: id, contextId }],
-      artifacts: [{ artifactId: randomUUID(), parts: [{ kind: 'text', text: 'echo: ' + text }] }],
-    };
-    const body = JSON.stringify({ jsonrpc: '2.0', id: call.id, result: task });
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-    res.end(body);
-  });
-});
+const server = createServer(
+  onJsonCall((call, res) => {
+    const task = freshTask(call.params.message, randomUUID);
+    sendJson(res, JSON.stringify({ jsonrpc: '2.0', id: call.id, result: task }));
+  }),
+);
 
 server.listen(Number(process.env.PORT), '127.0.0.1', () => {
   process.stdout.write('READY {"path":"/"}\n');

@@ -7,6 +7,7 @@
 // so the streaming run has a ceiling too.
 
 import { createServer } from 'node:http';
+import { onJsonCall, sendJson } from '../lib/json-call.mjs';
 
 // BENCH_BUSY_US adds that much CPU (a busy-wait) to each request: the bare server at another
 // server's cost per request, to tell what comes from the cost alone (bench/RESULTS.md, the c=128 tail).
@@ -18,13 +19,8 @@ let turn = [];
 const writeTurn = () => {
   const ready = turn;
   turn = [];
-  for (let i = 0; i < ready.length; i += 2) sendReply(ready[i], ready[i + 1]);
+  for (let i = 0; i < ready.length; i += 2) sendJson(ready[i], ready[i + 1]);
 };
-
-function sendReply(res, body) {
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-  res.end(body);
-}
 
 const task = (extra) => ({
   kind: 'task',
@@ -51,21 +47,11 @@ const STREAM_RESULTS = [
   },
 ].map((r) => `,"result":${JSON.stringify(r)}}\n\n`);
 
-const server = createServer((req, res) => {
-  const chunks = [];
-  req.on('data', (c) => chunks.push(c));
-  req.on('end', () => {
+const server = createServer(
+  onJsonCall((call, res) => {
     if (BUSY_NS > 0n) {
       const until = process.hrtime.bigint() + BUSY_NS;
       while (process.hrtime.bigint() < until);
-    }
-    let call;
-    try {
-      call = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    } catch {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}');
-      return;
     }
     const id = JSON.stringify(call.id ?? null);
     if (call.method === 'message/stream') {
@@ -75,10 +61,10 @@ const server = createServer((req, res) => {
       return;
     }
     const body = SEND_HEAD + id + SEND_TAIL;
-    if (!TURN_WRITES) return sendReply(res, body);
+    if (!TURN_WRITES) return sendJson(res, body);
     if (turn.push(res, body) === 2) setImmediate(writeTurn);
-  });
-});
+  }),
+);
 
 server.listen(Number(process.env.PORT), '127.0.0.1', () => {
   process.stdout.write('READY {"path":"/"}\n');

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { newId } from '../../dist/server/ids.js';
+import { freshTask, onJsonCall, sendJson } from '../lib/json-call.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'concord-ideal-durable-'));
 const db = new Database(join(dir, 'tasks.sqlite'));
@@ -24,49 +25,28 @@ db.exec(
 );
 const insert = db.prepare('INSERT INTO tasks (id, context_id, task) VALUES (?, ?, ?)');
 
-// Replies waiting for the turn's commit: [res, taskId, contextId, taskJson, rpcId, ...].
+// Replies waiting for the turn's commit: [res, row, rpcId, ...].
 let turn = [];
 const writeAll = db.transaction((rows) => {
-  for (let i = 0; i < rows.length; i += 5) insert.run(rows[i + 1], rows[i + 2], rows[i + 3]);
+  for (let i = 0; i < rows.length; i += 3)
+    insert.run(rows[i + 1].id, rows[i + 1].contextId, rows[i + 1].json);
 });
 function commitTurn() {
   const rows = turn;
   turn = [];
   writeAll(rows);
-  for (let i = 0; i < rows.length; i += 5) {
-    const body = `{"jsonrpc":"2.0","id":${JSON.stringify(rows[i + 4])},"result":${rows[i + 3]}}`;
-    rows[i].writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-    rows[i].end(body);
+  for (let i = 0; i < rows.length; i += 3) {
+    sendJson(rows[i], `{"jsonrpc":"2.0","id":${JSON.stringify(rows[i + 2])},"result":${rows[i + 1].json}}`);
   }
 }
 
-const server = createServer((req, res) => {
-  const chunks = [];
-  req.on('data', (c) => chunks.push(c));
-  req.on('end', () => {
-    let call;
-    try {
-      call = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    } catch {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}');
-      return;
-    }
-    const message = call.params.message;
-    const text = message.parts[0].text;
-    const id = newId();
-    const contextId = newId();
-    const task = JSON.stringify({
-      kind: 'task',
-      id,
-      contextId,
-      status: { state: 'completed', timestamp: new Date().toISOString() },
-      history: [{ ...message, taskId: id, contextId }],
-      artifacts: [{ artifactId: newId(), parts: [{ kind: 'text', text: 'echo: ' + text }] }],
-    });
-    if (turn.push(res, id, contextId, task, call.id) === 5) setImmediate(commitTurn);
-  });
-});
+const server = createServer(
+  onJsonCall((call, res) => {
+    const task = freshTask(call.params.message, newId);
+    const row = { id: task.id, contextId: task.contextId, json: JSON.stringify(task) };
+    if (turn.push(res, row, call.id) === 3) setImmediate(commitTurn);
+  }),
+);
 
 server.listen(Number(process.env.PORT), '127.0.0.1', () => {
   process.stdout.write('READY {"path":"/"}\n');
