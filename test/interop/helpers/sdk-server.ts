@@ -4,7 +4,10 @@
  * opt-in `legacyCompat`) 0.3; with `grpc: true` also its gRPC services (1.0 `A2AService` and
  * 0.3 `LegacyA2AService`) on a port of their own. The agent behaves like Concord's echo example where the tests need
  * it: any text completes with an `echo: <text>` artifact; `stream <n>` sends n artifact chunks
- * (append / lastChunk) 50 ms apart, then completes; `wait` stays working until canceled.
+ * (append / lastChunk) 50 ms apart, then completes; `wait` stays working until canceled; `ask`
+ * asks for input, and the next message on the task completes it. With `full: true` it also keeps
+ * and delivers push configs (the SDK's sender, 0.3 bodies for configs made over 0.3) and serves an
+ * extended card to callers presenting `Bearer ${SDK_TOKEN}`.
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -21,7 +24,11 @@ import {
 import { UserBuilder, agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/server/express';
 import { A2AService, grpcService, UserBuilder as GrpcUserBuilder } from '@a2a-js/sdk/server/grpc';
 import { LegacyA2AService, legacyGrpcService } from '@a2a-js/sdk/compat/v0_3/server/grpc';
-import { Server as GrpcServer, ServerCredentials } from '@grpc/grpc-js';
+import { createLegacyAwarePushNotificationSender } from '@a2a-js/sdk/compat/v0_3/server';
+import { Server as GrpcServer, ServerCredentials, type Metadata } from '@grpc/grpc-js';
+
+/** The bearer token the `full` server accepts (the extended card is for authenticated callers). */
+export const SDK_TOKEN = 'sdk-token';
 
 /** A running SDK server. */
 export interface SdkServer {
@@ -97,6 +104,10 @@ const executor: AgentExecutor = {
       update(TaskState.TASK_STATE_COMPLETED);
       return;
     }
+    if (text.toLowerCase() === 'ask' && ctx.task === undefined) {
+      update(TaskState.TASK_STATE_INPUT_REQUIRED);
+      return;
+    }
     if (text.toLowerCase() === 'wait') {
       update(TaskState.TASK_STATE_WORKING);
       await new Promise<void>((release) => waiting.set(ctx.taskId, { contextId: ctx.contextId, release }));
@@ -120,7 +131,7 @@ const executor: AgentExecutor = {
   },
 };
 
-function cardFor(base: string, rest: string, push = false, grpc?: string): AgentCard {
+function cardFor(base: string, rest: string, full = false, grpc?: string): AgentCard {
   return {
     name: 'SDK Echo',
     description: 'An echo agent served by @a2a-js/sdk',
@@ -142,8 +153,8 @@ function cardFor(base: string, rest: string, push = false, grpc?: string): Agent
     ],
     capabilities: {
       streaming: true,
-      pushNotifications: push,
-      extendedAgentCard: false,
+      pushNotifications: full,
+      extendedAgentCard: full,
       extensions: [],
     },
     securitySchemes: {},
@@ -166,16 +177,22 @@ function cardFor(base: string, rest: string, push = false, grpc?: string): Agent
   } as AgentCard;
 }
 
-async function startGrpc(handler: DefaultRequestHandler): Promise<{ target: string; server: GrpcServer }> {
+/** A caller: authenticated when it presents the token (the SDK's `User` shape). */
+function userOf(authorization: unknown) {
+  const known = authorization === `Bearer ${SDK_TOKEN}`;
+  return Promise.resolve({ isAuthenticated: known, userName: known ? 'interop' : '' });
+}
+const httpUser = (req: express.Request) => userOf(req.headers.authorization);
+const grpcUser = (call: { metadata: Metadata }) => userOf(call.metadata.get('authorization')[0]);
+
+async function startGrpc(
+  handler: DefaultRequestHandler,
+  full: boolean,
+): Promise<{ target: string; server: GrpcServer }> {
   const server = new GrpcServer();
-  server.addService(
-    A2AService,
-    grpcService({ requestHandler: handler, userBuilder: GrpcUserBuilder.noAuthentication }),
-  );
-  server.addService(
-    LegacyA2AService,
-    legacyGrpcService({ requestHandler: handler, userBuilder: GrpcUserBuilder.noAuthentication }),
-  );
+  const userBuilder = full ? grpcUser : GrpcUserBuilder.noAuthentication;
+  server.addService(A2AService, grpcService({ requestHandler: handler, userBuilder }));
+  server.addService(LegacyA2AService, legacyGrpcService({ requestHandler: handler, userBuilder }));
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) =>
       e === null ? resolve(p) : reject(e),
@@ -187,10 +204,14 @@ async function startGrpc(handler: DefaultRequestHandler): Promise<{ target: stri
 /**
  * Starts the SDK agent on 127.0.0.1 with an ephemeral port. With `push`, its card declares push
  * notifications and the SDK keeps push configs in its in-memory store (for the client's CRUD);
- * with `grpc`, the SDK's gRPC services run too and the card lists them.
+ * `full` adds the SDK's push sender and the extended card; with `grpc`, the SDK's gRPC services
+ * run too and the card lists them.
  */
-export async function startSdkServer(options: { push?: boolean; grpc?: boolean } = {}): Promise<SdkServer> {
-  const push = options.push === true;
+export async function startSdkServer(
+  options: { push?: boolean; grpc?: boolean; full?: boolean } = {},
+): Promise<SdkServer> {
+  const full = options.full === true;
+  const push = options.push === true || full;
   const app = express();
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -198,28 +219,47 @@ export async function startSdkServer(options: { push?: boolean; grpc?: boolean }
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}/`;
   const restUrl = `http://127.0.0.1:${port}/rest`;
-  const card = cardFor(url, restUrl, push);
+  const card = cardFor(url, restUrl, full);
+  // The public card without push keeps `pushNotifications: false` unless `push` asked for it.
+  card.capabilities!.pushNotifications = push;
+  const pushStore = push ? new InMemoryPushNotificationStore() : undefined;
+  const extended: AgentCard = {
+    ...card,
+    name: 'SDK Echo (extended)',
+    skills: [
+      ...card.skills,
+      {
+        id: 'secret',
+        name: 'Secret',
+        description: 'Only on the extended card.',
+        tags: ['extended'],
+        examples: [],
+        inputModes: [],
+        outputModes: [],
+        securityRequirements: [],
+      },
+    ],
+  };
   const handler = new DefaultRequestHandler(
     card,
     new InMemoryTaskStore(),
     executor,
     undefined,
-    push ? new InMemoryPushNotificationStore() : undefined,
+    pushStore,
+    full && pushStore !== undefined ? createLegacyAwarePushNotificationSender(pushStore) : undefined,
+    full ? extended : undefined,
   );
-  const grpc = options.grpc === true ? await startGrpc(handler) : undefined;
+  const grpc = options.grpc === true ? await startGrpc(handler, full) : undefined;
   // The card lists the gRPC interfaces once their port is known.
-  if (grpc !== undefined)
-    card.supportedInterfaces = cardFor(url, restUrl, push, grpc.target).supportedInterfaces;
+  if (grpc !== undefined) {
+    card.supportedInterfaces = cardFor(url, restUrl, full, grpc.target).supportedInterfaces;
+    extended.supportedInterfaces = card.supportedInterfaces;
+  }
+  const userBuilder = full ? httpUser : UserBuilder.noAuthentication;
   const legacyCompat = { enabled: true };
   app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler, legacyCompat }));
-  app.use(
-    '/rest',
-    restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat }),
-  );
-  app.use(
-    '/',
-    jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat }),
-  );
+  app.use('/rest', restHandler({ requestHandler: handler, userBuilder, legacyCompat }));
+  app.use('/', jsonRpcHandler({ requestHandler: handler, userBuilder, legacyCompat }));
   return {
     url,
     restUrl,
