@@ -157,7 +157,17 @@ function cardFor(base: string, rest: string, full = false, grpc?: string): Agent
       extendedAgentCard: full,
       extensions: [],
     },
-    securitySchemes: {},
+    // With `full`, the bearer scheme the extended card needs (optional: nothing requires it).
+    securitySchemes: full
+      ? {
+          bearer: {
+            scheme: {
+              $case: 'httpAuthSecurityScheme',
+              value: { scheme: 'Bearer', description: '', bearerFormat: '' },
+            },
+          },
+        }
+      : {},
     securityRequirements: [],
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain'],
@@ -257,6 +267,19 @@ export async function startSdkServer(
   }
   const userBuilder = full ? httpUser : UserBuilder.noAuthentication;
   const legacyCompat = { enabled: true };
+  // SDK 1.3's agentCardHandler serves the 1.0 card as `JSON.stringify` of its ts-proto object, so a
+  // oneof reads `{"scheme":{"$case":"httpAuthSecurityScheme","value":{...}}}` instead of ProtoJSON's
+  // `{"httpAuthSecurityScheme":{...}}` (decision 0047). A card with security schemes (`full`) is
+  // served to 1.0 callers as ProtoJSON here, as an SDK user must do; 0.3 callers get the SDK's own.
+  if (full) {
+    app.get('/.well-known/agent-card.json', (req, res, next) => {
+      if (!(req.header('a2a-version') ?? '').startsWith('1')) return next();
+      res.json({
+        ...card,
+        securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } },
+      });
+    });
+  }
   app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler, legacyCompat }));
   app.use('/rest', restHandler({ requestHandler: handler, userBuilder, legacyCompat }));
   app.use('/', jsonRpcHandler({ requestHandler: handler, userBuilder, legacyCompat }));

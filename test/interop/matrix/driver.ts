@@ -90,7 +90,7 @@ export interface NPage {
 export interface Driver {
   card(): Promise<NCard>;
   /** The extended card, asked for with the server's bearer token. */
-  extendedCard(): Promise<NCard>;
+  extendedCard?(): Promise<NCard>;
   send(text: string, options?: SendOptions): Promise<NTask>;
   stream(text: string): Promise<NEvent[]>;
   get(id: string, historyLength?: number): Promise<NTask>;

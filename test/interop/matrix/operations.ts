@@ -35,8 +35,9 @@ export const OPERATIONS: Operation[] = [
   },
   {
     name: 'extended card',
+    needs: ['extendedCard'],
     async run(driver, server) {
-      const card = await driver.extendedCard();
+      const card = await driver.extendedCard!();
       expect(card.name).toBe(server.extendedName);
       expect(card.skills).toContain('secret');
     },

@@ -345,6 +345,14 @@ export const SDK_CLIENTS: ClientRow[] = [
     client: 'sdk 0.3',
     binding,
     version: '0.3',
+    ...(binding === 'JSONRPC'
+      ? {}
+      : {
+          limits: {
+            dropsAppend:
+              "SDK 0.3.14's REST/gRPC transports rebuild artifact updates from the proto and copy lastChunk only (FromProto.taskArtifactUpdateEvent)",
+          },
+        }),
     connect: (server) => connect03(binding, server),
   })),
 ];
