@@ -230,23 +230,23 @@ async function connectCli(
 const BINDINGS = ['JSONRPC', 'HTTP+JSON', 'GRPC'] as const;
 const VERSIONS = ['1.0', '0.3'] as const;
 
-/** Concord's client on every interface, and the CLI on the HTTP ones (it has no gRPC flag). */
-export const CONCORD_CLIENTS: ClientRow[] = [
-  ...BINDINGS.flatMap((binding) =>
-    VERSIONS.map((version): ClientRow => ({
-      client: 'concord client',
-      binding,
-      version,
-      connect: (server) => connectClient(binding, version, server),
-    })),
-  ),
-  ...(['JSONRPC', 'HTTP+JSON'] as const).flatMap((binding) =>
-    VERSIONS.map((version): ClientRow => ({
-      client: 'concord cli',
-      binding,
-      version,
-      lacks: ['extendedCard', 'pushCreate', 'pushGet', 'pushList', 'pushDelete'],
-      connect: (server) => connectCli(binding, version, server),
-    })),
-  ),
-];
+/** Concord's client on every interface. */
+export const CONCORD_CLIENT_ROWS: ClientRow[] = BINDINGS.flatMap((binding) =>
+  VERSIONS.map((version): ClientRow => ({
+    client: 'concord client',
+    binding,
+    version,
+    connect: (server) => connectClient(binding, version, server),
+  })),
+);
+
+/** The CLI on the HTTP interfaces (it has no gRPC flag). */
+export const CONCORD_CLI_ROWS: ClientRow[] = (['JSONRPC', 'HTTP+JSON'] as const).flatMap((binding) =>
+  VERSIONS.map((version): ClientRow => ({
+    client: 'concord cli',
+    binding,
+    version,
+    lacks: ['extendedCard', 'pushCreate', 'pushGet', 'pushList', 'pushDelete'],
+    connect: (server) => connectCli(binding, version, server),
+  })),
+);
