@@ -135,7 +135,14 @@ async function connectClient(
     },
     cancel: async (id) => taskOf(await client.cancelTask({ id })),
     resubscribe: (id, attached) => collect(client.subscribeToTask({ id }), attached),
-    pushCreate: async (c) => configOf(await client.createTaskPushNotificationConfig(c)),
+    pushCreate: async ({ id, token, ...rest }) =>
+      configOf(
+        await client.createTaskPushNotificationConfig({
+          ...rest,
+          ...(id === '' ? {} : { id }),
+          ...(token === undefined ? {} : { token }),
+        }),
+      ),
     pushGet: async (taskId, id) => configOf(await client.getTaskPushNotificationConfig({ taskId, id })),
     pushList: async (taskId) =>
       (await client.listTaskPushNotificationConfigs({ taskId })).configs.map(configOf),

@@ -105,6 +105,15 @@ export const OPERATIONS: Operation[] = [
     },
   },
   {
+    name: 'cancel a finished task',
+    async run(driver) {
+      const done = await driver.send('done already');
+      expect(done.state).toBe('completed');
+      // TaskNotCancelableError (-32002; A2A 1.0 §3.3.1): a terminal task cannot be canceled.
+      await expect(driver.cancel(done.id)).rejects.toThrow(/cancel/i);
+    },
+  },
+  {
     name: 'resubscribe',
     async run(driver) {
       const task = await driver.send('wait', { returnImmediately: true });
@@ -114,6 +123,13 @@ export const OPERATIONS: Operation[] = [
       // SubscribeToTask starts with the task as it is (A2A 1.0 §3.1.6), then its updates.
       expect(events[0]).toMatchObject({ kind: 'task', id: task.id });
       expect(lastState(events)).toBe('canceled');
+    },
+  },
+  {
+    name: 'resubscribe to an unknown task',
+    async run(driver) {
+      // TaskNotFoundError on a streaming method: an SSE error event or a plain error answer.
+      await expect(driver.resubscribe('no-such-task', async () => undefined)).rejects.toThrow(/not.?found/i);
     },
   },
   {
@@ -151,6 +167,25 @@ export const OPERATIONS: Operation[] = [
         await driver.pushDelete!(task.id, id);
         expect(await driver.pushList!(task.id)).toEqual([]);
         await expect(driver.pushGet!(task.id, id)).rejects.toThrow();
+      } finally {
+        await driver.cancel(task.id).catch(() => undefined);
+      }
+    },
+  },
+  {
+    name: 'push-config without an id',
+    needs: ['pushCreate', 'pushGet', 'pushList', 'pushDelete'],
+    async run(driver, server) {
+      const task = await driver.send('wait', { returnImmediately: true });
+      try {
+        // The id is optional on create; the server assigns one (A2A 1.0 §3.1.7).
+        const created = await driver.pushCreate!({ taskId: task.id, id: '', url: server.webhookUrl });
+        expect(created.id).not.toBe('');
+        expect(created).toMatchObject({ taskId: task.id, url: server.webhookUrl });
+        expect((await driver.pushGet!(task.id, created.id)).url).toBe(server.webhookUrl);
+        expect((await driver.pushList!(task.id)).map((c) => c.id)).toEqual([created.id]);
+        await driver.pushDelete!(task.id, created.id);
+        expect(await driver.pushList!(task.id)).toEqual([]);
       } finally {
         await driver.cancel(task.id).catch(() => undefined);
       }

@@ -302,7 +302,7 @@ async function connect03(binding: ClientRow['binding'], { url, token }: ServerUn
         await client.setTaskPushNotificationConfig({
           taskId: c.taskId,
           pushNotificationConfig: {
-            id: c.id,
+            ...(c.id === '' ? {} : { id: c.id }),
             url: c.url,
             ...(c.token === undefined ? {} : { token: c.token }),
           },
