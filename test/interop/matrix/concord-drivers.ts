@@ -111,11 +111,17 @@ async function connectClient(
         authed.close();
       }
     },
+    sendsPush: true,
     send: async (text, o = {}) =>
       answer(
         await client.sendMessage({
           message: message(text, o),
-          ...(o.returnImmediately === true ? { configuration: { returnImmediately: true } } : {}),
+          configuration: {
+            ...(o.returnImmediately === true ? { returnImmediately: true } : {}),
+            ...(o.push === undefined
+              ? {}
+              : { taskPushNotificationConfig: { taskId: '', url: o.push.url, token: o.push.token } }),
+          },
         }),
       ),
     stream: (text) => collect(client.sendStreamingMessage({ message: message(text, {}) })),
@@ -263,6 +269,6 @@ export const CONCORD_CLI_ROWS: ClientRow[] = (
   client: 'concord cli',
   binding,
   version,
-  lacks: ['extendedCard', 'pushCreate', 'pushGet', 'pushList', 'pushDelete'],
+  lacks: ['extendedCard', 'sendsPush', 'pushCreate', 'pushGet', 'pushList', 'pushDelete'],
   connect: (server) => connectCli(binding, version, server),
 }));

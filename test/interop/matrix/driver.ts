@@ -74,6 +74,8 @@ export interface SendOptions {
   taskId?: string;
   contextId?: string;
   returnImmediately?: boolean;
+  /** A push config given with the send (1.0 `taskPushNotificationConfig`, 0.3 `pushNotificationConfig`). */
+  push?: { url: string; token: string };
 }
 
 /** One page of ListTasks. */
@@ -92,6 +94,8 @@ export interface Driver {
   /** The extended card, asked for with the server's bearer token. */
   extendedCard?(): Promise<NCard>;
   send(text: string, options?: SendOptions): Promise<NTask>;
+  /** Whether `send` can carry a push config (the CLI's cannot). */
+  sendsPush?: true;
   stream(text: string): Promise<NEvent[]>;
   get(id: string, historyLength?: number): Promise<NTask>;
   list?(contextId: string, pageSize: number, pageToken?: string): Promise<NPage>;

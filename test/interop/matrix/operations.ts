@@ -192,15 +192,39 @@ export const OPERATIONS: Operation[] = [
     },
   },
   {
+    name: 'push config given with the send',
+    needs: ['sendsPush', 'pushList'],
+    async run(driver, server, row) {
+      const token = `inline-${crypto.randomUUID()}`;
+      const task = await driver.send('wait', {
+        returnImmediately: true,
+        push: { url: server.webhookUrl, token },
+      });
+      const listed = await driver.pushList!(task.id);
+      expect(listed.map((c) => c.url)).toEqual([server.webhookUrl]);
+      await driver.cancel(task.id);
+      const delivered = await server.waitForPush(task.id, 'canceled');
+      expect(delivered.token).toBe(token);
+      expect(delivered.body).toMatch(
+        row.version === '1.0' ? /"TASK_STATE_CANCELED"/ : /"state":\s*"canceled"/,
+      );
+    },
+  },
+  {
     name: 'push delivered',
     needs: ['pushCreate'],
-    async run(driver, server) {
+    async run(driver, server, row) {
       const task = await driver.send('wait', { returnImmediately: true });
       const token = `token-${task.id}`;
       await driver.pushCreate!({ taskId: task.id, id: hookId(), url: server.webhookUrl, token });
       await driver.cancel(task.id);
       const delivered = await server.waitForPush(task.id, 'canceled');
       expect(delivered.token).toBe(token);
+      // The body speaks the version the config was created in: a 1.0 StreamResponse
+      // (`TASK_STATE_CANCELED`, A2A 1.0 §4.3.3) or a 0.3 Task (`"canceled"`, A2A 0.3 §9.5).
+      expect(delivered.body).toMatch(
+        row.version === '1.0' ? /"TASK_STATE_CANCELED"/ : /"state":\s*"canceled"/,
+      );
     },
   },
 ];

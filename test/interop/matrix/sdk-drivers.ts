@@ -25,6 +25,7 @@ import {
   type Driver,
   type NEvent,
   type NTask,
+  type SendOptions,
   type ServerUnderTest,
 } from './driver.js';
 
@@ -84,16 +85,23 @@ function message13(text: string, taskId = '', contextId = ''): Message {
   };
 }
 
-function sendRequest13(
-  text: string,
-  o: { taskId?: string; contextId?: string; returnImmediately?: boolean },
-) {
+function sendRequest13(text: string, o: SendOptions) {
   return {
     tenant: '',
     message: message13(text, o.taskId, o.contextId),
     configuration: {
       acceptedOutputModes: [],
-      taskPushNotificationConfig: undefined,
+      taskPushNotificationConfig:
+        o.push === undefined
+          ? undefined
+          : {
+              tenant: '',
+              id: '',
+              taskId: '',
+              url: o.push.url,
+              token: o.push.token,
+              authentication: undefined,
+            },
       returnImmediately: o.returnImmediately === true,
     },
     metadata: undefined,
@@ -150,6 +158,7 @@ async function connect13(
     card: async () => cardOf(await resolver.resolve(url)),
     extendedCard: async () =>
       cardOf(await client.getAgentCard({ serviceParameters: { authorization: `Bearer ${token}` } })),
+    sendsPush: true,
     send: async (text, o = {}) => text13(asTask13(await client.sendMessage(sendRequest13(text, o)))),
     stream: (text) => collect(client.sendMessageStream(sendRequest13(text, {}), signal())),
     get: async (id, historyLength) =>
@@ -234,7 +243,7 @@ function event03(
   }
 }
 
-function params03(text: string, o: { taskId?: string; contextId?: string; returnImmediately?: boolean }) {
+function params03(text: string, o: SendOptions) {
   const message: v03Types.Message = {
     kind: 'message',
     messageId: crypto.randomUUID(),
@@ -244,7 +253,13 @@ function params03(text: string, o: { taskId?: string; contextId?: string; return
     ...(o.contextId === undefined ? {} : { contextId: o.contextId }),
   };
   // 0.3's `blocking: false` is 1.0's returnImmediately (digest §2).
-  return { message, configuration: { blocking: o.returnImmediately !== true } };
+  return {
+    message,
+    configuration: {
+      blocking: o.returnImmediately !== true,
+      ...(o.push === undefined ? {} : { pushNotificationConfig: { url: o.push.url, token: o.push.token } }),
+    },
+  };
 }
 
 function asTask03(result: v03Types.Message | v03Types.Task): v03Types.Task {
@@ -291,6 +306,7 @@ async function connect03(binding: ClientRow['binding'], { url, token }: ServerUn
     card: async () => cardOf(await resolver.resolve(url)),
     extendedCard: async () =>
       cardOf(await client.getAgentCard({ serviceParameters: { authorization: `Bearer ${token}` } })),
+    sendsPush: true,
     send: async (text, o = {}) => task03(asTask03(await client.sendMessage(params03(text, o)))),
     stream: (text) => collect(client.sendMessageStream(params03(text, {}), signal())),
     get: async (id, historyLength) =>
