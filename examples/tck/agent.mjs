@@ -27,7 +27,6 @@ export const agentCard = {
   name: 'TCK Agent',
   description: 'System under test for the A2A conformance kits: behaves by messageId prefix.',
   version: '1.0.0',
-  provider: { organization: 'Concord', url: 'https://github.com/a2aproject/a2a-tck' },
   // Push is configured by `concord serve` (on unless --no-push); the card follows the server.
   capabilities: { streaming: true, pushNotifications: true },
   // Real media types, so that the kit's unsupported one is refused (CORE-SEND-003, decision 0141):
