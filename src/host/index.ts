@@ -8,7 +8,7 @@ export { createHost, startHost, type RunningHost, type StartHostOptions } from '
 export { loadHost, DefinitionError, type DefinitionProblem } from './definitions/index.js';
 export { importSigningKeys, publicJwks } from './signing-keys.js';
 export { cardsFor } from './mounted-agent.js';
-export { invokedSkill } from './skill-admission.js';
+export { invokedSkill } from '../server/index.js';
 export * from './security/index.js';
 export * from './executors/index.js';
 export type * from './host-config.js';

@@ -21,6 +21,7 @@ export type {
   RequestContext,
 } from './agent-executor.js';
 export type { CallContext, CallerIdentity } from './call-context.js';
+export { invokedSkill } from './invoked-skill.js';
 export { TaskUpdater, type ArtifactOptions, type MessageInput } from './task-updater.js';
 export {
   RequestHandler,

@@ -5,7 +5,11 @@
  */
 import { A2AError } from '../protocol/index.js';
 
-function matches(accepted: string, offered: string): boolean {
+/**
+ * True when media type `accepted` covers `offered` (or the other way round): parameters ignored,
+ * case-insensitive, `type/*` and `*\/*` wildcards on either side. Also the input-mode check's.
+ */
+export function mediaTypesMatch(accepted: string, offered: string): boolean {
   const a = accepted.split(';')[0]!.trim().toLowerCase();
   const o = offered.split(';')[0]!.trim().toLowerCase();
   if (a === '*/*' || o === '*/*' || a === o) return true;
@@ -17,7 +21,7 @@ function matches(accepted: string, offered: string): boolean {
 /** Throws -32005 when `accepted` is non-empty and shares no media type with `offered`. */
 export function checkOutputModes(accepted: string[] | undefined, offered: string[]): void {
   if (accepted === undefined || accepted.length === 0 || offered.length === 0) return;
-  for (const a of accepted) for (const o of offered) if (matches(a, o)) return;
+  for (const a of accepted) for (const o of offered) if (mediaTypesMatch(a, o)) return;
   throw new A2AError(
     'ContentTypeNotSupportedError',
     `None of the accepted output modes (${accepted.join(', ')}) is produced by this agent (${offered.join(', ')})`,

@@ -48,7 +48,7 @@ import type { CallContext } from './call-context.js';
 import type { AcceptedSend, ServerExtension } from './server-extension.js';
 import { EventHub, type HubSubscription } from './event-hub.js';
 import { applyHistoryLength, withoutArtifacts } from './history-length.js';
-import { checkOutputModes } from './output-modes.js';
+import { checkSendMediaTypes } from './input-modes.js';
 import {
   empty,
   finishedTaskError,
@@ -486,7 +486,7 @@ export class RequestHandler {
       throw invalidParams('/message/role', 'a client message must have the user role');
     const push =
       request.configuration?.taskPushNotificationConfig === undefined ? undefined : this.requirePush();
-    checkOutputModes(request.configuration?.acceptedOutputModes, this.agentCard.defaultOutputModes);
+    checkSendMediaTypes(request, this.agentCard);
     const scope = scopeOf(call);
     let stored: StoredTask | undefined;
     let taskId: string;
