@@ -135,14 +135,28 @@ export class HttpAnswer {
 /** Errors of a reused socket the server had closed while it was idle in the pool. */
 const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
 
-/** A reused pooled socket failed before any answer: the request never reached the server's application. */
-class StaleSocket extends Error {}
+/** A reused pooled socket failed before any answer: most likely closed by the server while idle. */
+class StaleSocket extends Error {
+  constructor(readonly failure: A2ALocalError) {
+    super(failure.message);
+  }
+}
+
+/**
+ * True for a request that may be sent again after a stale socket: a GET or HEAD, or one that
+ * carries an Idempotency-Key (a server that honours it runs it once even if the first copy did
+ * arrive). Others (a cancel, a push-config create) surface the failure instead.
+ */
+function replayable(spec: HttpRequestSpec): boolean {
+  return spec.method === 'GET' || spec.method === 'HEAD' || spec.headers['idempotency-key'] !== undefined;
+}
 
 /**
  * Sends one request to the policy-checked, pinned address and resolves when the headers arrive.
  * Failures are A2ALocalErrors: SSRF_BLOCKED, NETWORK, TIMEOUT or ABORTED (from `deadline`). With a
- * `pool`, a kept-alive socket is used when one is idle; one the server closed meanwhile is retried
- * on another socket (RFC 9112 §9.3.1: the request was never processed; decision 0137).
+ * `pool`, a kept-alive socket is used when one is idle; when it turns out closed by the server
+ * (reset before any answer), a replayable request is sent again on another socket (RFC 9112
+ * §9.3.1; decision 0137).
  */
 export async function sendHttp(
   spec: HttpRequestSpec,
@@ -160,6 +174,7 @@ export async function sendHttp(
     } catch (error) {
       // Each stale socket is destroyed by its failure, so this ends at a fresh connection.
       if (!(error instanceof StaleSocket)) throw error;
+      if (!replayable(spec)) throw error.failure;
     }
   }
 }
@@ -193,14 +208,13 @@ function exchange(
       deadline.signal.removeEventListener('abort', onAbort);
       if (error instanceof A2ALocalError) reject(error);
       else if (deadline.aborted) reject(deadline.error(what));
-      else if (request.reusedSocket && STALE_SOCKET_CODES.has(error.code ?? '')) reject(new StaleSocket());
       else {
-        reject(
-          new A2ALocalError('NETWORK', `${what} failed: ${error.message}`, {
-            cause: error,
-            url: spec.url.href,
-          }),
-        );
+        const failure = new A2ALocalError('NETWORK', `${what} failed: ${error.message}`, {
+          cause: error,
+          url: spec.url.href,
+        });
+        const stale = request.reusedSocket && STALE_SOCKET_CODES.has(error.code ?? '');
+        reject(stale ? new StaleSocket(failure) : failure);
       }
     });
     request.on('response', (response) => {

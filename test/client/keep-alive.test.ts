@@ -57,7 +57,7 @@ describe('keep-alive', () => {
     expect(front.closed).toBe(1);
   });
 
-  it('replaces a kept-alive connection the server closed, without a retry of the call', async () => {
+  it('sends a call with an Idempotency-Key again on a new connection when the kept-alive one was reset, outside the retry policy', async () => {
     front = await startFront();
     // The server drops the first connection when its second request arrives.
     front.routes.set('/', (request) =>
@@ -73,6 +73,22 @@ describe('keep-alive', () => {
       '1 POST /',
       '2 POST /',
     ]);
+    client.close();
+  });
+
+  it('does not send a call without an Idempotency-Key again after such a reset', async () => {
+    front = await startFront();
+    front.routes.set('/', (request) =>
+      request.connection === 1 && front.requests.filter((r) => r.connection === 1).length === 2
+        ? { status: 0, reset: true }
+        : undefined,
+    );
+    const client = await A2AClient.connect(front.url, options);
+    const error = await client
+      .sendMessage(message('no key'), { idempotencyKey: false })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'NETWORK' });
+    expect(front.requests).toHaveLength(2);
     client.close();
   });
 

@@ -19,6 +19,8 @@ export interface FrontRequest {
   headers: http.IncomingHttpHeaders;
   /** The connection it came on (1-based, in accept order). */
   connection: number;
+  /** When it arrived (performance.now()). */
+  at: number;
 }
 
 /** A scripted answer; the body is read and dropped before it is sent. */
@@ -28,6 +30,8 @@ export interface FrontReply {
   body?: string;
   /** Reset the connection instead of answering. */
   reset?: boolean;
+  /** Let the agent handle the request, then reset the connection instead of sending its answer. */
+  dropAnswer?: boolean;
 }
 
 /** A route: answers the request, or returns undefined to pass it to the agent. */
@@ -60,11 +64,21 @@ export async function startFront(options: Partial<A2AServerOptions> = {}): Promi
       path: req.url ?? '',
       headers: req.headers,
       connection: connectionOf.get(req.socket) ?? 0,
+      at: performance.now(),
     };
     requests.push(request);
     const reply = routes.get(request.path.split('?')[0] ?? '')?.(request);
     if (reply === undefined) return agent.handle?.(req, res);
     if (reply.reset === true) return req.socket.resetAndDestroy();
+    if (reply.dropAnswer === true) {
+      // The agent runs the call; its answer never leaves (a connection lost after the work).
+      res.writeHead = (() => res) as unknown as typeof res.writeHead;
+      res.end = (() => {
+        req.socket.resetAndDestroy();
+        return res;
+      }) as unknown as typeof res.end;
+      return agent.handle?.(req, res);
+    }
     req.resume();
     req.on('end', () => {
       res.writeHead(reply.status, reply.headers);
