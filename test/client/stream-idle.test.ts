@@ -78,6 +78,35 @@ describe('stream idle timeout', () => {
     expect(gap).toBeLessThan(2000);
   });
 
+  it('sends a stream that went silent before its first event again, with the same Idempotency-Key', async () => {
+    const { proxy } = await echoBehindProxy();
+    const client = await A2AClient.connect(proxy.url, {
+      ...options,
+      retry: { retries: 2, baseDelayMs: 5, maxDelayMs: 20 },
+      cardCache: new CardCache(),
+      streamIdleTimeoutMs: 300,
+    });
+    proxy.faults.stallStreamAfterEvents = 0;
+    const seen: string[] = [];
+    for await (const e of client.sendStreamingMessage(message('stream 2'))) seen.push(describeEvent(e));
+    // No task id was known, so no re-attachment: the send went again and Concord, deduplicating
+    // on the key (decision 0091), streamed the first attempt's task from its start.
+    expect(seen[0]).toBe('task:TASK_STATE_SUBMITTED');
+    expect(seen.at(-1)).toBe('status:TASK_STATE_COMPLETED');
+    expect(seen.filter((s) => s.startsWith('artifact:'))).toHaveLength(2);
+    const sends = proxy.requests
+      .join('')
+      .split(/(?=POST )/)
+      .filter((r) => /SendStreamingMessage/.test(r));
+    const keys = sends.map((r) => /idempotency-key: (.*)\r\n/i.exec(r)?.[1]);
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+    expect(subscribes(proxy)).toBe(0);
+    const { tasks } = await client.listTasks({});
+    expect(tasks).toHaveLength(1);
+    client.close();
+  });
+
   it('fails the stream with NETWORK when resumption is off', async () => {
     const { proxy } = await echoBehindProxy();
     const client = await A2AClient.connect(proxy.url, { ...options, cardCache: new CardCache() });

@@ -76,7 +76,17 @@ export async function startTcpProxy(faults: ProxyFaults = {}): Promise<TcpProxy>
       }
       const text = chunk.toString('latin1');
       response += text;
-      if (!cutting && response.includes('text/event-stream')) cutting = true;
+      if (!cutting && response.includes('text/event-stream')) {
+        cutting = true;
+        if (limit === 0 && stall !== undefined) {
+          // Stalled before the first event: forward the response head only.
+          const head = text.indexOf('\r\n\r\n', Math.max(0, text.indexOf('text/event-stream')));
+          client.write(Buffer.from(text.slice(0, head + 4), 'latin1'));
+          stalled = true;
+          cutUsed = true;
+          return;
+        }
+      }
       if (!cutting) {
         client.write(chunk);
         return;
