@@ -51,7 +51,7 @@ import { idempotencyKeyField } from './idempotency-key.js';
 import { extensionsInterceptor, type ClientInterceptor } from './interceptors.js';
 import { selectInterface } from './interface-selection.js';
 import { resumableStream } from './resumable-stream.js';
-import { withRetry, withRetryUntilFirst } from './retry.js';
+import { isRetryableSend, withRetry, withRetryUntilFirst } from './retry.js';
 import { createTransport, type CallTransport, type StreamControl, type TransportInfo } from './transport.js';
 import type { OperationTypes, UnaryOperationName } from './wire-binding.js';
 import { networkPolicyOf } from './address-guard.js';
@@ -185,6 +185,7 @@ export class A2AClient {
         this.wire.unary('sendMessage', request, Object.assign({}, control, { attempt, idempotencyKey })),
       this.options.retry,
       control.signal,
+      isRetryableSend,
     );
   }
 
@@ -204,6 +205,7 @@ export class A2AClient {
       (attempt) => this.wire.stream('sendStreamingMessage', request, Object.assign({}, send, { attempt })),
       idempotencyKey === undefined ? NO_RETRY : this.options.retry,
       control.signal,
+      isRetryableSend,
     );
     return resumableStream(
       first,

@@ -61,6 +61,16 @@ export function isRetryable(error: unknown): boolean {
   return error instanceof A2AClientError && RETRY_STATUSES.has(error.httpStatus);
 }
 
+/**
+ * True for failures after which a send is tried again (with its Idempotency-Key): those of
+ * `isRetryable` except the call's own timeout. A send that timed out is most likely still
+ * running (a long blocking send); a retry would only wait for it again, past the `timeoutMs` the
+ * caller set for the call (decision 0137).
+ */
+export function isRetryableSend(error: unknown): boolean {
+  return isRetryable(error) && !(error instanceof A2ALocalError && error.kind === 'TIMEOUT');
+}
+
 /** The backoff before retry number `attempt` (1-based): uniform in [0, min(max, base * 2^(attempt-1))]. */
 export function backoffDelay(attempt: number, options: RetryOptions = {}): number {
   const ceiling = Math.min(options.maxDelayMs ?? 5000, (options.baseDelayMs ?? 200) * 2 ** (attempt - 1));
@@ -94,25 +104,30 @@ function retryWait(
   error: unknown,
   options: RetryOptions | undefined,
   signal: AbortSignal | undefined,
+  retryable: (error: unknown) => boolean,
 ): number | undefined {
-  if (n > (options?.retries ?? 2) || !isRetryable(error) || signal?.aborted === true) return undefined;
+  if (n > (options?.retries ?? 2) || !retryable(error) || signal?.aborted === true) return undefined;
   const backoff = backoffDelay(n, options);
   const asked = retryAfterOf(error);
   if (asked === undefined) return backoff;
   return asked > (options?.maxDelayMs ?? 5000) ? undefined : Math.max(backoff, asked);
 }
 
-/** Runs `attempt` (given the 1-based attempt number) until it succeeds or a failure is final. */
+/**
+ * Runs `attempt` (given the 1-based attempt number) until it succeeds or a failure is final;
+ * `retryable` says which failures may be retried (default `isRetryable`).
+ */
 export async function withRetry<T>(
   attempt: (n: number) => Promise<T>,
   options: RetryOptions | undefined,
   signal?: AbortSignal,
+  retryable: (error: unknown) => boolean = isRetryable,
 ): Promise<T> {
   for (let n = 1; ; n++) {
     try {
       return await attempt(n);
     } catch (error) {
-      const wait = retryWait(n, error, options, signal);
+      const wait = retryWait(n, error, options, signal, retryable);
       if (wait === undefined) throw error;
       await sleep(wait, signal);
     }
@@ -128,6 +143,7 @@ export async function* withRetryUntilFirst<T>(
   open: (n: number) => AsyncIterable<T>,
   options: RetryOptions | undefined,
   signal?: AbortSignal,
+  retryable: (error: unknown) => boolean = isRetryable,
 ): AsyncGenerator<T> {
   for (let n = 1; ; n++) {
     let started = false;
@@ -138,7 +154,7 @@ export async function* withRetryUntilFirst<T>(
       }
       return;
     } catch (error) {
-      const wait = started ? undefined : retryWait(n, error, options, signal);
+      const wait = started ? undefined : retryWait(n, error, options, signal, retryable);
       if (wait === undefined) throw error;
       await sleep(wait, signal);
     }

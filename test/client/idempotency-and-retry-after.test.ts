@@ -114,6 +114,17 @@ describe('Idempotency-Key and Retry-After', () => {
     client.close();
   });
 
+  it('does not retry a send that timed out (it may still be running)', async () => {
+    front = await startFront();
+    const client = await A2AClient.connect(front.url, options);
+    front.routes.set('/', failFirst(1, { status: 0, hang: true }));
+    const error = await client.sendMessage(message('hello'), { timeoutMs: 200 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'TIMEOUT' });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(posts()).toHaveLength(1);
+    client.close();
+  });
+
   it('sends no key with idempotencyKey: false and then never retries the send', async () => {
     front = await startFront();
     const client = await A2AClient.connect(front.url, options);

@@ -30,6 +30,8 @@ export interface FrontReply {
   body?: string;
   /** Reset the connection instead of answering. */
   reset?: boolean;
+  /** Never answer. */
+  hang?: boolean;
   /** Let the agent handle the request, then reset the connection instead of sending its answer. */
   dropAnswer?: boolean;
 }
@@ -70,6 +72,7 @@ export async function startFront(options: Partial<A2AServerOptions> = {}): Promi
     const reply = routes.get(request.path.split('?')[0] ?? '')?.(request);
     if (reply === undefined) return agent.handle?.(req, res);
     if (reply.reset === true) return req.socket.resetAndDestroy();
+    if (reply.hang === true) return req.resume();
     if (reply.dropAnswer === true) {
       // The agent runs the call; its answer never leaves (a connection lost after the work).
       res.writeHead = (() => res) as unknown as typeof res.writeHead;
