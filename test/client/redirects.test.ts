@@ -124,13 +124,18 @@ describe('redirects', () => {
 
   it('keeps the credentials on a same-origin hop and drops them on a cross-origin hop', async () => {
     front = await startFront();
-    const auth = [bearer('s3cret'), apiKey({ in: 'header', name: 'X-Api-Key', value: 'k3y' })];
+    const auth = [
+      bearer('s3cret'),
+      apiKey({ in: 'header', name: 'X-Api-Key', value: 'k3y' }),
+      apiKey({ in: 'cookie', name: 'session', value: 'c00kie' }),
+    ];
     front.routes.set('/same', move(307, '/'));
     await send(clientAt('/same', { auth }), 'same origin');
     const same = front.requests.at(-1);
     expect(same?.path).toBe('/');
     expect(same?.headers.authorization).toBe('Bearer s3cret');
     expect(same?.headers['x-api-key']).toBe('k3y');
+    expect(same?.headers.cookie).toBe('session=c00kie');
 
     // Same server, other origin: another host name.
     front.routes.set('/cross', move(307, `http://other.test:${front.port}/`));
@@ -142,6 +147,7 @@ describe('redirects', () => {
     expect(cross?.headers.host).toBe(`other.test:${front.port}`);
     expect(cross?.headers.authorization).toBeUndefined();
     expect(cross?.headers['x-api-key']).toBeUndefined();
+    expect(cross?.headers.cookie).toBeUndefined();
     // The rest of the request is the same: the A2A headers and the send's Idempotency-Key.
     expect(cross?.headers['a2a-version']).toBe('1.0');
     expect(cross?.headers['idempotency-key']).toBe(first?.headers['idempotency-key']);
