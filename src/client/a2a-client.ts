@@ -1,8 +1,9 @@
 /**
  * The A2A client (issue 5): resolves the card, picks an interface, and runs the operations by the
  * spec's names, identical to the server's (house style rule 3), with canonical input and output
- * on every transport. Idempotent reads are retried (retry.ts), streams resume (resumable-stream.ts),
- * every request honours a timeout and an AbortSignal, and `close()` ends every open stream.
+ * on every transport. Idempotent reads and sends (with their Idempotency-Key, decision 0137) are
+ * retried (retry.ts), streams resume (resumable-stream.ts), every request honours a timeout and
+ * an AbortSignal, and `close()` ends every open stream.
  */
 import type {
   AgentCard,
@@ -31,6 +32,8 @@ import type {
   A2AClientOptions,
   A2AConnectOptions,
   CallOptions,
+  SendOptions,
+  SendStreamOptions,
   StreamOptions,
   SubscribeOptions,
 } from './client-options.js';
@@ -44,11 +47,12 @@ import {
   type TypedContractSender,
 } from './contract-client.js';
 import { contractsUrlOf, fetchContractsDocument } from './contracts-document.js';
+import { idempotencyKeyField } from './idempotency-key.js';
 import { extensionsInterceptor, type ClientInterceptor } from './interceptors.js';
 import { selectInterface } from './interface-selection.js';
 import { resumableStream } from './resumable-stream.js';
-import { withRetry } from './retry.js';
-import { createTransport, type CallTransport, type TransportInfo } from './transport.js';
+import { isRetryableSend, withRetry, withRetryUntilFirst } from './retry.js';
+import { createTransport, type CallTransport, type StreamControl, type TransportInfo } from './transport.js';
 import type { OperationTypes, UnaryOperationName } from './wire-binding.js';
 import { networkPolicyOf } from './address-guard.js';
 
@@ -66,8 +70,14 @@ function pipelineFor(
     interceptors,
     credentials,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    ...(options.streamIdleTimeoutMs === undefined
+      ? {}
+      : { streamIdleTimeoutMs: options.streamIdleTimeoutMs }),
   });
 }
+
+/** A send without an Idempotency-Key is never retried: a retry could run the task twice. */
+const NO_RETRY = { retries: 0 };
 
 /** A client bound to one agent and one of its interfaces. */
 export class A2AClient {
@@ -107,6 +117,9 @@ export class A2AClient {
       ...(options.retry === undefined ? {} : { retry: options.retry }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    }).catch((error: unknown) => {
+      http.close();
+      throw error;
     });
     const client = new A2AClient(Object.assign({}, options, { card: resolved.card }), http);
     client.resolvedCard = resolved;
@@ -124,13 +137,17 @@ export class A2AClient {
     return this.selected.credentials;
   }
 
-  private control(options: CallOptions | undefined): CallControl {
+  private control(options: CallOptions | StreamOptions | undefined): StreamControl {
     if (this.closing.signal.aborted) throw new A2ALocalError('ABORTED', 'The client is closed');
     const signal =
       options?.signal === undefined
         ? this.closing.signal
         : AbortSignal.any([options.signal, this.closing.signal]);
-    return options?.timeoutMs === undefined ? { signal } : { signal, timeoutMs: options.timeoutMs };
+    const control: StreamControl =
+      options?.timeoutMs === undefined ? { signal } : { signal, timeoutMs: options.timeoutMs };
+    if (options !== undefined && 'idleTimeoutMs' in options && options.idleTimeoutMs !== undefined)
+      control.idleTimeoutMs = options.idleTimeoutMs;
+    return control;
   }
 
   private once<Op extends UnaryOperationName>(
@@ -155,15 +172,41 @@ export class A2AClient {
     );
   }
 
-  /** `SendMessage`: a task or a direct message. Never retried (a retry could run the task twice). */
-  sendMessage(request: SendMessageRequest, options?: CallOptions): Promise<SendMessageResponse> {
-    return this.once('sendMessage', request, options);
+  /**
+   * `SendMessage`: a task or a direct message. Carries an Idempotency-Key, the same on each retry
+   * (decision 0137); without one (`idempotencyKey: false`) it is never retried.
+   */
+  sendMessage(request: SendMessageRequest, options?: SendOptions): Promise<SendMessageResponse> {
+    const control = this.control(options);
+    const idempotencyKey = idempotencyKeyField(options?.idempotencyKey);
+    if (idempotencyKey === undefined) return this.wire.unary('sendMessage', request, control);
+    return withRetry(
+      (attempt) =>
+        this.wire.unary('sendMessage', request, Object.assign({}, control, { attempt, idempotencyKey })),
+      this.options.retry,
+      control.signal,
+      isRetryableSend,
+    );
   }
 
-  /** `SendStreamingMessage`: the task's events as canonical StreamResponses; resumes after drops. */
-  sendStreamingMessage(request: SendMessageRequest, options?: StreamOptions): AsyncGenerator<StreamResponse> {
+  /**
+   * `SendStreamingMessage`: the task's events as canonical StreamResponses; resumes after drops.
+   * Opening it is retried like `sendMessage`, with the same Idempotency-Key.
+   */
+  sendStreamingMessage(
+    request: SendMessageRequest,
+    options?: SendStreamOptions,
+  ): AsyncGenerator<StreamResponse> {
     const control = this.control(options);
-    const first = this.wire.stream('sendStreamingMessage', request, control);
+    const idempotencyKey = idempotencyKeyField(options?.idempotencyKey);
+    const send: StreamControl =
+      idempotencyKey === undefined ? control : Object.assign({}, control, { idempotencyKey });
+    const first = withRetryUntilFirst(
+      (attempt) => this.wire.stream('sendStreamingMessage', request, Object.assign({}, send, { attempt })),
+      idempotencyKey === undefined ? NO_RETRY : this.options.retry,
+      control.signal,
+      isRetryableSend,
+    );
     return resumableStream(
       first,
       this.reattach(control),
@@ -306,9 +349,10 @@ export class A2AClient {
     );
   }
 
-  /** Ends every open stream, closes gRPC channels and refuses further calls. */
+  /** Ends every open stream, closes kept-alive connections and gRPC channels, refuses further calls. */
   close(): void {
     this.closing.abort(new A2ALocalError('ABORTED', 'The client was closed'));
     this.wire.close?.();
+    this.http.close();
   }
 }

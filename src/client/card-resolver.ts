@@ -23,7 +23,7 @@ import { A2ALocalError } from './client-errors.js';
 import { defaultCardCache, type CardCache, freshnessOf, type CachedCard } from './card-cache.js';
 import type { CallControl, HttpPipeline } from './client-http.js';
 import { createJwksFetcher } from './jwks-fetcher.js';
-import { withRetry, type RetryOptions } from './retry.js';
+import { withRetry, withRetryAfter, type RetryOptions } from './retry.js';
 import { parseJsonBody, restError, unexpectedStatus } from './wire-errors.js';
 
 /** How a card is fetched. */
@@ -134,7 +134,12 @@ async function fetchOne(
     } catch {
       body = undefined;
     }
-    throw restError(answer.status, body) ?? unexpectedStatus(answer.status, url.href);
+    // A 429 or 503 may say when to come back; the retry policy waits that long (decision 0137).
+    throw withRetryAfter(
+      restError(answer.status, body) ?? unexpectedStatus(answer.status, url.href),
+      answer.status,
+      answer.headers,
+    );
   }
   const json = parseJsonBody(answer.text, answer.status, url.href);
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {

@@ -1,13 +1,16 @@
 /**
  * The client's HTTP pipeline: every request to an agent goes through here, so each one gets the
  * same treatment: the network policy (SSRF guard, pinned DNS), `before` interceptors, the
- * selected credentials, the timeout and AbortSignal, then `after` interceptors.
+ * selected credentials, the timeout and AbortSignal, redirects and the client's keep-alive pool
+ * (decision 0137), then `after` interceptors.
  */
 import type { NetworkPolicy } from './address-guard.js';
 import type { SelectedCredential } from './auth.js';
+import { ConnectionPool } from './connection-pool.js';
 import { Deadline } from './deadline.js';
 import type { CallOutcome, CallPurpose, ClientInterceptor, OutgoingCall } from './interceptors.js';
 import { sendHttp, type HttpAnswer } from './pinned-http.js';
+import { sendFollowingRedirects } from './redirects.js';
 
 /** Settings of the pipeline. */
 export interface HttpPipelineOptions {
@@ -17,7 +20,14 @@ export interface HttpPipelineOptions {
   credentials: () => readonly SelectedCredential[];
   /** Default per-request timeout in ms (until the headers for streams, the whole body otherwise). */
   timeoutMs: number;
+  /** Default idle timeout of streams in ms (nothing received for that long: dropped); 0 turns it off. */
+  streamIdleTimeoutMs?: number;
 }
+
+/** Default stream idle timeout: four of Concord's 15 s heartbeats (decision 0137). */
+export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 60_000;
+
+const NO_HEADERS: ReadonlySet<string> = new Set();
 
 /** A request as the caller builds it. */
 export interface RequestSpec {
@@ -34,6 +44,11 @@ export interface CallControl {
   attempt?: number;
   /** Present credentials (default true; the public card fetch does not). */
   authenticate?: boolean;
+  /**
+   * The `Idempotency-Key` field value of a send (HTTP header; gRPC metadata `idempotency-key`),
+   * the same on every retry of that send (decision 0137).
+   */
+  idempotencyKey?: string;
 }
 
 /** An opened answer and the deadline that still governs its body. */
@@ -52,6 +67,8 @@ export interface ReadAnswer {
 
 /** Runs requests through interceptors, credentials, the guard and the deadline. */
 export class HttpPipeline {
+  private readonly pool = new ConnectionPool();
+
   constructor(private readonly options: HttpPipelineOptions) {}
 
   /** The network policy in force. */
@@ -72,12 +89,14 @@ export class HttpPipeline {
     };
     const started = performance.now();
     try {
-      await this.prepare(call, control, deadline.signal);
+      const credentialHeaders = await this.prepare(call, control, deadline.signal);
       const request = { method: call.method, url: call.url, headers: call.headers };
-      const answer = await sendHttp(
+      const answer = await sendFollowingRedirects(
         call.body === undefined ? request : Object.assign({}, request, { body: call.body }),
         this.options.network,
         deadline,
+        this.pool,
+        credentialHeaders,
       );
       await this.after(call, {
         status: answer.status,
@@ -103,7 +122,10 @@ export class HttpPipeline {
     }
   }
 
-  /** POSTs a form without interceptors or credentials (token endpoints: the secret is in the form). */
+  /**
+   * POSTs a form without interceptors or credentials (token endpoints: the secret is in the form,
+   * so a redirect is not followed: it would carry the secret elsewhere).
+   */
   async postForm(
     url: URL,
     form: URLSearchParams,
@@ -121,6 +143,7 @@ export class HttpPipeline {
         },
         this.options.network,
         deadline,
+        this.pool,
       );
       return { status: answer.status, text: await answer.text() };
     } finally {
@@ -129,13 +152,19 @@ export class HttpPipeline {
   }
 
   /**
-   * Runs the `before` interceptors and presents the selected credentials on `call`: every
-   * request goes through here, HTTP ones from `open` and gRPC ones (headers become metadata).
+   * Sets the send's `Idempotency-Key`, runs the `before` interceptors and presents the selected
+   * credentials on `call`: every request goes through here, HTTP ones from `open` and gRPC ones
+   * (headers become metadata). Resolves the names of the headers the credentials set (dropped on a
+   * redirect to another origin).
    */
-  async prepare(call: OutgoingCall, control: CallControl, signal: AbortSignal): Promise<void> {
+  async prepare(call: OutgoingCall, control: CallControl, signal: AbortSignal): Promise<ReadonlySet<string>> {
+    if (control.idempotencyKey !== undefined) call.headers['idempotency-key'] = control.idempotencyKey;
     for (const interceptor of this.options.interceptors) await interceptor.before?.(call);
-    if (control.authenticate === false) return;
-    for (const selected of this.options.credentials()) {
+    if (control.authenticate === false) return NO_HEADERS;
+    const credentials = this.options.credentials();
+    if (credentials.length === 0) return NO_HEADERS;
+    const before = { ...call.headers };
+    for (const selected of credentials) {
       await selected.credential.apply(call, {
         scheme: selected.scheme,
         scopes: selected.scopes,
@@ -143,6 +172,9 @@ export class HttpPipeline {
         signal,
       });
     }
+    const set = new Set<string>();
+    for (const [name, value] of Object.entries(call.headers)) if (before[name] !== value) set.add(name);
+    return set;
   }
 
   /** Runs the `after` interceptors with how a call ended. */
@@ -153,5 +185,15 @@ export class HttpPipeline {
   /** The default per-request timeout in ms. */
   get timeoutMs(): number {
     return this.options.timeoutMs;
+  }
+
+  /** The default idle timeout of streams in ms. */
+  get streamIdleTimeoutMs(): number {
+    return this.options.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS;
+  }
+
+  /** Closes the kept-alive connections; later requests each open their own. */
+  close(): void {
+    this.pool.close();
   }
 }

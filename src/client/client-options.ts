@@ -1,7 +1,8 @@
 /**
- * Options of `A2AClient` (docs/decisions/0019-client.md). Everything has a safe default: the
- * SSRF guard is on, idempotent calls are retried twice, streams resume, requests time out after
- * 30 s (streams: until their first byte).
+ * Options of `A2AClient` (docs/decisions/0019-client.md, 0137). Everything has a safe default: the
+ * SSRF guard is on, idempotent calls and sends (with their Idempotency-Key) are retried twice,
+ * streams resume, also after 60 s of silence, requests time out after 30 s (streams: until their
+ * first byte).
  */
 import type { VerifyCardOptions } from '../card/index.js';
 import type { AgentCard } from '../protocol/index.js';
@@ -23,10 +24,18 @@ export interface A2AClientCommonOptions extends NetworkPolicy {
   transport?: TransportInfo;
   /** Per-request timeout in ms (default 30 000); streams: until the stream starts. */
   timeoutMs?: number;
-  /** Retries of idempotent calls (getTask, listTasks, push-config reads, card fetches). */
+  /**
+   * Retries of idempotent calls (getTask, listTasks, push-config reads, card fetches) and of sends,
+   * which carry an Idempotency-Key (decision 0137).
+   */
   retry?: RetryOptions;
   /** Stream resumption after dropped connections. */
   resume?: ResumeOptions;
+  /**
+   * A stream that receives nothing (no event, no heartbeat) for this long in ms is treated as
+   * dropped and resumed (default 60 000, four of Concord's heartbeats; 0 turns it off). HTTP only.
+   */
+  streamIdleTimeoutMs?: number;
   /** Credentials; the ones matching the card's security requirements are presented. */
   auth?: Credential | readonly Credential[];
   /** Before/after hooks on every request. */
@@ -62,7 +71,25 @@ export interface CallOptions {
 export interface StreamOptions extends CallOptions {
   /** Overrides the client's `resume` settings for this stream. */
   resume?: ResumeOptions;
+  /** Overrides the client's `streamIdleTimeoutMs` for this stream. */
+  idleTimeoutMs?: number;
 }
+
+/** What a send adds (decision 0137). */
+interface IdempotentSend {
+  /**
+   * The send's `Idempotency-Key`: by default a fresh UUID per send, the same on every automatic
+   * retry of it; give your own to dedupe across processes (a resend after a crash). `false` sends
+   * none, and the send is then never retried.
+   */
+  idempotencyKey?: string | false;
+}
+
+/** Per-call options of `sendMessage`. */
+export interface SendOptions extends CallOptions, IdempotentSend {}
+
+/** Per-stream options of `sendStreamingMessage`. */
+export interface SendStreamOptions extends StreamOptions, IdempotentSend {}
 
 /** Options of `subscribeToTask`. */
 export interface SubscribeOptions extends StreamOptions {

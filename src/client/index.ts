@@ -14,6 +14,8 @@ export type {
   A2AClientOptions,
   A2AConnectOptions,
   CallOptions,
+  SendOptions,
+  SendStreamOptions,
   StreamOptions,
   SubscribeOptions,
 } from './client-options.js';

@@ -4,13 +4,15 @@
  * that address through a custom `lookup`, so DNS rebinding between check and connect is
  * impossible. TLS still verifies the certificate against the hostname (SNI is the hostname).
  * node's global fetch (undici) cannot take a lookup without the `undici` package, which Concord
- * does not depend on (docs/decisions/0019-client.md).
+ * does not depend on (docs/decisions/0019-client.md). Connections are kept alive in the client's
+ * pool (connection-pool.ts, decision 0137) when one is given.
  */
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { bareHostname, pinnedLookup } from '../net/index.js';
-import { checkTarget, type NetworkPolicy } from './address-guard.js';
+import { checkTarget, type NetworkPolicy, type ResolvedAddress } from './address-guard.js';
 import { A2ALocalError } from './client-errors.js';
+import type { ConnectionPool } from './connection-pool.js';
 import type { Deadline } from './deadline.js';
 
 /** One request to send. */
@@ -75,14 +77,40 @@ export class HttpAnswer {
     return Buffer.concat(parts).toString('utf8');
   }
 
-  /** The body as UTF-8 text chunks, as they arrive (for SSE). */
-  async *chunks(): AsyncGenerator<string> {
+  /**
+   * The body as UTF-8 text chunks, as they arrive (for SSE). With `idleTimeoutMs` > 0, a body that
+   * sends nothing for that long (no event, no heartbeat comment) fails as a dropped connection
+   * (NETWORK), which a resumable stream answers by re-attaching (decision 0137).
+   */
+  async *chunks(idleTimeoutMs = 0): AsyncGenerator<string> {
     this.response.setEncoding('utf8');
+    const idle =
+      idleTimeoutMs > 0
+        ? setTimeout(() => {
+            this.response.destroy(
+              new A2ALocalError(
+                'NETWORK',
+                `${this.url.host} sent nothing on the stream for ${idleTimeoutMs} ms (no event, no heartbeat)`,
+                { url: this.url.href },
+              ),
+            );
+          }, idleTimeoutMs)
+        : undefined;
     try {
-      for await (const chunk of this.response as AsyncIterable<string>) yield chunk;
+      for await (const chunk of this.response as AsyncIterable<string>) {
+        idle?.refresh();
+        yield chunk;
+      }
     } catch (error) {
       throw this.failure(error);
+    } finally {
+      clearTimeout(idle);
     }
+  }
+
+  /** Reads and drops the body (a redirect's), so a kept-alive connection can serve the next request. */
+  discard(): void {
+    this.response.resume();
   }
 
   /** Drops the connection (a stream the caller stopped reading). */
@@ -104,19 +132,60 @@ export class HttpAnswer {
   }
 }
 
+/** Errors of a reused socket the server had closed while it was idle in the pool. */
+const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+
+/** A reused pooled socket failed before any answer: most likely closed by the server while idle. */
+class StaleSocket extends Error {
+  constructor(readonly failure: A2ALocalError) {
+    super(failure.message);
+  }
+}
+
+/**
+ * True for a request that may be sent again after a stale socket: a GET or HEAD, or one that
+ * carries an Idempotency-Key (a server that honours it runs it once even if the first copy did
+ * arrive). Others (a cancel, a push-config create) surface the failure instead.
+ */
+function replayable(spec: HttpRequestSpec): boolean {
+  return spec.method === 'GET' || spec.method === 'HEAD' || spec.headers['idempotency-key'] !== undefined;
+}
+
 /**
  * Sends one request to the policy-checked, pinned address and resolves when the headers arrive.
- * Failures are A2ALocalErrors: SSRF_BLOCKED, NETWORK, TIMEOUT or ABORTED (from `deadline`).
+ * Failures are A2ALocalErrors: SSRF_BLOCKED, NETWORK, TIMEOUT or ABORTED (from `deadline`). With a
+ * `pool`, a kept-alive socket is used when one is idle; when it turns out closed by the server
+ * (reset before any answer), a replayable request is sent again on another socket (RFC 9112
+ * §9.3.1; decision 0137).
  */
 export async function sendHttp(
   spec: HttpRequestSpec,
   policy: NetworkPolicy,
   deadline: Deadline,
+  pool?: ConnectionPool,
 ): Promise<HttpAnswer> {
   const what = `${spec.method} ${spec.url.href}`;
   if (deadline.aborted) throw deadline.error(what);
   const target = await checkTarget(spec.url, policy);
-  if (deadline.aborted) throw deadline.error(what);
+  for (;;) {
+    if (deadline.aborted) throw deadline.error(what);
+    try {
+      return await exchange(spec, target, deadline, pool?.agentFor(spec.url) ?? false);
+    } catch (error) {
+      // Each stale socket is destroyed by its failure, so this ends at a fresh connection.
+      if (!(error instanceof StaleSocket)) throw error;
+      if (!replayable(spec)) throw error.failure;
+    }
+  }
+}
+
+function exchange(
+  spec: HttpRequestSpec,
+  target: ResolvedAddress,
+  deadline: Deadline,
+  agent: http.Agent | false,
+): Promise<HttpAnswer> {
+  const what = `${spec.method} ${spec.url.href}`;
   const transport = spec.url.protocol === 'https:' ? https : http;
   return new Promise<HttpAnswer>((resolve, reject) => {
     const headers: Record<string, string> = { ...spec.headers };
@@ -127,25 +196,25 @@ export async function sendHttp(
       port: spec.url.port === '' ? undefined : Number(spec.url.port),
       path: `${spec.url.pathname}${spec.url.search}`,
       headers,
+      // Only a new socket looks the host up; it gets the checked address (the file comment).
       lookup: pinnedLookup(target),
-      // The caller's timeout bounds the call; keep-alive pooling would hide a dropped peer.
-      agent: false,
+      agent,
     });
     const onAbort = (): void => {
       request.destroy(deadline.error(what));
     };
     deadline.signal.addEventListener('abort', onAbort, { once: true });
-    request.on('error', (error) => {
+    request.on('error', (error: NodeJS.ErrnoException) => {
       deadline.signal.removeEventListener('abort', onAbort);
       if (error instanceof A2ALocalError) reject(error);
       else if (deadline.aborted) reject(deadline.error(what));
       else {
-        reject(
-          new A2ALocalError('NETWORK', `${what} failed: ${error.message}`, {
-            cause: error,
-            url: spec.url.href,
-          }),
-        );
+        const failure = new A2ALocalError('NETWORK', `${what} failed: ${error.message}`, {
+          cause: error,
+          url: spec.url.href,
+        });
+        const stale = request.reusedSocket && STALE_SOCKET_CODES.has(error.code ?? '');
+        reject(stale ? new StaleSocket(failure) : failure);
       }
     });
     request.on('response', (response) => {

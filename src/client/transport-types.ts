@@ -26,4 +26,6 @@ export interface StreamedEvent {
 /** Per-stream control: `lastEventId` resumes after that event (digest §6.4). */
 export interface StreamControl extends CallControl {
   lastEventId?: string;
+  /** Nothing received for this long (ms) drops the stream (HTTP; decision 0137); 0 turns it off. */
+  idleTimeoutMs?: number;
 }

@@ -19,6 +19,7 @@ import type {
   WireBinding,
 } from './wire-binding.js';
 import { parseJsonBody, unexpectedStatus } from './wire-errors.js';
+import { withRetryAfter } from './retry.js';
 
 export type { ClientBinding, StreamControl, StreamedEvent, TransportInfo } from './transport-types.js';
 
@@ -122,8 +123,16 @@ export class Transport implements CallTransport {
     if (ok && answer.text.trim() === '' && operation === 'deleteTaskPushNotificationConfig') {
       return undefined as OperationTypes[Op][1];
     }
+    if (!ok) {
+      const json = parseJsonOrFail(answer.text, answer.status, answer.url, answer.headers);
+      // A 429 or 503 may say when to come back (Retry-After); the retry policy reads it (decision 0137).
+      throw withRetryAfter(
+        this.binding.error(answer.status, json) ?? unexpectedStatus(answer.status, answer.url),
+        answer.status,
+        answer.headers,
+      );
+    }
     const json = parseJsonBody(answer.text, answer.status, answer.url);
-    if (!ok) throw this.binding.error(answer.status, json) ?? unexpectedStatus(answer.status, answer.url);
     return this.binding.result(operation, answer.status, json, answer.url) as OperationTypes[Op][1];
   }
 
@@ -140,25 +149,28 @@ export class Transport implements CallTransport {
       if (answer.status < 200 || answer.status >= 300 || answer.mediaType !== 'text/event-stream') {
         // Errors before the first event come as an ordinary answer (digest §3.3).
         const text = await answer.text();
-        const json = parseJsonBody(text, answer.status, answer.url.href);
-        throw (
+        const json = parseJsonOrFail(text, answer.status, answer.url.href, answer.headers);
+        throw withRetryAfter(
           this.binding.error(answer.status, json) ??
-          (answer.status >= 300
-            ? unexpectedStatus(answer.status, answer.url.href)
-            : new A2ALocalError(
-                'BAD_RESPONSE',
-                `${answer.url.href} answered ${answer.mediaType || 'no content type'} instead of an event stream`,
-                {
-                  httpStatus: answer.status,
-                  url: answer.url.href,
-                },
-              ))
+            (answer.status >= 300
+              ? unexpectedStatus(answer.status, answer.url.href)
+              : new A2ALocalError(
+                  'BAD_RESPONSE',
+                  `${answer.url.href} answered ${answer.mediaType || 'no content type'} instead of an event stream`,
+                  {
+                    httpStatus: answer.status,
+                    url: answer.url.href,
+                  },
+                )),
+          answer.status,
+          answer.headers,
         );
       }
       // The timeout bounds the wait for the stream to start, not its length: tasks run long.
       deadline.stopTimer();
       const decoder = new SseDecoder();
-      for await (const chunk of answer.chunks()) {
+      // Any bytes (an event or a heartbeat comment) prove the stream alive (decision 0137).
+      for await (const chunk of answer.chunks(control.idleTimeoutMs ?? this.http.streamIdleTimeoutMs)) {
         for (const event of decoder.push(chunk)) {
           const item = this.binding.event(event, answer.status);
           yield event.id === undefined ? { event: item } : { id: event.id, event: item };
@@ -168,5 +180,19 @@ export class Transport implements CallTransport {
       answer.close();
       deadline.dispose();
     }
+  }
+}
+
+/** parseJsonBody, whose BAD_RESPONSE for a non-JSON 429/503 still carries the Retry-After. */
+function parseJsonOrFail(
+  text: string,
+  status: number,
+  url: string,
+  headers: Record<string, string>,
+): unknown {
+  try {
+    return parseJsonBody(text, status, url);
+  } catch (error) {
+    throw withRetryAfter(error, status, headers);
   }
 }

@@ -1,6 +1,7 @@
 /**
  * Resilience over real sockets: a stream cut mid-way resumes with every event exactly once;
- * idempotent calls are retried, sends never; timeouts and aborts are typed local errors.
+ * idempotent calls are retried, sends only with their Idempotency-Key (test/client/
+ * idempotency-and-retry-after.test.ts); timeouts and aborts are typed local errors.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { A2AClient, A2ALocalError, CardCache, type A2AConnectOptions } from '../../src/client/index.js';
@@ -32,6 +33,16 @@ const fast: A2AConnectOptions = {
   retry: { retries: 2, baseDelayMs: 5, maxDelayMs: 20 },
   resume: { baseDelayMs: 5, maxDelayMs: 20 },
 };
+
+/**
+ * A second client on the same card: it has no kept-alive connection yet, so its next call opens
+ * one, which the proxy may refuse (decision 0137: each client pools its connections).
+ */
+function freshClient(client: A2AClient): A2AClient {
+  const fresh = new A2AClient({ ...fast, card: client.card, transport: client.transport });
+  cleanup.push(async () => fresh.close());
+  return fresh;
+}
 
 function message(text: string) {
   return { message: { messageId: crypto.randomUUID(), role: 'ROLE_USER' as const, parts: [{ text }] } };
@@ -80,7 +91,7 @@ describe('retries', () => {
     const sent = await client.sendMessage(message('hello'));
     const id = 'task' in sent ? sent.task.id : '';
     proxy.faults.refuseFirst = proxy.connections + 2;
-    const task = await client.getTask({ id });
+    const task = await freshClient(client).getTask({ id });
     expect(task.id).toBe(id);
     expect(proxy.faults.refuseFirst).toBeLessThan(proxy.connections);
   });
@@ -90,17 +101,21 @@ describe('retries', () => {
     const client = await A2AClient.connect(proxy.url, { ...fast, cardCache: new CardCache() });
     const before = proxy.connections;
     proxy.faults.refuseFirst = before + 10;
-    const error = await client.getTask({ id: 'x' }).catch((e: unknown) => e);
+    const error = await freshClient(client)
+      .getTask({ id: 'x' })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'NETWORK' });
     expect(proxy.connections - before).toBe(3);
   });
 
-  it('never retries sendMessage', async () => {
+  it('never retries a sendMessage without an Idempotency-Key', async () => {
     const { proxy } = await echoBehindProxy();
     const client = await A2AClient.connect(proxy.url, { ...fast, cardCache: new CardCache() });
     const before = proxy.connections;
     proxy.faults.refuseFirst = before + 1;
-    const error = await client.sendMessage(message('hello')).catch((e: unknown) => e);
+    const error = await freshClient(client)
+      .sendMessage(message('hello'), { idempotencyKey: false })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(A2ALocalError);
     expect((error as A2ALocalError).kind).toBe('NETWORK');
     expect(proxy.connections - before).toBe(1);

@@ -1,7 +1,8 @@
 /**
  * A TCP proxy for client resilience tests: forwards bytes to a target, records each connection's
  * request head, and can misbehave on purpose: refuse the first N connections (reset at once), or
- * cut the first event-stream connection right after its Nth SSE event.
+ * cut the first event-stream connection right after its Nth SSE event, or let it go silent there
+ * (open, but nothing more forwarded: a server that stalls mid-stream).
  */
 import net from 'node:net';
 
@@ -11,6 +12,8 @@ export interface ProxyFaults {
   refuseFirst?: number;
   /** Cut the first SSE response after this many complete events. */
   cutStreamAfterEvents?: number;
+  /** Stop forwarding the first SSE response after this many complete events, leaving it open. */
+  stallStreamAfterEvents?: number;
 }
 
 /** A running proxy. */
@@ -62,15 +65,28 @@ export async function startTcpProxy(faults: ProxyFaults = {}): Promise<TcpProxy>
     let events = 0;
     let current = '';
     let cutting = false;
+    let stalled = false;
     upstream.on('data', (chunk: Buffer) => {
-      const limit = proxy.faults.cutStreamAfterEvents;
+      if (stalled) return;
+      const stall = proxy.faults.stallStreamAfterEvents;
+      const limit = proxy.faults.cutStreamAfterEvents ?? stall;
       if (limit === undefined || cutUsed) {
         client.write(chunk);
         return;
       }
       const text = chunk.toString('latin1');
       response += text;
-      if (!cutting && response.includes('text/event-stream')) cutting = true;
+      if (!cutting && response.includes('text/event-stream')) {
+        cutting = true;
+        if (limit === 0 && stall !== undefined) {
+          // Stalled before the first event: forward the response head only.
+          const head = text.indexOf('\r\n\r\n', Math.max(0, text.indexOf('text/event-stream')));
+          client.write(Buffer.from(text.slice(0, head + 4), 'latin1'));
+          stalled = true;
+          cutUsed = true;
+          return;
+        }
+      }
       if (!cutting) {
         client.write(chunk);
         return;
@@ -85,6 +101,11 @@ export async function startTcpProxy(faults: ProxyFaults = {}): Promise<TcpProxy>
         current = '';
         if (events === limit) {
           cutUsed = true;
+          if (stall !== undefined) {
+            stalled = true;
+            client.write(Buffer.from(out, 'latin1'));
+            return;
+          }
           client.write(Buffer.from(out, 'latin1'), () => {
             client.destroy();
             upstream.destroy();
