@@ -134,8 +134,7 @@ export class RequestHandler {
   /** This server's part in a cluster, when it has one. */
   private readonly node: ClusterNode | undefined;
   private readonly execution: ExecutionSetup;
-  private readonly loader = (taskId: string, call: CallContext): Promise<StoredTask> =>
-    this.load(taskId, call);
+  private readonly loader = (id: string, call: CallContext): Promise<StoredTask> => this.load(id, call);
   private readonly sends: IdempotentSends;
 
   constructor(options: RequestHandlerOptions) {
