@@ -103,8 +103,6 @@ export class IdempotentSends {
     const started = start(key);
     this.inflight.set(slot, started);
     let execution: TaskExecution | undefined;
-    // Registered before the caller awaits `started`, so it has run by the time the caller releases.
-    void started.then((run) => (execution = run), nothing);
     const release = (): void => {
       if (this.inflight.get(slot) !== started) return;
       this.inflight.delete(slot);
@@ -112,8 +110,9 @@ export class IdempotentSends {
       const reply = execution?.replyMessage;
       if (reply !== undefined) this.replies.remember(slot, request.message, reply);
     };
-    // A refused send leaves no trace: a retry is checked (and refused) afresh.
-    started.catch(release);
+    // Registered before the caller awaits `started`, so `execution` is set by the time the caller
+    // releases. A refused send leaves no trace: a retry is checked (and refused) afresh.
+    started.then((run) => (execution = run), release);
     return { started, release };
   }
 
