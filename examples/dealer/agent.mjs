@@ -133,6 +133,9 @@ export async function createAgent(context) {
     serverOptions: {
       ...profile.serverOptions,
       authenticate: (request) => auth.authenticate(request, []),
+      // Buyer agents retry a request with the same messageId (a ULID per request): a retry gets
+      // the first answer, so a lead is not recorded twice nor a slot booked twice (decision 0133).
+      idempotency: { messageId: true },
     },
     close: () => store.close(),
     // The serve banner's curl: the seed's inventory.search for certified Hondas under $30,000.

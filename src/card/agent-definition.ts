@@ -136,6 +136,8 @@ export interface AgentDefinition {
   card: CardOverrides;
   /** A2A extensions the agent enables, by the host extension's name, with their settings as written. */
   extensions?: Record<string, unknown>;
+  /** Whether a repeated messageId is a retry (decision 0133); absent: the host config's default. */
+  idempotency?: { messageId?: boolean };
   /** Where the definition was written. */
   source: SourceLocation;
 }

@@ -36,6 +36,8 @@ export interface AgentBuild {
   securityKey: string;
   contracts: ContractSet | undefined;
   signCard: CardSigner | undefined;
+  /** Whether a repeated messageId is a retry: the agent's setting, else the host's (decision 0133). */
+  messageIdKeys: boolean;
 }
 
 /**
@@ -66,6 +68,7 @@ export async function buildAgent(
       securityKey: JSON.stringify({ schemes: config.security?.schemes ?? null, requirements }),
       contracts: contractsOf(definition),
       signCard: cardSigner(parts.signingKeys),
+      messageIdKeys: definition.idempotency?.messageId ?? config.idempotency?.messageId ?? false,
     };
   } catch (error) {
     if (executor !== previous?.executor) await executor.dispose();
@@ -78,7 +81,8 @@ async function executorKeyOf(definition: AgentDefinition, config: HostConfig): P
   if (definition.handler !== undefined) {
     return JSON.stringify({ handler: definition.handler, version: await handlerVersion(definition.handler) });
   }
-  const { source: _where, ...meaning } = definition;
+  // Where it was written and how retries are told apart change nothing the executor does.
+  const { source: _where, idempotency: _retries, ...meaning } = definition;
   return JSON.stringify({
     definition: meaning,
     endpoint: config.model,

@@ -143,6 +143,8 @@ export interface HostConfig {
   outbound?: OutboundConfig;
   /** Push notifications; absent means on, with no private webhook targets allowed. */
   push?: PushConfig;
+  /** The default of every agent's `idempotency` (decision 0133): is a repeated messageId a retry? */
+  idempotency?: { messageId?: boolean };
   /** MCP servers by name; agents pick from them in their `mcpServers`. */
   mcpServers: Record<string, McpServerConfig>;
   agents: AgentDefinition[];

@@ -94,6 +94,12 @@ export async function mountAgent(definition: AgentDefinition, context: MountCont
     signCard: (json: Record<string, unknown>, version: ProtocolVersion) =>
       current.signCard === undefined ? Promise.resolve([]) : current.signCard(json, version),
     admitMessage: (request, call) => skillAdmission(current.definition, request, call),
+    // Read per send, so a reload that changes the setting applies to the next send (decision 0133).
+    idempotency: {
+      get messageId() {
+        return current.messageIdKeys;
+      },
+    },
     ...(context.sender === undefined ? {} : { agents: context.sender }),
     ...(extensions.length === 0 ? {} : { extensions }),
     ...(context.push === undefined ? {} : { push: context.push }),
@@ -124,6 +130,7 @@ export async function mountAgent(definition: AgentDefinition, context: MountCont
         executorChanged ||
         cardsChanged ||
         build.securityKey !== current.securityKey ||
+        build.messageIdKeys !== current.messageIdKeys ||
         JSON.stringify(next) !== JSON.stringify(current.definition);
       return {
         changed,

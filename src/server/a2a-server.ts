@@ -35,6 +35,7 @@ import type { ErrorMapper } from './http/error-mapping.js';
 import { handleJsonRpc, jsonRpcErrorResponse, readableRequestId } from './http/json-rpc-binding.js';
 import { handleRest, restErrorResponse } from './http/rest-binding.js';
 import { RequestHandler, type MessageAdmission } from './request-handler.js';
+import type { IdempotencyOptions } from './idempotent-sends.js';
 import { withDeclarations, type DocumentBuilder, type ServerExtension } from './server-extension.js';
 import { PushNotifications, type PushOptions } from './push/push-notifications.js';
 import type { Cluster } from './cluster/cluster.js';
@@ -74,6 +75,13 @@ export interface A2AServerOptions {
   onError?: (error: unknown, where: string) => void;
   /** Checks each send before the agent sees it (per-skill authorization, mandates). */
   admitMessage?: MessageAdmission;
+  /**
+   * Which sends are retries of an earlier one (decisions 0091, 0133). Always: a repeated
+   * `Idempotency-Key` header (gRPC metadata `idempotency-key`) from the same caller.
+   * `{ messageId: true }` also makes a repeated messageId without that header a retry (A2A 1.0
+   * §3.3.1 allows it); off by default, because clients recycle message ids for new messages.
+   */
+  idempotency?: IdempotencyOptions;
   /** The agent's typed message contracts (`concord/contracts` builds them from the schemas). */
   contracts?: ContractGate;
   /** Lets executors send to other agents (`context.agents`); the agent host provides one. */
@@ -244,6 +252,7 @@ export class A2AServer implements HttpApp {
             }),
         ...(options.onError === undefined ? {} : { onError: options.onError }),
         ...(options.admitMessage === undefined ? {} : { admitMessage: options.admitMessage }),
+        ...(options.idempotency === undefined ? {} : { idempotency: options.idempotency }),
         ...(options.contracts === undefined ? {} : { contracts: options.contracts }),
         ...(options.agents === undefined ? {} : { agents: options.agents }),
         ...(this.extensions.length === 0 ? {} : { extensions: this.extensions }),

@@ -1,8 +1,10 @@
 /**
- * Idempotent sends (decision 0091; A2A 1.0 §3.3.1: "a send MAY use messageId to detect
+ * Idempotent sends (decisions 0091, 0133; A2A 1.0 §3.3.1: "a send MAY use messageId to detect
  * duplicates"). A retried `SendMessage` / `SendStreamingMessage` from the same caller with the same
- * `messageId`, or the same `Idempotency-Key` header when the client sends one, answers with the
- * task the first attempt made instead of running the agent again.
+ * `Idempotency-Key` header answers with the task the first attempt made instead of running the
+ * agent again. Keying on `messageId` as well is an opt-in (`IdempotencyOptions.messageId`): many
+ * clients recycle message ids for new messages, so by default a repeated messageId without the
+ * header is a new message (decision 0133).
  *
  * Two layers, because a retry can arrive at two moments:
  * - while the first attempt is still being admitted or has not committed yet, in this process:
@@ -18,20 +20,40 @@ import { scopedIdempotencyKey, type StoredTask, type TaskScope, type TaskStore }
 import type { CallContext } from './call-context.js';
 import type { TaskExecution } from './task-execution.js';
 import { ReleasingMap } from './releasing-map.js';
+import { RecentReplies, type RecentReply } from './recent-replies.js';
 
 /** Longest `Idempotency-Key` accepted (the IETF draft leaves it open; Stripe allows 255). */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
-/** What an earlier attempt of the same send left: its run in this process, or its stored task. */
-export type EarlierSend = { run: Promise<TaskExecution> } | { stored: StoredTask };
+/** How a server recognises a retried send (`A2AServerOptions.idempotency`, decision 0133). */
+export interface IdempotencyOptions {
+  /**
+   * Also treat a repeated `messageId` from the same caller, without an `Idempotency-Key`, as a
+   * retry of the send that first used it (default false). For clients that retry with the same
+   * messageId and never recycle one for a new message. Read on every send, so a getter may change
+   * it while serving (the agent host's reloads do).
+   */
+  messageId?: boolean;
+}
 
 /**
- * The key of a send in the store: the `Idempotency-Key` header when given, else the messageId.
- * Prefixed so a header value can never collide with some other message's id.
+ * What an earlier attempt of the same send left: its run in this process, its stored task, or the
+ * Message it was answered with (recent-replies.ts).
  */
-export function idempotencyKeyOf(message: Message, call: CallContext): string {
+export type EarlierSend = { run: Promise<TaskExecution> } | { stored: StoredTask } | { reply: Message };
+
+/**
+ * The key of a send in the store: the `Idempotency-Key` header when given, else the messageId
+ * when `byMessageId`, else none (the send is not deduplicated). Prefixed so a header value can
+ * never collide with some other message's id.
+ */
+export function idempotencyKeyOf(
+  message: Message,
+  call: CallContext,
+  byMessageId: boolean,
+): string | undefined {
   const header = call.idempotencyKey;
-  if (header === undefined) return `m:${message.messageId}`;
+  if (header === undefined) return byMessageId ? `m:${message.messageId}` : undefined;
   if (header.length === 0 || header.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
     throw new A2AError(
       'InvalidParamsError',
@@ -46,25 +68,31 @@ export function idempotencyKeyOf(message: Message, call: CallContext): string {
 export class IdempotentSends {
   /** Scoped key → the run being started for it; removed once its first commit is durable. */
   private readonly inflight = new ReleasingMap<string, Promise<TaskExecution>>();
+  private readonly replies = new RecentReplies();
 
   constructor(
     private readonly store: TaskStore,
     private readonly load: (taskId: string, call: CallContext) => Promise<StoredTask>,
+    private readonly options: IdempotencyOptions = {},
   ) {}
 
   /**
    * Finds an earlier attempt of this send, or, when there is none, starts this one with `start`
    * and registers it so concurrent retries join it. Between the last look at the in-flight map
-   * and the registration nothing awaits, so two concurrent attempts cannot both start.
+   * and the registration nothing awaits, so two concurrent attempts cannot both start. A send
+   * without a key just starts.
    */
   async startOrFind(
     request: SendMessageRequest,
     call: CallContext,
     scope: TaskScope,
-    start: (key: string) => Promise<TaskExecution>,
+    start: (key: string | undefined) => Promise<TaskExecution>,
   ): Promise<{ started: Promise<TaskExecution>; release: () => void } | EarlierSend> {
-    const key = idempotencyKeyOf(request.message, call);
+    const key = idempotencyKeyOf(request.message, call, this.options.messageId === true);
+    if (key === undefined) return { started: start(undefined), release: nothing };
     const slot = scopedIdempotencyKey(key, scope);
+    const replied = this.replies.find(slot);
+    if (replied !== undefined) return { reply: earlierReply(replied, request.message, call) };
     let run = this.inflight.get(slot);
     if (run === undefined) {
       const holder = await this.store.findIdempotencyKey(key, scope);
@@ -74,11 +102,17 @@ export class IdempotentSends {
     if (run !== undefined) return { run };
     const started = start(key);
     this.inflight.set(slot, started);
+    let execution: TaskExecution | undefined;
     const release = (): void => {
-      if (this.inflight.get(slot) === started) this.inflight.delete(slot);
+      if (this.inflight.get(slot) !== started) return;
+      this.inflight.delete(slot);
+      // Answered, by now, and a direct reply is stored nowhere else.
+      const reply = execution?.replyMessage;
+      if (reply !== undefined) this.replies.remember(slot, request.message, reply);
     };
-    // A refused send leaves no trace: a retry is checked (and refused) afresh.
-    started.catch(release);
+    // Registered before the caller awaits `started`, so `execution` is set by the time the caller
+    // releases. A refused send leaves no trace: a retry is checked (and refused) afresh.
+    started.then((run) => (execution = run), release);
     return { started, release };
   }
 
@@ -95,6 +129,20 @@ export class IdempotentSends {
     }
     return stored;
   }
+}
+
+function nothing(): void {}
+
+/** The reply to the send with the same key, after checking the retry really is the same message. */
+function earlierReply(earlier: RecentReply, message: Message, call: CallContext): Message {
+  if ((message.taskId ?? '') !== earlier.taskId) {
+    const what = earlier.taskId === '' ? 'a message without a task' : `a message to task ${earlier.taskId}`;
+    throw reused(call, `was already used for ${what}`, '/message/taskId');
+  }
+  if (JSON.stringify(message.parts) !== earlier.parts) {
+    throw reused(call, 'was already used for a message with different parts', '/message/parts');
+  }
+  return earlier.reply;
 }
 
 function reused(call: CallContext, what: string, field: string): A2AError {

@@ -29,6 +29,7 @@ export {
   type EventStream,
   type MessageAdmission,
 } from './request-handler.js';
+export type { IdempotencyOptions } from './idempotent-sends.js';
 export type { CardSigner, CardDecorator } from './http/agent-card-endpoint.js';
 export type { StreamItem } from './task-streams.js';
 export { EventHub } from './event-hub.js';

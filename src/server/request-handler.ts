@@ -67,7 +67,7 @@ import type { Cluster } from './cluster/cluster.js';
 import type { ClusterNode } from './cluster/cluster-node.js';
 import { setUpExecution, type ExecutionSetup } from './execution-setup.js';
 import type { OrphanPolicy } from './orphan-settling.js';
-import { IdempotentSends } from './idempotent-sends.js';
+import { IdempotentSends, type IdempotencyOptions } from './idempotent-sends.js';
 import type { TaskExecution } from './task-execution.js';
 import type { PushNotifications } from './push/push-notifications.js';
 import { createConfig, deleteConfig, getConfig, inlineConfig, listConfigs } from './push/push-operations.js';
@@ -83,6 +83,8 @@ export interface RequestHandlerOptions {
   /** Receives errors that have no caller (agent crashes, store failures). Never throws. */
   onError?: (error: unknown, where: string) => void;
   hub?: EventHub;
+  /** Which sends are retries: the `Idempotency-Key`, and the messageId if asked (decision 0133). */
+  idempotency?: IdempotencyOptions;
   /** Checks every send before it creates or continues a task; see `MessageAdmission`. */
   admitMessage?: MessageAdmission;
   /** The agent's typed message contracts: gate on the way in, output check on the way out. */
@@ -132,8 +134,7 @@ export class RequestHandler {
   /** This server's part in a cluster, when it has one. */
   private readonly node: ClusterNode | undefined;
   private readonly execution: ExecutionSetup;
-  private readonly loader = (taskId: string, call: CallContext): Promise<StoredTask> =>
-    this.load(taskId, call);
+  private readonly loader = (id: string, call: CallContext): Promise<StoredTask> => this.load(id, call);
   private readonly sends: IdempotentSends;
 
   constructor(options: RequestHandlerOptions) {
@@ -145,7 +146,7 @@ export class RequestHandler {
     this.store = options.store;
     this.hub = options.hub ?? new EventHub();
     this.extendedAgentCard = options.extendedAgentCard;
-    this.sends = new IdempotentSends(this.store, this.loader);
+    this.sends = new IdempotentSends(this.store, this.loader, options.idempotency);
     this.execution = setUpExecution({
       store: this.store,
       hub: this.hub,
@@ -185,6 +186,7 @@ export class RequestHandler {
       this.startRun(request, call, undefined, key),
     );
     if ('stored' in found) return this.answerRetry(found.stored, request, call);
+    if ('reply' in found) return { message: found.reply };
     let execution: TaskExecution;
     try {
       execution = await ('run' in found ? found.run : found.started);
@@ -225,6 +227,7 @@ export class RequestHandler {
     );
     // A retry gets the first attempt's stream from its start (decision 0091).
     if ('stored' in found) return this.replay(found.stored.task.id, call);
+    if ('reply' in found) return singleMessage(found.reply);
     let execution: TaskExecution;
     try {
       execution = await ('run' in found ? found.run : found.started);
@@ -441,10 +444,7 @@ export class RequestHandler {
     }
   }
 
-  /**
-   * A retried send's answer: the first attempt's task, once it stops if the retry blocks and the
-   * task still runs here (decision 0091).
-   */
+  /** A retried send's answer: the first attempt's task, once it stops if the retry blocks (0091). */
   private async answerRetry(
     stored: StoredTask,
     request: SendMessageRequest,

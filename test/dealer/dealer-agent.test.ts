@@ -114,12 +114,14 @@ describe('valid example requests', () => {
   });
 
   it('answers the upstream binding envelopes sent as they are', async () => {
+    // They carry the seed curl's messageId with other filters, and the dealer takes a repeated
+    // messageId from one caller for a retry (decision 0133): sent by a caller of their own.
     const rest = example('inventory-search-request.rest.example.json');
-    const viaRest = await post(`${dealer.url}message:send`, rest);
+    const viaRest = await post(`${dealer.url}message:send`, rest, bearer);
     expect(viaRest.status).toBe(200);
     expectValidReply(viaRest.json, rest.message.messageId);
     const rpc = example('inventory-search-request.jsonrpc.example.json');
-    const viaRpc = await post(dealer.url, rpc);
+    const viaRpc = await post(dealer.url, rpc, bearer);
     expect(viaRpc.json.id).toBe(rpc.id);
     expectValidReply(viaRpc.json.result, rpc.params.message.messageId);
   });
@@ -194,6 +196,8 @@ describe("the seed's seven curl calls", () => {
     // The seed's Civic is among the matches (the same filters narrowed to its VIN).
     const civic = JSON.parse(seed.calls[2]!.body);
     civic.message.parts[0].data.filters.vin = '1HGCY2F57RA000001';
+    // Another request needs another messageId: the dealer takes a repeated one for a retry (0133).
+    civic.message.messageId = '01HZ9F4M7C0X3K5RN8B3WJTW3Q';
     const narrowed = await post(`${dealer.url}message:send`, civic);
     expect(expectValidReply(narrowed.json, civic.message.messageId).data.total).toBe(1);
     for (const v of search.vehicles) {

@@ -489,6 +489,33 @@ describe('output modes, duplicates and restarts', () => {
     });
   });
 
+  it('answers a retry with the same messageId as it answered the first send (decision 0133)', async () => {
+    const lead = with_(generalLead, (d) => (d.customer.email = 'retry.test@example.com'))();
+    const body = aapBody(lead);
+    const first = await post(`${dealer.url}message:send`, body, auth);
+    const [retry, concurrent] = await Promise.all([
+      post(`${dealer.url}message:send`, body, auth),
+      post(dealer.url, { jsonrpc: '2.0', id: 7, method: 'SendMessage', params: body }, auth),
+    ]);
+    expect(first.json.message.parts[0].data.data.status).toBe('received');
+    // The first reply itself, not a `duplicate`: the skill ran once.
+    expect(retry.json).toEqual(first.json);
+    expect(concurrent.json.result).toEqual(first.json);
+    // The same messageId for another request is refused: AAP buyers make a ULID per request.
+    const other = aapBody(with_(generalLead, (d) => (d.customer.email = 'other.test@example.com'))());
+    const reused = await post(
+      `${dealer.url}message:send`,
+      { ...body, message: { ...other.message, messageId: body.message.messageId } },
+      auth,
+    );
+    const refusal = checkEnvelope(reused, 'SCHEMA_VALIDATION_FAILED', 422);
+    expect(refusal.details.instancePath).toBe('/message/parts');
+    expect(refusal.message).toContain('messageId was already used');
+    // A new messageId is a new request: the same lead is now a duplicate of the first.
+    const fresh = await post(`${dealer.url}message:send`, aapBody(lead), auth);
+    expect(fresh.json.message.parts[0].data.data.status).toBe('duplicate');
+  });
+
   it('keeps leads and appointments across a restart on the same data directory', async () => {
     const own = mkdtempSync(join(tmpdir(), 'concord-dealer-restart-'));
     try {

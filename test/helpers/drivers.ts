@@ -116,7 +116,11 @@ export function restWireError(httpStatus: number, body: Record<string, unknown>)
 let nextId = 1;
 
 /** The JSON-RPC driver for a version. */
-export function jsonRpcDriver(baseUrl: string, version: ProtocolVersion): Driver {
+export function jsonRpcDriver(
+  baseUrl: string,
+  version: ProtocolVersion,
+  fixed: Record<string, string> = {},
+): Driver {
   const codec = version === '1.0' ? v1_0Codec : v0_3JsonRpcCodec;
   const names =
     version === '1.0'
@@ -139,6 +143,7 @@ export function jsonRpcDriver(baseUrl: string, version: ProtocolVersion): Driver
   const headers = (extra: Record<string, string> = {}): Record<string, string> => ({
     'content-type': 'application/json',
     ...(version === '1.0' ? { 'a2a-version': '1.0' } : {}),
+    ...fixed,
     ...extra,
   });
   async function call<T>(method: string, params: unknown, decode: (v: unknown) => T): Promise<Outcome<T>> {
@@ -227,12 +232,17 @@ export function jsonRpcDriver(baseUrl: string, version: ProtocolVersion): Driver
 }
 
 /** The HTTP+JSON driver for a version. */
-export function restDriver(baseUrl: string, version: ProtocolVersion): Driver {
+export function restDriver(
+  baseUrl: string,
+  version: ProtocolVersion,
+  fixed: Record<string, string> = {},
+): Driver {
   const codec = version === '1.0' ? v1_0Codec : v0_3RestCodec;
   const prefix = version === '1.0' ? baseUrl : `${baseUrl}v1/`;
   const headers = (extra: Record<string, string> = {}): Record<string, string> => ({
     'content-type': 'application/json',
     ...(version === '1.0' ? { 'a2a-version': '1.0' } : {}),
+    ...fixed,
     ...extra,
   });
   async function call<T>(
@@ -335,13 +345,16 @@ export function restDriver(baseUrl: string, version: ProtocolVersion): Driver {
   };
 }
 
-/** All four HTTP drivers against one server (the gRPC ones are in grpc-driver.ts). */
-export function allDrivers(baseUrl: string): Driver[] {
+/**
+ * All four HTTP drivers against one server (the gRPC ones are in grpc-driver.ts); `fixed` headers
+ * go with every request (e.g. an `Idempotency-Key`).
+ */
+export function allDrivers(baseUrl: string, fixed: Record<string, string> = {}): Driver[] {
   return [
-    jsonRpcDriver(baseUrl, '1.0'),
-    restDriver(baseUrl, '1.0'),
-    jsonRpcDriver(baseUrl, '0.3'),
-    restDriver(baseUrl, '0.3'),
+    jsonRpcDriver(baseUrl, '1.0', fixed),
+    restDriver(baseUrl, '1.0', fixed),
+    jsonRpcDriver(baseUrl, '0.3', fixed),
+    restDriver(baseUrl, '0.3', fixed),
   ];
 }
 

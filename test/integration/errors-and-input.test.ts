@@ -28,7 +28,7 @@ async function rpcRaw(
 }
 
 const V1 = { 'a2a-version': '1.0' };
-// A fresh messageId per message: sends are idempotent by messageId (decision 0091).
+// A fresh messageId per message, as clients should (servers may key retries on it, decision 0133).
 const msg1 = (extra: Record<string, unknown> = {}) => ({
   messageId: `m1-${crypto.randomUUID()}`,
   role: 'ROLE_USER',

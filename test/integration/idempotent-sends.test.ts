@@ -1,7 +1,9 @@
 /**
- * Idempotent sends through HTTP (decision 0091; issue 8 item 4): retries of one send, by
- * messageId or Idempotency-Key, concurrent or after the fact, on every binding and version and on
- * both embedded stores, create exactly one task and run the agent once.
+ * Idempotent sends through HTTP and gRPC (decisions 0091, 0133; issue 8 item 4): retries of one
+ * send, concurrent or after the fact, on every binding and version and on every store, create
+ * exactly one task and run the agent once — keyed by the Idempotency-Key header on any server, and
+ * by messageId on a server that opts in (`idempotency: { messageId: true }`). A default server
+ * treating a recycled messageId as a new message is message-id-reuse.test.ts.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +19,9 @@ import { freshSchema, POSTGRES_SKIP_NOTE, POSTGRES_URL } from '../helpers/postgr
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 // @ts-expect-error -- plain JS example module without type declarations
 import * as echo from '../../examples/echo/agent.mjs';
+
+/** Messages that repeat a messageId are retries on these servers (decision 0133). */
+const byMessageId = { idempotency: { messageId: true } };
 
 /** The echo agent, counting how often it is asked. */
 function countingEcho(): { executor: AgentExecutor; runs: () => number } {
@@ -41,13 +46,13 @@ for (const storeKind of [
   'sqlite',
   ...(POSTGRES_URL === undefined ? [] : ['postgres' as const]),
 ] as const) {
-  describe(`idempotent sends on the ${storeKind} store`, () => {
+  describe(`idempotent sends on the ${storeKind} store, messageId keys on`, () => {
     let server: EchoServer;
     let counter: ReturnType<typeof countingEcho>;
 
     beforeAll(async () => {
       counter = countingEcho();
-      server = await startEcho({ store: storeKind, executor: counter.executor });
+      server = await startEcho({ store: storeKind, executor: counter.executor, ...byMessageId });
     });
     afterAll(async () => {
       await server.close();
@@ -132,6 +137,7 @@ for (const storeKind of [
     );
 
     it('Idempotency-Key: sends with different messageIds but one key make one task (HTTP+JSON 1.0)', async () => {
+      // Keys count with or without messageId keys; this server has them, message-id-reuse.test.ts not.
       const key = `order-${crypto.randomUUID()}`;
       const post = (text: string): Promise<Response> =>
         fetch(`${server.url}message:send`, {
@@ -173,7 +179,12 @@ describe('idempotent sends across a restart (SQLite)', () => {
     const start = async (): Promise<{ url: string; close: () => Promise<void>; runs: () => number }> => {
       const counter = countingEcho();
       const store = openSqliteTaskStore({ path });
-      const server = createA2AServer({ agentCard: echo.agentCard, executor: counter.executor, store });
+      const server = createA2AServer({
+        agentCard: echo.agentCard,
+        executor: counter.executor,
+        store,
+        ...byMessageId,
+      });
       const running = await listen(server, { port: 0 });
       return {
         url: running.url,
@@ -185,13 +196,17 @@ describe('idempotent sends across a restart (SQLite)', () => {
       };
     };
     const message = userText('survive a restart');
+    const key = { 'idempotency-key': crypto.randomUUID() };
     const first = await start();
     const before = taskOf(await allDrivers(first.url)[0]!.send(message));
+    const keyed = taskOf(await allDrivers(first.url, key)[1]!.send(userText('keyed')));
     await first.close();
     const second = await start();
     try {
       const after = taskOf(await allDrivers(second.url)[0]!.send(message));
       expect(after.id).toBe(before.id);
+      // The header's key survives too, whatever messageId the retry carries.
+      expect(taskOf(await allDrivers(second.url, key)[1]!.send(userText('keyed'))).id).toBe(keyed.id);
       expect(second.runs()).toBe(0);
     } finally {
       await second.close();
@@ -208,7 +223,12 @@ describe.skipIf(POSTGRES_URL === undefined)(
       const servers = await Promise.all(
         counters.map(async (counter) => {
           const store = await openPostgresStore({ connectionString: POSTGRES_URL!, schema, poolSize: 5 });
-          const server = createA2AServer({ agentCard: echo.agentCard, executor: counter.executor, store });
+          const server = createA2AServer({
+            agentCard: echo.agentCard,
+            executor: counter.executor,
+            store,
+            ...byMessageId,
+          });
           return { running: await listen(server, { port: 0 }), store };
         }),
       );
@@ -231,12 +251,12 @@ describe.skipIf(POSTGRES_URL === undefined)(
   },
 );
 
-describe('idempotent sends over gRPC', () => {
+describe('idempotent sends over gRPC, messageId keys on', () => {
   let server: EchoServer;
   let counter: ReturnType<typeof countingEcho>;
   beforeAll(async () => {
     counter = countingEcho();
-    server = await startEcho({ store: 'sqlite', grpc: true, executor: counter.executor });
+    server = await startEcho({ store: 'sqlite', grpc: true, executor: counter.executor, ...byMessageId });
   });
   afterAll(async () => {
     await server.close();

@@ -49,6 +49,7 @@ export interface RawAgent {
   security?: SecurityRequirementInput[];
   card?: CardOverrides;
   extensions?: Record<string, unknown>;
+  idempotency?: { messageId?: boolean };
 }
 
 /** Where a raw agent was written. */
@@ -97,6 +98,7 @@ export function normalizeAgent(input: AgentSourceInput): AgentDefinition {
     definition.extensions = raw.extensions;
     definition.source.pointer = pointer;
   }
+  if (raw.idempotency !== undefined) definition.idempotency = { ...raw.idempotency };
   if (raw.model !== undefined) definition.model = raw.model;
   if (raw.temperature !== undefined) definition.temperature = raw.temperature;
   if (raw.maxTokens !== undefined) definition.maxTokens = raw.maxTokens;

@@ -46,13 +46,14 @@ export interface RawHostConfig {
   outbound?: NonNullable<HostConfig['outbound']>;
   push?: Omit<Partial<PushConfig>, 'secretKey'> & { secretKey?: SecretInput };
   mcpServers?: Record<string, RawMcpServer>;
+  idempotency?: { messageId?: boolean };
   agents?: { dir?: string; list?: RawAgent[] };
 }
 
 /** The host-level part of a `HostConfig`. */
 export type HostSettings = Pick<
   HostConfig,
-  'organization' | 'security' | 'signing' | 'model' | 'outbound' | 'push' | 'mcpServers'
+  'organization' | 'security' | 'signing' | 'model' | 'outbound' | 'push' | 'mcpServers' | 'idempotency'
 >;
 
 /** Normalises the host-level sections of `raw` (written in `file`); problems go to `sink`. */
@@ -71,6 +72,7 @@ export async function normalizeHostSettings(
   if (raw.model && !sink.hasUnder('/model')) settings.model = normalizeModel(raw.model, sink, env);
   if (raw.outbound && !sink.hasUnder('/outbound')) settings.outbound = { ...raw.outbound };
   if (raw.push && !sink.hasUnder('/push')) settings.push = normalizePush(raw.push, sink, env);
+  if (raw.idempotency && !sink.hasUnder('/idempotency')) settings.idempotency = { ...raw.idempotency };
   if (raw.mcpServers) settings.mcpServers = normalizeMcpServers(raw.mcpServers, file, sink, env);
   return settings;
 }
