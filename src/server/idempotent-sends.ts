@@ -61,7 +61,18 @@ export function idempotencyKeyOf(
       { violations: [{ field: 'Idempotency-Key', description: 'empty or too long' }] },
     );
   }
-  return `k:${header}`;
+  return `k:${unquoted(header)}`;
+}
+
+/**
+ * The key inside an `Idempotency-Key` field. The IETF draft (draft-ietf-httpapi-idempotency-key-
+ * header §2) makes the field an RFC 8941 sf-string, `"abc"`, which Concord's client sends; many
+ * clients send the bare `abc`. Both name the same key, so a quoted field is unquoted (RFC 8941
+ * §4.2.5: `\"` and `\\` are its only escapes) and anything else is taken as it came.
+ */
+function unquoted(field: string): string {
+  if (field.length < 2 || !field.startsWith('"') || !field.endsWith('"')) return field;
+  return field.slice(1, -1).replace(/\\([\\"])/g, '$1');
 }
 
 /** The in-flight sends of this process and the lookup of earlier ones; see the file comment. */

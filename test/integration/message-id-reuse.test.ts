@@ -103,6 +103,17 @@ describe('a default server: a recycled messageId is a new message', () => {
       expect(taskOf(c).id).toBe(taskOf(a).id);
       expect(counter.runs() - runs).toBe(1);
     });
+
+    it("a key sent bare and as an RFC 8941 sf-string (as Concord's client sends it) is one key", async () => {
+      const key = `k-${crypto.randomUUID()}`;
+      const runs = counter.runs();
+      const a = taskOf(await keyed(key).send(userText('pay 20')));
+      const b = taskOf(await keyed(`"${key}"`).send(userText('pay 20')));
+      const c = taskOf(await keyed(`"${key}x"`).send(userText('pay 20')));
+      expect(b.id).toBe(a.id);
+      expect(c.id).not.toBe(a.id);
+      expect(counter.runs() - runs).toBe(2);
+    });
   });
 
   for (const version of ['1.0', '0.3'] as const) {
