@@ -5,7 +5,7 @@
  * error received, raw or through the client, under rules 47 / 48 (error envelopes).
  */
 import { A2AClient, A2AClientError, A2ALocalError, bearer } from '../client/index.js';
-import type { AgentCard, Message, Task } from '../protocol/index.js';
+import type { AgentCard, Message, Part, Task } from '../protocol/index.js';
 import { CheckRecorder, type Evidence } from './check-report.js';
 import { judgeJsonRpcEnvelope } from './envelope-checks.js';
 import { judgeErrorEnvelope } from './error-checks.js';
@@ -15,8 +15,11 @@ import { WireProbe, type Exchange, type ProbeSettings, type Reading, type WireEr
 
 /** Settings of a run, defaults applied. */
 export interface RunSettings {
-  /** The text sent to create tasks. */
-  text: string;
+  /**
+   * The part the check's messages carry to create tasks: a text part (`--text`), or a data part
+   * (`--data`) for agents whose input modes take no text.
+   */
+  message: Part;
   /** A text that keeps a task working until it is canceled (enables rules 20, 34, 36). */
   waitText?: string;
   timeoutMs: number;

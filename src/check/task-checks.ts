@@ -15,7 +15,7 @@ import {
 } from '../protocol/index.js';
 import { CheckContext } from './check-context.js';
 import { describeError, isError } from './error-checks.js';
-import { expectClientError, expectRawError, judgeShape, userText } from './judging.js';
+import { expectClientError, expectRawError, judgeShape, userMessage } from './judging.js';
 import type { ProbeTarget } from './probe-targets.js';
 import { WireProbe } from './wire-probe.js';
 
@@ -28,7 +28,7 @@ export async function checkTaskLife(ctx: CheckContext, target: ProbeTarget): Pro
   const rec = ctx.recorder;
   const probe = ctx.probe(target);
   const facts = ctx.facts(target);
-  const sent = probe.sendRequest({ message: userText(ctx.run.text) });
+  const sent = probe.sendRequest({ message: userMessage(ctx) });
   const { exchange, reading } = await ctx.call(target, sent.request, sent.id);
   ctx.outcome(target, 'send', reading);
   if (reading.kind !== 'result') {
@@ -70,7 +70,7 @@ export async function checkTaskLife(ctx: CheckContext, target: ProbeTarget): Pro
       evidence(`a blocking send (the default) returns a terminal or interrupted task, got ${state}`),
     );
   }
-  const second = await ctx.viaClient(target, (c) => c.sendMessage({ message: userText(ctx.run.text) }));
+  const second = await ctx.viaClient(target, (c) => c.sendMessage({ message: userMessage(ctx) }));
   const other = second.ok ? taskOf(second.value) : undefined;
   if (other !== undefined)
     rec.expect(18, other.id !== task.id, () =>
@@ -183,7 +183,7 @@ async function checkCancelAndFollowUps(ctx: CheckContext, target: ProbeTarget, t
 
   if (target.version === '1.0') {
     const stray = await ctx.viaClient(target, (c) =>
-      c.sendMessage({ message: userText(ctx.run.text, { taskId: `concord-check-${randomUUID()}` }) }),
+      c.sendMessage({ message: userMessage(ctx, { taskId: `concord-check-${randomUUID()}` }) }),
     );
     expectClientError(ctx, target, 21, stray, 'TaskNotFoundError', 'a message naming an unknown taskId');
   }
@@ -195,7 +195,7 @@ async function checkCancelAndFollowUps(ctx: CheckContext, target: ProbeTarget, t
   }
   const state = finished.value.status.state;
   const follow = await ctx.viaClient(target, (c) =>
-    c.sendMessage({ message: userText(ctx.run.text, { taskId: task.id, contextId: task.contextId }) }),
+    c.sendMessage({ message: userMessage(ctx, { taskId: task.id, contextId: task.contextId }) }),
   );
   if (target.version === '1.0')
     expectClientError(ctx, target, 22, follow, 'UnsupportedOperationError', `a message to a ${state} task`);
