@@ -5,7 +5,7 @@
  * error received, raw or through the client, under rules 47 / 48 (error envelopes).
  */
 import { A2AClient, A2AClientError, A2ALocalError, bearer } from '../client/index.js';
-import type { AgentCard, Message, Part, Task } from '../protocol/index.js';
+import { ERROR_CATALOG, type AgentCard, type Message, type Part, type Task } from '../protocol/index.js';
 import { CheckRecorder, type Evidence } from './check-report.js';
 import { judgeJsonRpcEnvelope } from './envelope-checks.js';
 import { judgeErrorEnvelope } from './error-checks.js';
@@ -42,6 +42,18 @@ export interface TargetFacts {
 /** The result of a call through the public client. */
 export type ClientOutcome<T> =
   { ok: true; value: T; sent: string } | { ok: false; sent: string; received: string; error?: WireError };
+
+const A2A_REASONS = new Set(Object.values(ERROR_CATALOG).map((e) => e.reason));
+
+/**
+ * An error as rule 8 compares it across bindings: an A2A error by its code; an error an extension
+ * defines (its own ErrorInfo reason, e.g. AAP's SCHEMA_VALIDATION_FAILED) by that reason, which
+ * both bindings carry, while only JSON-RPC has a code for it (digest §5.2).
+ */
+function errorClass(error: WireError): string {
+  const own = error.reason !== undefined && !A2A_REASONS.has(error.reason);
+  return `error ${own ? error.reason : (error.code ?? error.reason ?? error.httpStatus)}`;
+}
 
 /** One run's state. */
 export class CheckContext {
@@ -86,13 +98,13 @@ export class CheckContext {
         ? reading.kind === 'result'
           ? 'ok'
           : reading.kind === 'error'
-            ? `error ${reading.error.code ?? reading.error.reason ?? reading.error.httpStatus}`
+            ? errorClass(reading.error)
             : 'other'
         : reading.ok
           ? 'ok'
           : reading.error === undefined
             ? 'other'
-            : `error ${reading.error.code ?? reading.error.reason ?? reading.error.httpStatus}`;
+            : errorClass(reading.error);
     this.facts(target).outcomes.set(probe, cls);
   }
 
