@@ -5,10 +5,10 @@
  * error received, raw or through the client, under rules 47 / 48 (error envelopes).
  */
 import { A2AClient, A2AClientError, A2ALocalError, bearer } from '../client/index.js';
-import { ERROR_CATALOG, type AgentCard, type Message, type Part, type Task } from '../protocol/index.js';
+import type { AgentCard, Message, Part, Task } from '../protocol/index.js';
 import { CheckRecorder, type Evidence } from './check-report.js';
 import { judgeJsonRpcEnvelope } from './envelope-checks.js';
-import { judgeErrorEnvelope } from './error-checks.js';
+import { isA2AReason, judgeErrorEnvelope } from './error-checks.js';
 import type { CardPromises, ProbeTarget } from './probe-targets.js';
 import type { ReadControl } from './raw-http.js';
 import { WireProbe, type Exchange, type ProbeSettings, type Reading, type WireError } from './wire-probe.js';
@@ -43,15 +43,13 @@ export interface TargetFacts {
 export type ClientOutcome<T> =
   { ok: true; value: T; sent: string } | { ok: false; sent: string; received: string; error?: WireError };
 
-const A2A_REASONS = new Set(Object.values(ERROR_CATALOG).map((e) => e.reason));
-
 /**
  * An error as rule 8 compares it across bindings: an A2A error by its code; an error an extension
  * defines (its own ErrorInfo reason, e.g. AAP's SCHEMA_VALIDATION_FAILED) by that reason, which
  * both bindings carry, while only JSON-RPC has a code for it (digest §5.2).
  */
 function errorClass(error: WireError): string {
-  const own = error.reason !== undefined && !A2A_REASONS.has(error.reason);
+  const own = error.reason !== undefined && !isA2AReason(error.reason);
   return `error ${own ? error.reason : (error.code ?? error.reason ?? error.httpStatus)}`;
 }
 
