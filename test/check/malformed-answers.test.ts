@@ -131,6 +131,21 @@ describe('concord check on malformed answers', () => {
     expect(rule25.failures.map((f) => f.received).join(' ')).toContain('upstream hiccup');
   });
 
+  it('a card whose members have the wrong types', async () => {
+    const report = await checkThrough({
+      answer(request, answer) {
+        if (!request.path.startsWith('/.well-known/')) return;
+        answer.body = rewriteResult(answer.body, (card) => {
+          card.capabilities = null;
+          card.skills = 5;
+          card.securityRequirements = 'all';
+          card.signatures = [1, null, {}];
+        });
+      },
+    });
+    expect(failedRules(report)).toEqual(expect.arrayContaining([2, 3, 61]));
+  });
+
   it('prints the table, not a stack trace, when nothing is JSON at all', async () => {
     const proxy = await startBreakingProxy(echo.url, {
       answer(request, answer) {
