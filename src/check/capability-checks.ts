@@ -10,7 +10,7 @@ import type { StreamResponse, Task } from '../protocol/index.js';
 import { CheckContext, type ClientOutcome } from './check-context.js';
 import { isError } from './error-checks.js';
 import type { ProbeTarget } from './probe-targets.js';
-import { expectClientError, userText } from './judging.js';
+import { expectClientError, userMessage } from './judging.js';
 import { WireProbe } from './wire-probe.js';
 
 /** Where the check asks agents to deliver push notifications; never called by the check itself. */
@@ -122,7 +122,7 @@ export async function checkOptionalOperations(
   const v10 = target.version === '1.0';
   if (!ctx.promises.streaming && v10) {
     const stream = await ctx.viaClient(target, (c) =>
-      drain(c.sendStreamingMessage({ message: userText(ctx.run.text) })),
+      drain(c.sendStreamingMessage({ message: userMessage(ctx) })),
     );
     ctx.outcome(target, 'stream', stream);
     expectClientError(

@@ -6,7 +6,7 @@
  * and returns a verdict per rule of the digest's §11 checklist, with the evidence of failures.
  */
 import type { NetworkPolicy } from '../client/index.js';
-import type { ProtocolVersion } from '../protocol/index.js';
+import type { Part, ProtocolVersion } from '../protocol/index.js';
 import { checkCards } from './card-checks.js';
 import { checkOptionalOperations, checkPush } from './capability-checks.js';
 import { CheckContext } from './check-context.js';
@@ -19,6 +19,7 @@ import type { ProbeTarget } from './probe-targets.js';
 import { ruleById } from './rules.js';
 import { checkStream, checkSubscribeFinished } from './stream-checks.js';
 import { checkGrpcInterface } from './grpc-checks.js';
+import { guarded, thrownMessage } from './guarded-step.js';
 import { checkTaskLife } from './task-checks.js';
 import {
   checkAuthentication,
@@ -38,6 +39,11 @@ export interface CheckOptions extends Pick<NetworkPolicy, 'allowPrivateNetworks'
   token?: string;
   /** The text sent to create tasks (default "Hello from concord check"). */
   text?: string;
+  /**
+   * A data part sent instead of the text, for agents that take structured input only (the
+   * dealer's AAP requests). `mediaType` goes with it when given.
+   */
+  data?: { data: unknown; mediaType?: string };
   /** A text that keeps a task working until it is canceled; enables rules 20, 34 and 36. */
   waitText?: string;
   /** Per-request timeout, and how long a stream may take to finish, in ms (default 10 000). */
@@ -66,6 +72,14 @@ function untouched(targets: ProbeTarget[], waitText: string | undefined) {
   };
 }
 
+/** The part the run's messages carry. */
+function messageOf(options: CheckOptions): Part {
+  if (options.data === undefined) return { text: options.text ?? 'Hello from concord check' };
+  const part: Part = { data: options.data.data };
+  if (options.data.mediaType !== undefined) part.mediaType = options.data.mediaType;
+  return part;
+}
+
 /** Checks the agent behind `url` (its base URL, or its card's URL) and returns the report. */
 export async function checkAgent(url: string, options: CheckOptions = {}): Promise<CheckReport> {
   const timeoutMs = options.timeoutMs ?? 10_000;
@@ -75,35 +89,53 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
     timeoutMs,
   };
   const recorder = new CheckRecorder();
-  const cards = await checkCards(recorder, url, http);
+  let cards: Awaited<ReturnType<typeof checkCards>>;
+  try {
+    cards = await checkCards(recorder, url, http);
+  } catch (error) {
+    recorder.fail(1, {
+      where: 'card',
+      expected: 'a card the check can read',
+      received: thrownMessage(error),
+    });
+    cards = undefined;
+  }
   if (cards === undefined) return recorder.report(url, [], () => 'the agent card could not be read');
   const { targets, promises, card } = cards;
+  const message = messageOf(options);
   for (const unusable of targets.unusable) {
     const version = unusable.version === '1.0' || unusable.version === '0.3' ? unusable.version : undefined;
     if (unusable.binding === 'GRPC' && version !== undefined) {
       // gRPC interfaces go through the client's gRPC transport (decision 0073).
-      await checkGrpcInterface(recorder, card, unusable.url, version, {
-        text: options.text ?? 'Hello from concord check',
-        timeoutMs,
-        allowPrivateNetworks: http.allowPrivateNetworks,
-        ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
-        ...(options.token === undefined ? {} : { token: options.token }),
-      });
+      const where = `GRPC ${version} ${unusable.url}`;
+      await guarded(recorder, { rule: 49, where, what: 'gRPC' }, () =>
+        checkGrpcInterface(recorder, card, unusable.url, version, {
+          message,
+          timeoutMs,
+          allowPrivateNetworks: http.allowPrivateNetworks,
+          ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
+          ...(options.token === undefined ? {} : { token: options.token }),
+        }),
+      );
       continue;
     }
     const why = `${unusable.binding} ${unusable.version} at ${unusable.url}: concord check speaks JSON-RPC, HTTP+JSON and gRPC, 0.3 and 1.0`;
     recorder.skip(unusable.binding === 'GRPC' ? 49 : 5, why);
   }
   const run = {
-    text: options.text ?? 'Hello from concord check',
+    message,
     timeoutMs,
     ...(options.waitText === undefined ? {} : { waitText: options.waitText }),
   };
   const settings = options.token === undefined ? { http } : { http, token: options.token };
   const ctx = new CheckContext(run, settings, promises, targets.targets, card, recorder);
   const list = targets.targets;
+  // Each step guarded: a throw fails the step's rule and the run goes on (guarded-step.ts).
+  const step = (target: ProbeTarget | undefined, rule: number, what: string, fn: () => unknown) =>
+    guarded(recorder, { rule, where: target?.label ?? 'all interfaces', what }, fn);
   try {
-    for (const target of list) await checkAuthentication(ctx, target);
+    for (const target of list)
+      await step(target, 56, 'authentication', () => checkAuthentication(ctx, target));
     if (promises.requiresAuth && options.token === undefined) {
       const reason = 'the card requires credentials: pass --token';
       return recorder.report(
@@ -113,27 +145,32 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
       );
     }
     for (const target of list) {
-      await checkTaskLife(ctx, target);
+      const core = target.version === '1.0' ? 10 : 9;
+      await step(target, core, 'task life', () => checkTaskLife(ctx, target));
       const task = ctx.facts(target).task;
-      if (target.version === '1.0') await checkListTasks(ctx, target, task);
+      if (target.version === '1.0')
+        await step(target, 26, 'ListTasks', () => checkListTasks(ctx, target, task));
       if (promises.streaming) {
-        await checkStream(ctx, target);
-        await checkSubscribeFinished(ctx, target);
+        await step(target, 29, 'stream', () => checkStream(ctx, target));
+        await step(target, 37, 'subscribe', () => checkSubscribeFinished(ctx, target));
       }
-      await checkPush(ctx, target, task);
-      await checkOptionalOperations(ctx, target, task);
-      await checkVersionNegotiation(ctx, target, list);
-      await checkExtensions(ctx, target);
-      checkTenant(ctx, target);
-      if (options.waitText !== undefined) await checkWaitingTask(ctx, target, options.waitText);
+      await step(target, 6, 'push', () => checkPush(ctx, target, task));
+      await step(target, 40, 'optional operation', () => checkOptionalOperations(ctx, target, task));
+      await step(target, 50, 'A2A-Version', () => checkVersionNegotiation(ctx, target, list));
+      await step(target, 53, 'extension', () => checkExtensions(ctx, target));
+      await step(target, 55, 'tenant', () => checkTenant(ctx, target));
+      const waitText = options.waitText;
+      if (waitText !== undefined)
+        await step(target, 20, 'open-task', () => checkWaitingTask(ctx, target, waitText));
     }
     // Invalid input last: an agent that wrongly accepts it may store tasks that later answers
     // (ListTasks) would carry, and those must not be blamed on other rules.
     for (const target of list) {
-      if (target.binding === 'JSONRPC') await checkJsonRpc(ctx, target);
-      await checkInputValidation(ctx, target);
+      if (target.binding === 'JSONRPC')
+        await step(target, 12, 'JSON-RPC envelope', () => checkJsonRpc(ctx, target));
+      await step(target, 59, 'input validation', () => checkInputValidation(ctx, target));
     }
-    checkConsistency(ctx, list);
+    await step(undefined, 8, 'cross-interface', () => checkConsistency(ctx, list));
   } finally {
     ctx.close();
   }

@@ -5,18 +5,21 @@
  * error received, raw or through the client, under rules 47 / 48 (error envelopes).
  */
 import { A2AClient, A2AClientError, A2ALocalError, bearer } from '../client/index.js';
-import type { AgentCard, Message, Task } from '../protocol/index.js';
+import type { AgentCard, Message, Part, Task } from '../protocol/index.js';
 import { CheckRecorder, type Evidence } from './check-report.js';
 import { judgeJsonRpcEnvelope } from './envelope-checks.js';
-import { judgeErrorEnvelope } from './error-checks.js';
+import { isA2AReason, judgeErrorEnvelope } from './error-checks.js';
 import type { CardPromises, ProbeTarget } from './probe-targets.js';
 import type { ReadControl } from './raw-http.js';
 import { WireProbe, type Exchange, type ProbeSettings, type Reading, type WireError } from './wire-probe.js';
 
 /** Settings of a run, defaults applied. */
 export interface RunSettings {
-  /** The text sent to create tasks. */
-  text: string;
+  /**
+   * The part the check's messages carry to create tasks: a text part (`--text`), or a data part
+   * (`--data`) for agents whose input modes take no text.
+   */
+  message: Part;
   /** A text that keeps a task working until it is canceled (enables rules 20, 34, 36). */
   waitText?: string;
   timeoutMs: number;
@@ -39,6 +42,16 @@ export interface TargetFacts {
 /** The result of a call through the public client. */
 export type ClientOutcome<T> =
   { ok: true; value: T; sent: string } | { ok: false; sent: string; received: string; error?: WireError };
+
+/**
+ * An error as rule 8 compares it across bindings: an A2A error by its code; an error an extension
+ * defines (its own ErrorInfo reason, e.g. AAP's SCHEMA_VALIDATION_FAILED) by that reason, which
+ * both bindings carry, while only JSON-RPC has a code for it (digest §5.2).
+ */
+function errorClass(error: WireError): string {
+  const own = error.reason !== undefined && !isA2AReason(error.reason);
+  return `error ${own ? error.reason : (error.code ?? error.reason ?? error.httpStatus)}`;
+}
 
 /** One run's state. */
 export class CheckContext {
@@ -83,13 +96,13 @@ export class CheckContext {
         ? reading.kind === 'result'
           ? 'ok'
           : reading.kind === 'error'
-            ? `error ${reading.error.code ?? reading.error.reason ?? reading.error.httpStatus}`
+            ? errorClass(reading.error)
             : 'other'
         : reading.ok
           ? 'ok'
           : reading.error === undefined
             ? 'other'
-            : `error ${reading.error.code ?? reading.error.reason ?? reading.error.httpStatus}`;
+            : errorClass(reading.error);
     this.facts(target).outcomes.set(probe, cls);
   }
 

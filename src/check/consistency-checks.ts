@@ -30,7 +30,7 @@ export function checkConsistency(ctx: CheckContext, targets: ProbeTarget[]): voi
     const evidence = (expected: string) => ({
       ...(facts.coreEvidence ?? { where: target.label }),
       where: target.label,
-      expected,
+      expected: facts.coreEvidence === undefined ? expected : `${expected}: ${facts.coreEvidence.expected}`,
     });
     const speaks = facts.core.get('send') === true;
     if (target.version === '1.0' && target.declaredBy.includes('supportedInterfaces'))

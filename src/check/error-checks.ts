@@ -10,6 +10,12 @@ import type { ProbeTarget } from './probe-targets.js';
 import type { WireError } from './wire-probe.js';
 
 const REASON_BY_CODE = new Map(Object.values(ERROR_CATALOG).map((e) => [e.code, e.reason]));
+const A2A_REASONS = new Set(REASON_BY_CODE.values());
+
+/** True for an ErrorInfo reason of A2A's own table (not an extension's). */
+export function isA2AReason(reason: string | undefined): boolean {
+  return reason !== undefined && A2A_REASONS.has(reason);
+}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -20,8 +26,10 @@ export function isError(error: WireError | undefined, type: A2AErrorType): boole
   if (error === undefined) return false;
   const entry = ERROR_CATALOG[type];
   if (error.code === entry.code || error.reason === entry.reason) return true;
-  // A REST error without a code or reason can still be recognised by its status (rule 48 judges the body).
-  return error.code === undefined && error.reason === undefined && error.httpStatus === entry.httpStatus;
+  // A REST error carries no A2A code. Without an A2A reason — none, or an extension's own (AAP's
+  // SCHEMA_VALIDATION_FAILED) — its status says which A2A error it stands for (digest §5.1;
+  // rule 48 judges the body).
+  return error.code === undefined && !isA2AReason(error.reason) && error.httpStatus === entry.httpStatus;
 }
 
 /** How an error reads in evidence: `-32001 TASK_NOT_FOUND (HTTP 404)`. */

@@ -6,12 +6,13 @@
  * counterpart here; 0.3 defines no gRPC errors, so its interfaces are only reached.
  */
 import { A2AClient, A2AClientError, bearer } from '../client/index.js';
-import { A2A_ERROR_DOMAIN, type AgentCard, type ProtocolVersion } from '../protocol/index.js';
+import { A2A_ERROR_DOMAIN, type AgentCard, type Part, type ProtocolVersion } from '../protocol/index.js';
 import type { CheckRecorder } from './check-report.js';
 
 /** What the check needs to reach one gRPC interface. */
 export interface GrpcCheckSettings {
-  text: string;
+  /** The part of the message sent (the run's text or data). */
+  message: Part;
   timeoutMs: number;
   token?: string;
   allowPrivateNetworks: boolean;
@@ -42,13 +43,13 @@ export async function checkGrpcInterface(
   try {
     try {
       await client.sendMessage({
-        message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: settings.text }] },
+        message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ ...settings.message }] },
       });
     } catch (error) {
       recorder.fail(49, {
         where,
         expected: 'the gRPC interface the card declares answers SendMessage',
-        sent: `SendMessage "${settings.text}"`,
+        sent: `SendMessage ${JSON.stringify(settings.message)}`,
         received: error instanceof Error ? error.message : String(error),
       });
       return;

@@ -52,7 +52,7 @@ export async function checkInputValidation(ctx: CheckContext, target: ProbeTarge
   const message = {
     messageId: randomUUID(),
     role: 'ROLE_USER',
-    parts: [{ text: ctx.run.text }],
+    parts: [{ ...ctx.run.message }],
     concordCheckUnknown: 1,
   };
   const extra = { message, concordCheckUnknownField: true };

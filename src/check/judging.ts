@@ -16,6 +16,11 @@ export function userText(text: string, extra: Partial<Message> = {}): Message {
   return { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...extra };
 }
 
+/** The run's own message (its `--text`, or its `--data` part) with a fresh id. */
+export function userMessage(ctx: CheckContext, extra: Partial<Message> = {}): Message {
+  return { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ ...ctx.run.message }], ...extra };
+}
+
 /** Judges the wire shape of a raw result (rules 15-17); returns the decoded value or undefined. */
 export function judgeShape<T>(
   ctx: CheckContext,

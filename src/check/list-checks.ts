@@ -76,17 +76,22 @@ export async function checkListTasks(
     all.page === undefined ? { kind: 'other', problem: '' } : { kind: 'result', value: null },
   );
   if (all.page === undefined) return;
-  const raw = all.raw as Record<string, unknown>;
+  const raw: Record<string, unknown> =
+    typeof all.raw === 'object' && all.raw !== null ? (all.raw as Record<string, unknown>) : {};
   const missing = ['tasks', 'nextPageToken', 'pageSize', 'totalSize'].filter((k) => !(k in raw));
   rec.expect(26, missing.length === 0, () =>
     all.evidence(
       `tasks, nextPageToken, pageSize and totalSize are always present; missing ${missing.join(', ')}`,
     ),
   );
+  if ('tasks' in raw)
+    rec.expect(26, Array.isArray(raw.tasks), () => all.evidence('tasks is a list of Task objects'));
   rec.expect(26, newestFirst(all.page.tasks), () =>
     all.evidence('tasks are sorted by status timestamp, newest first'),
   );
-  const withArtifacts = (raw.tasks as Record<string, unknown>[]).filter((t) => 'artifacts' in t);
+  // Read from the answer as sent: a `tasks` that is missing or no list is rule 26's finding above.
+  const rawTasks: unknown[] = Array.isArray(raw.tasks) ? raw.tasks : [];
+  const withArtifacts = rawTasks.filter((t) => typeof t === 'object' && t !== null && 'artifacts' in t);
   rec.expect(27, withArtifacts.length === 0, () =>
     all.evidence('artifacts are left out unless includeArtifacts=true'),
   );

@@ -11,7 +11,7 @@ import type { ProbeTarget } from './probe-targets.js';
 import { jsonRpcProblem } from './envelope-checks.js';
 import { describeProblems, timestampProblems, v03ShapeProblems, v10ShapeProblems } from './shape-checks.js';
 import { SseFrameReader, type SseFrame } from './sse-frames.js';
-import { expectClientError, userText } from './judging.js';
+import { expectClientError, userMessage } from './judging.js';
 import { WireProbe } from './wire-probe.js';
 
 /** How long a stream may stay open after its last event (terminal state or Message). */
@@ -45,7 +45,7 @@ export async function checkStream(ctx: CheckContext, target: ProbeTarget): Promi
   const rec = ctx.recorder;
   const probe = ctx.probe(target);
   const v10 = target.version === '1.0';
-  const sent = probe.sendRequest({ message: userText(ctx.run.text) }, true);
+  const sent = probe.sendRequest({ message: userMessage(ctx) }, true);
   const frames: SseFrame[] = [];
   const events: StreamResponse[] = [];
   const problems: { rule: number; text: string }[] = [];

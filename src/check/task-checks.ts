@@ -15,7 +15,7 @@ import {
 } from '../protocol/index.js';
 import { CheckContext } from './check-context.js';
 import { describeError, isError } from './error-checks.js';
-import { expectClientError, expectRawError, judgeShape, userText } from './judging.js';
+import { expectClientError, expectRawError, judgeShape, userMessage } from './judging.js';
 import type { ProbeTarget } from './probe-targets.js';
 import { WireProbe } from './wire-probe.js';
 
@@ -23,19 +23,25 @@ function taskOf(response: SendMessageResponse | undefined): Task | undefined {
   return response !== undefined && 'task' in response ? response.task : undefined;
 }
 
+/** True when the run sends text and the card's input modes leave text out. */
+function textRefused(ctx: CheckContext): boolean {
+  const modes = ctx.card.defaultInputModes;
+  return ctx.run.message.text !== undefined && modes.length > 0 && !modes.includes('text/plain');
+}
+
 /** Sends the text, follows the task, and records what the interface's core operations did. */
 export async function checkTaskLife(ctx: CheckContext, target: ProbeTarget): Promise<void> {
   const rec = ctx.recorder;
   const probe = ctx.probe(target);
   const facts = ctx.facts(target);
-  const sent = probe.sendRequest({ message: userText(ctx.run.text) });
+  const sent = probe.sendRequest({ message: userMessage(ctx) });
   const { exchange, reading } = await ctx.call(target, sent.request, sent.id);
   ctx.outcome(target, 'send', reading);
   if (reading.kind !== 'result') {
     facts.core.set('send', false);
     facts.coreEvidence = {
       where: target.label,
-      expected: 'a send of a text message succeeds',
+      expected: `a send of the check's message succeeds${textRefused(ctx) ? "; the card's defaultInputModes take no text/plain: pass --data <json> with a request the agent accepts" : ''}`,
       ...WireProbe.evidence(exchange),
     };
     return;
@@ -56,6 +62,10 @@ export async function checkTaskLife(ctx: CheckContext, target: ProbeTarget): Pro
     facts.message = (response as { message: Message }).message;
     for (const rule of [18, 19, 22, 23, 24, 25, 28])
       rec.skip(rule, 'the agent answered the text with a Message, not a Task');
+    // No task to follow: GetTask and CancelTask are judged on an unknown id (TaskNotFoundError).
+    const answered = await checkUnknownIds(ctx, target);
+    facts.core.set('get', answered.get);
+    facts.core.set('cancel', answered.cancel);
     return;
   }
   facts.task = task;
@@ -70,14 +80,49 @@ export async function checkTaskLife(ctx: CheckContext, target: ProbeTarget): Pro
       evidence(`a blocking send (the default) returns a terminal or interrupted task, got ${state}`),
     );
   }
-  const second = await ctx.viaClient(target, (c) => c.sendMessage({ message: userText(ctx.run.text) }));
+  const second = await ctx.viaClient(target, (c) => c.sendMessage({ message: userMessage(ctx) }));
   const other = second.ok ? taskOf(second.value) : undefined;
   if (other !== undefined)
     rec.expect(18, other.id !== task.id, () =>
       CheckContext.clientEvidence(target, second, `a second task gets a new id, not ${task.id}`),
     );
   await checkGet(ctx, target, task);
+  await checkUnknownIds(ctx, target);
   await checkCancelAndFollowUps(ctx, target, task);
+}
+
+/**
+ * GetTask and CancelTask of an unknown id get TaskNotFoundError (rules 25, 28), and so does a 1.0
+ * message naming one (21); returns whether each operation answered so.
+ */
+async function checkUnknownIds(
+  ctx: CheckContext,
+  target: ProbeTarget,
+): Promise<{ get: boolean; cancel: boolean }> {
+  const probe = ctx.probe(target);
+  const unknown = probe.getRequest(`concord-check-${randomUUID()}`);
+  const id = target.binding === 'JSONRPC' ? (JSON.parse(unknown.body!) as { id: number }).id : undefined;
+  const missing = await ctx.call(target, unknown, id);
+  ctx.outcome(target, 'get-unknown', missing.reading);
+  const get = expectRawError(
+    ctx,
+    target,
+    25,
+    missing.exchange,
+    missing.reading,
+    'TaskNotFoundError',
+    'GetTask of an unknown id',
+  );
+  const gone = await ctx.viaClient(target, (c) => c.cancelTask({ id: `concord-check-${randomUUID()}` }));
+  ctx.outcome(target, 'cancel-unknown', gone);
+  const cancel = expectClientError(ctx, target, 28, gone, 'TaskNotFoundError', 'CancelTask of an unknown id');
+  if (target.version === '1.0') {
+    const stray = await ctx.viaClient(target, (c) =>
+      c.sendMessage({ message: userMessage(ctx, { taskId: `concord-check-${randomUUID()}` }) }),
+    );
+    expectClientError(ctx, target, 21, stray, 'TaskNotFoundError', 'a message naming an unknown taskId');
+  }
+  return { get, cancel };
 }
 
 async function checkGet(ctx: CheckContext, target: ProbeTarget, task: Task): Promise<void> {
@@ -134,19 +179,6 @@ async function checkGet(ctx: CheckContext, target: ProbeTarget, task: Task): Pro
         none.evidence('historyLength=0 returns no history (1.0)'),
       );
   }
-  const unknown = probe.getRequest(`concord-check-${randomUUID()}`);
-  const id = target.binding === 'JSONRPC' ? (JSON.parse(unknown.body!) as { id: number }).id : undefined;
-  const missing = await ctx.call(target, unknown, id);
-  ctx.outcome(target, 'get-unknown', missing.reading);
-  expectRawError(
-    ctx,
-    target,
-    25,
-    missing.exchange,
-    missing.reading,
-    'TaskNotFoundError',
-    'GetTask of an unknown id',
-  );
 }
 
 async function checkCancelAndFollowUps(ctx: CheckContext, target: ProbeTarget, task: Task): Promise<void> {
@@ -177,16 +209,6 @@ async function checkCancelAndFollowUps(ctx: CheckContext, target: ProbeTarget, t
       ),
     );
   }
-  const unknown = await ctx.viaClient(target, (c) => c.cancelTask({ id: `concord-check-${randomUUID()}` }));
-  ctx.outcome(target, 'cancel-unknown', unknown);
-  expectClientError(ctx, target, 28, unknown, 'TaskNotFoundError', 'CancelTask of an unknown id');
-
-  if (target.version === '1.0') {
-    const stray = await ctx.viaClient(target, (c) =>
-      c.sendMessage({ message: userText(ctx.run.text, { taskId: `concord-check-${randomUUID()}` }) }),
-    );
-    expectClientError(ctx, target, 21, stray, 'TaskNotFoundError', 'a message naming an unknown taskId');
-  }
   const finished = await ctx.viaClient(target, (c) => c.getTask({ id: task.id }));
   if (!finished.ok || !isTerminalState(finished.value.status.state)) {
     for (const rule of [22, 23])
@@ -195,7 +217,7 @@ async function checkCancelAndFollowUps(ctx: CheckContext, target: ProbeTarget, t
   }
   const state = finished.value.status.state;
   const follow = await ctx.viaClient(target, (c) =>
-    c.sendMessage({ message: userText(ctx.run.text, { taskId: task.id, contextId: task.contextId }) }),
+    c.sendMessage({ message: userMessage(ctx, { taskId: task.id, contextId: task.contextId }) }),
   );
   if (target.version === '1.0')
     expectClientError(ctx, target, 22, follow, 'UnsupportedOperationError', `a message to a ${state} task`);

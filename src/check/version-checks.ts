@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { CheckContext } from './check-context.js';
 import { isError } from './error-checks.js';
 import type { ProbeTarget } from './probe-targets.js';
-import { expectRawError, userText } from './judging.js';
+import { expectRawError, userMessage } from './judging.js';
 import { WireProbe } from './wire-probe.js';
 
 /** An extension URI no agent implements. */
@@ -76,7 +76,7 @@ export async function checkVersionNegotiation(
 export async function checkExtensions(ctx: CheckContext, target: ProbeTarget): Promise<void> {
   const probe = ctx.probe(target);
   const header = target.version === '1.0' ? 'a2a-extensions' : 'x-a2a-extensions';
-  const sent = probe.sendRequest({ message: userText(ctx.run.text) });
+  const sent = probe.sendRequest({ message: userMessage(ctx) });
   sent.request.headers![header] = UNKNOWN_EXTENSION;
   const { exchange, reading } = await ctx.call(target, sent.request, sent.id);
   const evidence = (expected: string) => ({ where: target.label, expected, ...WireProbe.evidence(exchange) });
@@ -129,7 +129,7 @@ export async function checkAuthentication(ctx: CheckContext, target: ProbeTarget
     return;
   }
   const probe = ctx.probe(target);
-  const sent = probe.sendRequest({ message: userText(ctx.run.text) });
+  const sent = probe.sendRequest({ message: userMessage(ctx) });
   delete sent.request.headers!.authorization;
   const { exchange, reading } = await ctx.call(target, sent.request, sent.id);
   const status = exchange.answer?.status;

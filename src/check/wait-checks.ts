@@ -11,7 +11,7 @@ import { isTerminalState, type StreamResponse, type Task } from '../protocol/ind
 import { CheckContext, type ClientOutcome } from './check-context.js';
 import { isError } from './error-checks.js';
 import type { ProbeTarget } from './probe-targets.js';
-import { userText } from './judging.js';
+import { userMessage, userText } from './judging.js';
 
 interface Subscriber {
   events: StreamResponse[];
@@ -82,7 +82,7 @@ export async function checkWaitingTask(
   if (v10) {
     const mismatch = await ctx.viaClient(target, (c) =>
       c.sendMessage({
-        message: userText(ctx.run.text, { taskId: task.id, contextId: `concord-check-${randomUUID()}` }),
+        message: userMessage(ctx, { taskId: task.id, contextId: `concord-check-${randomUUID()}` }),
       }),
     );
     rec.expect(20, !mismatch.ok && mismatch.error !== undefined, () =>

@@ -5,6 +5,7 @@
  * of shell history.
  */
 import { parseArgs } from 'node:util';
+import { EXIT, UsageError } from './exit-codes.js';
 
 /** Usage text of `approvals`. */
 export const APPROVALS_USAGE = `Usage: concord approvals list <agent-url> [--status pending|approved|rejected]
@@ -43,10 +44,10 @@ export async function approvalsCommand(
   const [action, agentUrl, id] = positionals;
   if (values.help === true || action === undefined) {
     out(APPROVALS_USAGE);
-    return action === undefined && values.help !== true ? 1 : 0;
+    return action === undefined && values.help !== true ? EXIT.USAGE : 0;
   }
   if (agentUrl === undefined || !/^https?:\/\//.test(agentUrl)) {
-    throw new Error(`missing the agent URL\n\n${APPROVALS_USAGE}`);
+    throw new UsageError(`missing the agent URL\n\n${APPROVALS_USAGE}`);
   }
   const base = `${agentUrl.replace(/\/?$/, '/')}approvals`;
   const headers: Record<string, string> = { accept: 'application/json' };
@@ -65,7 +66,7 @@ export async function approvalsCommand(
     case 'show':
     case 'approve':
     case 'reject': {
-      if (id === undefined) throw new Error(`missing the approval id\n\n${APPROVALS_USAGE}`);
+      if (id === undefined) throw new UsageError(`missing the approval id\n\n${APPROVALS_USAGE}`);
       const target = `${base}/${encodeURIComponent(id)}`;
       response =
         action === 'show'
@@ -78,7 +79,7 @@ export async function approvalsCommand(
       break;
     }
     default:
-      throw new Error(`unknown approvals action ${JSON.stringify(action)}\n\n${APPROVALS_USAGE}`);
+      throw new UsageError(`unknown approvals action ${JSON.stringify(action)}\n\n${APPROVALS_USAGE}`);
   }
   const text = await response.text();
   if (!response.ok) {

@@ -25,7 +25,7 @@ import { cardsFor, importSigningKeys, loadHost, type HostConfig } from '../host/
 import { v0_3JsonRpcCodec, v1_0Codec, type ProtocolVersion } from '../protocol/index.js';
 import { defaultInterfaces } from '../server/index.js';
 import { networkPolicyFor } from './call-flags.js';
-import { describeFailure } from './exit-codes.js';
+import { describeFailure, UsageError } from './exit-codes.js';
 
 /** Usage text of `card`. */
 export const CARD_USAGE = `Usage: concord card <agents-dir|config.json5|agent.md|card-url> [options]
@@ -63,10 +63,10 @@ export async function cardCommand(args: string[], out: Out, err: Out): Promise<n
   const allowPrivate = values['allow-private'] === true;
   if (positionals[0] === 'verify') return verify(positionals[1], values.jwks, allowPrivate, out, err);
   const target = positionals[0];
-  if (target === undefined) throw new Error(`missing the agent or card URL\n\n${CARD_USAGE}`);
+  if (target === undefined) throw new UsageError(`missing the agent or card URL\n\n${CARD_USAGE}`);
   const version = values['card-version'];
   if (version !== '1.0' && version !== '0.3')
-    throw new Error(`--card-version: expected 1.0 or 0.3, got ${version}`);
+    throw new UsageError(`--card-version: expected 1.0 or 0.3, got ${version}`);
   const fetched = isUrl(target);
   const policy = fetched ? networkPolicyFor(new URL(target), allowPrivate) : {};
   const cards = fetched
@@ -207,7 +207,7 @@ async function verify(
   out: Out,
   err: Out,
 ): Promise<number> {
-  if (target === undefined) throw new Error(`missing the card to verify\n\n${CARD_USAGE}`);
+  if (target === undefined) throw new UsageError(`missing the card to verify\n\n${CARD_USAGE}`);
   const policy = typedPolicy([target, jwks], allowPrivate);
   const json: unknown = isUrl(target)
     ? await fetchCard(target, '1.0', policy)
@@ -237,7 +237,7 @@ async function keySource(
 ): Promise<Parameters<typeof verifyAgentCard>[1]> {
   if (jwks !== undefined) {
     if (isUrl(jwks)) return { jwks: new URL(jwks) };
-    if (!existsSync(jwks)) throw new Error(`--jwks: ${jwks}: no such file`);
+    if (!existsSync(jwks)) throw new UsageError(`--jwks: ${jwks}: no such file`);
     return { jwks: JSON.parse(readFileSync(jwks, 'utf8')) as { keys: [] } };
   }
   if (!isUrl(target)) throw new Error(`${target}: no key to verify with; pass --jwks <url|file>`);

@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { checkAgent, formatCheckReport } from '../check/index.js';
 import { agentUrl, networkPolicyFor } from './call-flags.js';
 import { UsageError } from './exit-codes.js';
+import { parseJsonArgument } from './message-input.js';
 
 /** Usage text of `check`. */
 export const CHECK_USAGE = `Usage: concord check <url> [options]
@@ -18,6 +19,9 @@ card declares, and prints pass / FAIL / skip per rule with the evidence of each 
 Options:
   --token <token>      bearer token to present on every call (default: $CONCORD_TOKEN)
   --text <text>        the message sent to create tasks (default "Hello from concord check")
+  --data <json>        send this JSON as a data part (application/json) instead of the text, for
+                       agents that take structured input only (e.g. the dealer example:
+                       --data '{"type":"dealer.information.request"}')
   --wait-text <text>   a message the agent answers by working until canceled (e.g. "wait" for
                        Concord's echo example); enables the open-task rules 20, 34 and 36
   --allow-private      allow private and loopback targets beyond a loopback URL you typed
@@ -37,6 +41,7 @@ export async function checkCommand(args: string[], out: Out, err: Out = stderr):
   let values: ReturnType<typeof parse>['values'];
   let url: URL;
   let timeoutMs: number | undefined;
+  let data: { data: unknown; mediaType: string } | undefined;
   try {
     const parsed = parse(args);
     values = parsed.values;
@@ -48,6 +53,10 @@ export async function checkCommand(args: string[], out: Out, err: Out = stderr):
     timeoutMs = values.timeout === undefined ? undefined : Number(values.timeout);
     if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0))
       throw new UsageError(`--timeout: expected a positive number of milliseconds, got ${values.timeout}`);
+    if (values.data !== undefined) {
+      if (values.text !== undefined) throw new UsageError('--data and --text: give one message, not both');
+      data = { data: parseJsonArgument(values.data, '--data'), mediaType: 'application/json' };
+    }
   } catch (error) {
     err(`concord check: ${(error as Error).message}`);
     return 2;
@@ -57,6 +66,7 @@ export async function checkCommand(args: string[], out: Out, err: Out = stderr):
     ...networkPolicyFor(url, values['allow-private'] === true),
     ...(token === undefined || token === '' ? {} : { token }),
     ...(values.text === undefined ? {} : { text: values.text }),
+    ...(data === undefined ? {} : { data }),
     ...(values['wait-text'] === undefined ? {} : { waitText: values['wait-text'] }),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
   });
@@ -72,6 +82,7 @@ function parse(args: string[]) {
       'allow-private': { type: 'boolean', default: false },
       token: { type: 'string' },
       text: { type: 'string' },
+      data: { type: 'string' },
       'wait-text': { type: 'string' },
       timeout: { type: 'string' },
       json: { type: 'boolean', default: false },

@@ -11,6 +11,7 @@ import {
   type ClusterSetup,
   type TaskStoreKind,
 } from '../host/index.js';
+import { UsageError } from './exit-codes.js';
 
 /** The lines of `serve --help` for these flags. */
 export const CLUSTER_USAGE = `  --bus <kind>          how instances on one PostgreSQL store hear of each other: postgres
@@ -42,21 +43,21 @@ export function clusterFlags(store: TaskStoreKind, values: ClusterFlagValues): C
   if (values.bus !== undefined) setup.bus = parseBusKind(values.bus);
   const kind = busKindFor(store, setup);
   if (values['redis-url'] !== undefined) {
-    if (kind !== 'redis') throw new Error(`--redis-url: only for --bus redis (the bus is ${kind})`);
+    if (kind !== 'redis') throw new UsageError(`--redis-url: only for --bus redis (the bus is ${kind})`);
     setup.redisUrl = values['redis-url'];
   }
   if (kind === 'redis' && setup.redisUrl === undefined && (process.env[REDIS_URL_ENV] ?? '') === '') {
-    throw new Error(`--bus redis needs a Redis URL: pass --redis-url <url> or set ${REDIS_URL_ENV}`);
+    throw new UsageError(`--bus redis needs a Redis URL: pass --redis-url <url> or set ${REDIS_URL_ENV}`);
   }
   const shared = kind !== 'local';
   if (values['instance-ttl'] !== undefined) {
-    if (!shared) throw new Error('--instance-ttl: only for several instances (--store postgres)');
+    if (!shared) throw new UsageError('--instance-ttl: only for several instances (--store postgres)');
     setup.instanceTtlMs = parseMilliseconds(values['instance-ttl'], '--instance-ttl');
   }
   if (values.orphans !== undefined) {
     // One process on SQLite settles what its previous run left (decision 0119).
     if (!shared && store !== 'sqlite') {
-      throw new Error('--orphans: only for the SQLite store or several instances (--store postgres)');
+      throw new UsageError('--orphans: only for the SQLite store or several instances (--store postgres)');
     }
     setup.orphans = parseOrphanPolicy(values.orphans);
   }

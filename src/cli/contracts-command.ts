@@ -6,6 +6,7 @@
  */
 import { listDeprecatedContracts } from '../contracts/index.js';
 import { CONTRACTS_EXTENSION_URI, loadHost, publishedContracts } from '../host/index.js';
+import { EXIT, UsageError } from './exit-codes.js';
 
 /** Usage text of `contracts`. */
 export const CONTRACTS_USAGE = `Usage: concord contracts list <agents-dir|config.json5|agent-url>
@@ -28,7 +29,7 @@ export async function contractsCommand(args: string[], out: Out): Promise<number
   const [action, target] = args;
   if (action === undefined || action === '--help' || target === undefined) {
     out(CONTRACTS_USAGE);
-    return action === '--help' ? 0 : 1;
+    return action === '--help' ? 0 : EXIT.USAGE;
   }
   if (action === 'deprecated') {
     const config = await loadHost(target);
@@ -43,7 +44,7 @@ export async function contractsCommand(args: string[], out: Out): Promise<number
     return 0;
   }
   if (action !== 'list')
-    throw new Error(`unknown contracts action ${JSON.stringify(action)}\n\n${CONTRACTS_USAGE}`);
+    throw new UsageError(`unknown contracts action ${JSON.stringify(action)}\n\n${CONTRACTS_USAGE}`);
   const listed = /^https?:\/\//.test(target) ? await fromCard(target) : await fromDefinitions(target);
   if (listed.length === 0) out('no contracts');
   for (const c of listed) {

@@ -14,6 +14,7 @@ import {
 } from '../host/index.js';
 import { redactDatabaseUrl } from '../store/index.js';
 import { isAgentModule } from './load-agent.js';
+import { UsageError } from './exit-codes.js';
 
 /** Usage text of `db`. */
 export const DB_USAGE = `Usage: concord db migrate [<agents-dir|config.json5>] [--database-url URL] [--database-schema S]
@@ -39,7 +40,8 @@ export async function dbCommand(args: string[], out: (line: string) => void): Pr
     out(DB_USAGE);
     return values.help === true ? 0 : 2;
   }
-  if (action !== 'migrate') throw new Error(`db: unknown action ${JSON.stringify(action)}\n\n${DB_USAGE}`);
+  if (action !== 'migrate')
+    throw new UsageError(`db: unknown action ${JSON.stringify(action)}\n\n${DB_USAGE}`);
   const url = databaseUrlOf({
     ...(values['database-url'] === undefined ? {} : { postgres: { url: values['database-url'] } }),
     env: process.env,

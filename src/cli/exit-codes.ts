@@ -1,5 +1,6 @@
 /**
- * Exit codes of the calling commands (send, get, list, cancel, subscribe; decision 0038) and the
+ * Exit codes: 2 for a usage error on every command; those of the calling commands (send, get,
+ * list, cancel, subscribe; decision 0038); and the
  * one-line description of a failure. Scripts branch on the code; people read the line, which
  * keeps the A2A code and ErrorInfo reason of an agent's error (digest §5.2).
  */
@@ -11,7 +12,10 @@ export const EXIT = {
   OK: 0,
   /** Something unexpected (a bug): the message says what. */
   INTERNAL: 1,
-  /** Bad command line or input: unknown option, missing argument, `--data` that is not JSON. */
+  /**
+   * Every command: a mistake in the command line, whatever its kind (unknown command or option,
+   * missing argument, bad option value, `--data` that is not JSON); the a2a-cli SPEC §9.6 code.
+   */
   USAGE: 2,
   /** The agent answered with an A2A error (task not found, not cancelable, unsupported...). */
   AGENT_ERROR: 3,
@@ -24,9 +28,12 @@ export const EXIT = {
 } as const;
 
 /** Usage text listing the exit codes. */
-export const EXIT_CODES_USAGE = `Exit codes (send, get, list, cancel, subscribe):
+export const EXIT_CODES_USAGE = `Exit codes:
+  2    every command: a mistake in the command line (unknown command or option, missing argument,
+       bad option value, --data that is not JSON)
+  1    every command: it failed for another reason (check: a rule failed)
+Exit codes of send, get, list, cancel, subscribe:
   0    success (send/subscribe: the task completed, or waits for input or auth)
-  2    bad arguments or input (unknown option, missing argument, --data that is not JSON)
   3    the agent answered with an A2A error (the message names its code and reason)
   4    no usable answer: network, timeout, refused private target, no compatible interface
   5    send/subscribe: the task ended failed, rejected or canceled
@@ -38,6 +45,23 @@ export class UsageError extends Error {
     super(message);
     this.name = 'UsageError';
   }
+}
+
+/**
+ * Runs a check of a flag's value that a library function makes (and throws a plain Error for),
+ * so that a bad value is a UsageError like every other (exit 2).
+ */
+export function asUsage<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** True for a mistake in the command line: a UsageError or node:util parseArgs's own errors. */
+export function isUsageError(error: unknown): boolean {
+  return error instanceof UsageError || isParseArgsError(error);
 }
 
 /** A failure as the CLI reports it: one line, an exit code, and the NDJSON record for `--json`. */
@@ -80,7 +104,7 @@ export function describeFailure(error: unknown): DescribedFailure {
     if (error.url !== undefined) json.url = error.url;
     return { line: `${error.kind}: ${message}`, code: EXIT.CONNECTION, json: { error: json } };
   }
-  if (error instanceof UsageError || isParseArgsError(error)) {
+  if (isUsageError(error)) {
     const message = (error as Error).message;
     return { line: message, code: EXIT.USAGE, json: { error: { kind: 'USAGE', message } } };
   }

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { TaskStoreKind } from '../host/index.js';
 import type { A2AServerOptions, AgentCardInput, AgentExecutor } from '../server/index.js';
+import { UsageError } from './exit-codes.js';
 
 /** What `concord serve` tells a `createAgent` factory. */
 export interface AgentModuleContext {
@@ -59,13 +60,13 @@ export function isAgentModule(target: string): boolean {
 /** Finds the module file for a path given on the command line. */
 export function resolveAgentFile(target: string): string {
   const full = resolve(target);
-  if (!existsSync(full)) throw new Error(`${target}: no such file or directory`);
+  if (!existsSync(full)) throw new UsageError(`${target}: no such file or directory`);
   if (statSync(full).isFile()) return full;
   for (const name of CANDIDATES) {
     const file = join(full, name);
     if (existsSync(file)) return file;
   }
-  throw new Error(`${target}: no agent module found (looked for ${CANDIDATES.join(', ')})`);
+  throw new UsageError(`${target}: no agent module found (looked for ${CANDIDATES.join(', ')})`);
 }
 
 /** Imports and checks the agent module; a factory is called with `context`. */

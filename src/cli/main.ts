@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 /** The `concord` command: argument parsing and dispatch only (house rule: the CLI uses public entries). */
+import { readFileSync } from 'node:fs';
 import { approvalsCommand, APPROVALS_USAGE } from './approvals-command.js';
 import { aumpCommand } from './aump-command.js';
 import { cancelCommand } from './cancel-command.js';
@@ -8,7 +9,7 @@ import { checkCommand } from './check-command.js';
 import { processIo } from './cli-io.js';
 import { contractsCommand, CONTRACTS_USAGE } from './contracts-command.js';
 import { dbCommand, DB_USAGE } from './db-command.js';
-import { EXIT_CODES_USAGE } from './exit-codes.js';
+import { EXIT, EXIT_CODES_USAGE, isUsageError, UsageError } from './exit-codes.js';
 import { getCommand } from './get-command.js';
 import { listCommand } from './list-command.js';
 import { pushCommand, PUSH_USAGE } from './push-command.js';
@@ -17,6 +18,8 @@ import { serveCommand, SERVE_USAGE } from './serve-command.js';
 import { subscribeCommand } from './subscribe-command.js';
 
 const USAGE = `Usage: concord <command> [options]
+       concord help <command>   that command's options
+       concord --version        the version
 
 Commands:
   serve <target>  serve agents over A2A (0.3 and 1.0, JSON-RPC and HTTP+JSON)
@@ -49,51 +52,74 @@ ${DB_USAGE}
 
 ${EXIT_CODES_USAGE}`;
 
+type Command = (args: string[]) => Promise<number>;
+
+const out = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
+const err = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
+
+/** Every command, by name; each prints its own help for `--help` (and `concord help <command>`). */
+const COMMANDS: Record<string, Command> = {
+  serve: (args) => serveCommand(args, out),
+  card: (args) => cardCommand(args, out, err),
+  contracts: (args) => contractsCommand(args, out),
+  approvals: (args) => approvalsCommand(args, out, err),
+  push: (args) => pushCommand(args, out),
+  db: (args) => dbCommand(args, out),
+  check: (args) => checkCommand(args, out),
+  aump: (args) => aumpCommand(args, out, err),
+  send: (args) => sendCommand(args, processIo()),
+  get: (args) => getCommand(args, processIo()),
+  list: (args) => listCommand(args, processIo()),
+  cancel: (args) => cancelCommand(args, processIo()),
+  subscribe: (args) => subscribeCommand(args, processIo()),
+};
+
+/** The package's version, read from its package.json (dist/cli/ and src/cli/ are two levels down). */
+function version(): string {
+  const json = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return json.version;
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  const out = (line: string): void => {
-    process.stdout.write(`${line}\n`);
-  };
   switch (command) {
-    case 'serve':
-      return serveCommand(rest, out);
-    case 'contracts':
-      return contractsCommand(rest, out);
-    case 'check':
-      return checkCommand(rest, out);
-    case 'approvals':
-      return approvalsCommand(rest, out, (line) => {
-        process.stderr.write(`${line}\n`);
-      });
-    case 'aump':
-      return aumpCommand(rest, out, (line) => process.stderr.write(`${line}\n`));
-    case 'push':
-      return pushCommand(rest, out);
-    case 'db':
-      return dbCommand(rest, out);
-    case 'send':
-      return sendCommand(rest, processIo());
-    case 'get':
-      return getCommand(rest, processIo());
-    case 'list':
-      return listCommand(rest, processIo());
-    case 'cancel':
-      return cancelCommand(rest, processIo());
-    case 'subscribe':
-      return subscribeCommand(rest, processIo());
-    case 'card':
-      return cardCommand(rest, out, (line) => {
-        process.stderr.write(`${line}\n`);
-      });
-    case undefined:
+    case '--version':
+    case '-v':
+    case 'version':
+      out(`concord ${version()}`);
+      return EXIT.OK;
     case '--help':
     case '-h':
-    case 'help':
       out(USAGE);
-      return command === undefined ? 1 : 0;
+      return EXIT.OK;
+    case 'help': {
+      // `concord help <command>` is that command's own --help (a2a-cli SPEC §5.1).
+      const [topic, ...extra] = rest;
+      if (topic === undefined || (topic === 'help' && extra.length === 0)) {
+        out(USAGE);
+        return EXIT.OK;
+      }
+      if (extra.length > 0 || !Object.hasOwn(COMMANDS, topic))
+        throw new UsageError(
+          `help: no command ${JSON.stringify([topic, ...extra].join(' '))}; commands: ${Object.keys(COMMANDS).join(', ')}`,
+        );
+      return COMMANDS[topic]!(['--help']);
+    }
+    case undefined:
+      err(USAGE);
+      return EXIT.USAGE;
     default:
-      process.stderr.write(`concord: unknown command ${JSON.stringify(command)}\n\n${USAGE}\n`);
-      return 1;
+      if (!Object.hasOwn(COMMANDS, command))
+        throw new UsageError(
+          `unknown command ${JSON.stringify(command)}; commands: ${Object.keys(COMMANDS).join(', ')} (concord --help)`,
+        );
+      return COMMANDS[command]!(rest);
   }
 }
 
@@ -101,7 +127,8 @@ main(process.argv.slice(2)).then(
   // Exit once stdout has taken everything (a pipe may still hold NDJSON lines).
   (code) => process.stdout.write('', () => process.exit(code)),
   (error: unknown) => {
+    // One exit code for every mistake in the command line, whatever its kind (decision 0038).
     process.stderr.write(`concord: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
+    process.exit(isUsageError(error) ? EXIT.USAGE : EXIT.INTERNAL);
   },
 );

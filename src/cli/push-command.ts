@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { agentSchema, databaseUrlOf, DEFAULT_DATABASE_SCHEMA } from '../host/index.js';
 import type { PushDeadLetter, TaskStore } from '../store/index.js';
 import { openSqliteTaskStore } from '../store/sqlite/index.js';
+import { UsageError } from './exit-codes.js';
 
 /** Usage text of `push`. */
 export const PUSH_USAGE = `Usage: concord push dead-letters [--data-dir DIR] [--agent ID] [--json]
@@ -35,14 +36,14 @@ interface StoreSource {
 
 /** The task store files under `dir` (or the one of `agent`). */
 function storeFiles(dir: string, agent: string | undefined): StoreSource[] {
-  if (!existsSync(dir)) throw new Error(`--data-dir: ${dir} does not exist`);
+  if (!existsSync(dir)) throw new UsageError(`--data-dir: ${dir} does not exist`);
   const source = (agentId: string | undefined, path: string): StoreSource => ({
     agent: agentId,
     open: () => Promise.resolve(openSqliteTaskStore({ path })),
   });
   if (agent !== undefined) {
     const path = join(dir, `${encodeURIComponent(agent)}.db`);
-    if (!existsSync(path)) throw new Error(`--agent: no task store for agent "${agent}" at ${path}`);
+    if (!existsSync(path)) throw new UsageError(`--agent: no task store for agent "${agent}" at ${path}`);
     return [source(agent, path)];
   }
   return readdirSync(dir)
@@ -115,7 +116,7 @@ export async function pushCommand(args: string[], out: Out): Promise<number> {
   } else if (values.store === 'sqlite') {
     files = storeFiles(resolve(values['data-dir'] ?? '.concord'), values.agent);
   } else {
-    throw new Error(`--store: expected sqlite or postgres, got ${JSON.stringify(values.store)}`);
+    throw new UsageError(`--store: expected sqlite or postgres, got ${JSON.stringify(values.store)}`);
   }
   if (action === 'dead-letters') {
     const rows: (PushDeadLetter & { agent?: string })[] = [];
@@ -146,10 +147,14 @@ export async function pushCommand(args: string[], out: Out): Promise<number> {
   if (action === 'requeue') {
     const number = Number(id);
     if (id === undefined || !Number.isInteger(number) || number <= 0) {
-      throw new Error(`requeue: expected a dead letter id (a positive integer), got ${JSON.stringify(id)}`);
+      throw new UsageError(
+        `requeue: expected a dead letter id (a positive integer), got ${JSON.stringify(id)}`,
+      );
     }
     if (files.length !== 1) {
-      throw new Error(`requeue: ${files.length} task stores under the data directory; pick one with --agent`);
+      throw new UsageError(
+        `requeue: ${files.length} task stores under the data directory; pick one with --agent`,
+      );
     }
     const store = await files[0]!.open();
     try {
@@ -161,5 +166,5 @@ export async function pushCommand(args: string[], out: Out): Promise<number> {
     out(`Dead letter #${number} is back in the outbox; the server delivers it within its poll interval.`);
     return 0;
   }
-  throw new Error(`push: unknown action ${JSON.stringify(action)}\n\n${PUSH_USAGE}`);
+  throw new UsageError(`push: unknown action ${JSON.stringify(action)}\n\n${PUSH_USAGE}`);
 }

@@ -6,7 +6,7 @@
  * code agent (a directory with `agent.mjs`/`agent.js`, or the module itself), or agent definitions
  * for the host (a directory of markdown agents and/or `concord.config.json5`, or one such file).
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createA2AServer, loadPushKeys, pushAllowProblem, type PushOptions } from '../server/index.js';
@@ -30,6 +30,7 @@ import {
 import { HOST_EXTENSIONS } from './host-extensions.js';
 import { CLUSTER_OPTIONS, CLUSTER_USAGE, clusterFlags } from './cluster-flags.js';
 import { isAgentModule, loadAgent, type ExampleRequest } from './load-agent.js';
+import { asUsage, UsageError } from './exit-codes.js';
 
 /** Usage text of `serve`. */
 export const SERVE_USAGE = `Usage: concord serve <agents-dir|config.json5|agent.md|agent-module> [options]
@@ -81,18 +82,19 @@ export async function serveCommand(args: string[], out: (line: string) => void):
     return 0;
   }
   const target = positionals[0];
-  if (target === undefined) throw new Error(`missing the agent to serve\n\n${SERVE_USAGE}`);
+  if (target === undefined) throw new UsageError(`missing the agent to serve\n\n${SERVE_USAGE}`);
+  if (!existsSync(target)) throw new UsageError(`${target}: no such file or directory`);
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`--port: expected 0-65535, got ${values.port}`);
-  const store = parseTaskStoreKind(values.store ?? 'sqlite');
+    throw new UsageError(`--port: expected 0-65535, got ${values.port}`);
+  const store = asUsage(() => parseTaskStoreKind(values.store ?? 'sqlite'));
   const stores = storeFlags(store, values);
   const cluster = clusterFlags(store, values);
   const grpcPort = portFlag(values['grpc-port'], '--grpc-port');
   const pushAllow = values['push-allow'] ?? [];
   for (const entry of pushAllow) {
     const problem = pushAllowProblem(entry);
-    if (problem !== undefined) throw new Error(`--push-allow: ${problem}`);
+    if (problem !== undefined) throw new UsageError(`--push-allow: ${problem}`);
   }
   // A serving process, before it loads anything: decisions 0124 and 0126.
   disablePretenuring();
@@ -167,7 +169,7 @@ function portFlag(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`${flag}: expected 0-65535, got ${value}`);
+    throw new UsageError(`${flag}: expected 0-65535, got ${value}`);
   return port;
 }
 
@@ -226,17 +228,18 @@ function storeFlags(
       ...(values['no-migrate'] === true ? { migrate: false } : {}),
     };
     // Before anything loads: a missing URL is the first thing to say.
-    databaseUrlOf({ postgres: out.postgres, env: process.env });
+    const postgres = out.postgres;
+    asUsage(() => databaseUrlOf({ postgres, env: process.env }));
   } else if (values['database-url'] !== undefined) {
-    throw new Error(`--database-url: only for --store postgres (the store is ${kind})`);
+    throw new UsageError(`--database-url: only for --store postgres (the store is ${kind})`);
   }
   if (values.retention !== undefined) {
     if (kind === 'memory')
-      throw new Error('--retention: the memory store keeps a bounded number of tasks instead');
+      throw new UsageError('--retention: the memory store keeps a bounded number of tasks instead');
     try {
       out.retention = { maxAgeMs: parseDuration(values.retention), onError: retentionFailed };
     } catch (error) {
-      throw new Error(`--retention: ${(error as Error).message}`);
+      throw new UsageError(`--retention: ${(error as Error).message}`);
     }
   }
   return out;
@@ -273,7 +276,7 @@ async function serveHost(
   if (flags['internal-port'] !== undefined) {
     internalPort = Number(flags['internal-port']);
     if (!Number.isInteger(internalPort) || internalPort < 0 || internalPort > 65535)
-      throw new Error(`--internal-port: expected 0-65535, got ${flags['internal-port']}`);
+      throw new UsageError(`--internal-port: expected 0-65535, got ${flags['internal-port']}`);
   }
   const running = await startHost(target, {
     port: flags.port,

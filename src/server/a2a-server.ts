@@ -165,12 +165,18 @@ function finishCard(
   extensions: readonly ServerExtension[] = [],
   grpcTarget?: string,
   push = false,
+  headerless: ProtocolVersion = '0.3',
 ): AgentCard {
   // A card claims only what is served (digest §11 item 6): gRPC only once a listener is bound.
+  // A 0.3 client sends no A2A-Version (digest §9.3): where such a request is 1.0
+  // (`defaultVersion`, AAP), no 0.3 client can use the HTTP 0.3 interfaces, so none is claimed
+  // (decision 0139). gRPC names its version by service, not by header.
   const interfaces =
     input.supportedInterfaces !== undefined && input.supportedInterfaces.length > 0
       ? input.supportedInterfaces
-      : defaultInterfaces(baseUrl ?? 'http://localhost/', grpcTarget);
+      : defaultInterfaces(baseUrl ?? 'http://localhost/', grpcTarget).filter(
+          (i) => headerless === '0.3' || i.protocolVersion !== '0.3' || i.protocolBinding === 'GRPC',
+        );
   // Capability flags must match behaviour (digest §11 item 6): push exactly when it is configured.
   const capabilities = Object.assign({}, input.capabilities, { pushNotifications: push });
   // Extensions in use are declared (A2A 1.0 §8.1); the card's own entries win for the same URI.
@@ -230,6 +236,7 @@ export class A2AServer implements HttpApp {
       this.extensions,
       options.grpcTarget,
       this.push !== undefined,
+      options.defaultVersion,
     );
     this.cardEndpoint = this.newCardEndpoint();
     this.handler =
@@ -248,6 +255,7 @@ export class A2AServer implements HttpApp {
                 this.extensions,
                 options.grpcTarget,
                 this.push !== undefined,
+                options.defaultVersion,
               ),
             }),
         ...(options.onError === undefined ? {} : { onError: options.onError }),
@@ -351,7 +359,15 @@ export class A2AServer implements HttpApp {
   private rebuildCards(): void {
     const grpcTarget = this.options.grpcTarget;
     const push = this.push !== undefined;
-    this.card = finishCard(this.options.agentCard, this.baseUrl, this.extensions, grpcTarget, push);
+    const headerless = this.options.defaultVersion;
+    this.card = finishCard(
+      this.options.agentCard,
+      this.baseUrl,
+      this.extensions,
+      grpcTarget,
+      push,
+      headerless,
+    );
     this.cardEndpoint = this.newCardEndpoint();
     this.documents = new Map();
     if (!this.ownsHandler) return;
@@ -360,7 +376,7 @@ export class A2AServer implements HttpApp {
       this.card,
       extended === undefined
         ? undefined
-        : finishCard(extended, this.baseUrl, this.extensions, grpcTarget, push),
+        : finishCard(extended, this.baseUrl, this.extensions, grpcTarget, push, headerless),
     );
   }
 

@@ -53,7 +53,8 @@ describe('--store postgres refusals', () => {
     const run = await concord(['serve', join(ROOT, 'examples/echo'), '--store', 'postgres', '--port', '0'], {
       CONCORD_DATABASE_URL: '',
     });
-    expect(run.code).toBe(1);
+    // A missing option value is a usage error, exit 2 like every other.
+    expect(run.code).toBe(2);
     expect(run.stderr).toContain(
       'the postgres store needs a database URL: pass --database-url <url> or set CONCORD_DATABASE_URL',
     );

@@ -48,13 +48,28 @@ export function failedRules(report: CheckReport): number[] {
   return report.rules.filter((r) => r.outcome === 'fail').map((r) => r.id);
 }
 
-/** Starts `concord serve <target> --port 0 --store memory`; resolves with its URL. */
+/** Extra settings of a served agent. */
+export interface ServeOptions {
+  /** More `concord serve` flags (e.g. `--data-dir`). */
+  args?: string[];
+  /** Variables added to the environment (a model endpoint, a JWT secret). */
+  env?: Record<string, string>;
+}
+
+/**
+ * Starts `concord serve <target> --port 0 --store memory`; resolves with its URL once the banner
+ * is out: a code agent's ("is serving ... at"), or a host's ("is hosting N agent(s) at", whose
+ * task-store line ends it).
+ */
 export function serveCli(
   target: string,
+  options: ServeOptions = {},
 ): Promise<{ child: ChildProcess; url: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [CLI, 'serve', target, '--port', '0', '--store', 'memory'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [CLI, 'serve', target, '--port', '0', '--store', 'memory', ...(options.args ?? [])],
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } },
+  );
   let out = '';
   const stop = (): Promise<void> =>
     new Promise((done) => {
@@ -66,7 +81,9 @@ export function serveCli(
     const timer = setTimeout(() => failed(new Error(`concord serve did not start: ${out}`)), 20_000);
     const seen = (chunk: Buffer): void => {
       out += chunk.toString();
-      const match = /is serving .* at (http:\/\/\S+\/)/.exec(out);
+      const agent = /is serving .* at (http:\/\/\S+\/)/.exec(out);
+      const host = /is hosting \d+ agent\(s\) at (http:\/\/\S+\/)/.exec(out);
+      const match = agent ?? (host !== null && out.includes('task stores:') ? host : null);
       if (match !== null) {
         clearTimeout(timer);
         started({ child, url: match[1]!, stop });
