@@ -179,7 +179,8 @@ describe('interface URLs', () => {
     for (const base of [host.url, `${host.url}agents/solo/`]) {
       const v1 = await cardOf(base, '1.0');
       for (const entry of v1.supportedInterfaces) {
-        const { protocolBinding: binding, protocolVersion: version } = entry;
+        const binding = entry.protocolBinding;
+        const version = entry.protocolVersion as '1.0' | '0.3';
         const headers = { 'content-type': JSON_TYPE, 'a2a-version': version };
         const id = `m-join-${binding}-${version}-${base.length}`;
         const response =
