@@ -5,7 +5,7 @@
  * - 1.0 REST: the google.rpc.Status envelope of A2A 1.0 §11.6;
  * - 0.3 REST: 0.3 defines no body (digest §5.1); the official 0.3 clients (a2a-js RestTransport,
  *   and the 1.x SDK's 0.3 compat transport) read a bare `{code, message, data?}` with the JSON-RPC
- *   code, so that is sent, `data` as on 0.3 JSON-RPC (docs/decisions/0135-json-rpc-edges.md).
+ *   code, so that is sent, `data` as on 0.3 JSON-RPC (docs/decisions/0135-json-rpc-and-error-edges.md).
  */
 import type { ProtocolVersion } from './codec.js';
 import type { A2AError } from './errors.js';
