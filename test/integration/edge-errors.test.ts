@@ -13,7 +13,10 @@ import {
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { A2AClient, A2AClientError, CardCache } from '../../src/client/index.js';
 import { A2AError, defineErrorTable, TableError } from '../../src/protocol/index.js';
+import type { AgentCardInput } from '../../src/server/index.js';
 import { startEcho, type EchoServer } from '../helpers/echo-server.js';
+// @ts-expect-error -- plain JS example module without type declarations
+import * as echoAgent from '../../examples/echo/agent.mjs';
 
 let echo: EchoServer;
 let mapped: EchoServer;
@@ -209,6 +212,29 @@ describe('errors of streaming JSON-RPC methods', () => {
       await expect(events.next()).rejects.toThrow(/Code: -32001/);
     });
   }
+
+  it('an HTTP-layer refusal of a streaming method keeps its status and challenge, as plain JSON', async () => {
+    const secured = await startEcho({
+      agentCard: {
+        ...(echoAgent.agentCard as AgentCardInput),
+        securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'bearer' } } },
+        securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+      },
+      authenticate: (request) =>
+        request.header('authorization') === 'Bearer ok' ? { name: 'a' } : undefined,
+    });
+    try {
+      const response = await post(secured.url, rpc('SubscribeToTask', { id: 'no-such-task' }), {
+        'a2a-version': '1.0',
+      });
+      expect(response.status).toBe(401);
+      expect(response.headers.get('content-type')).toBe('application/json');
+      expect(response.headers.get('www-authenticate')).toBe('Bearer realm="a2a"');
+      expect(await response.json()).toMatchObject({ id: 7, error: { code: -32010 } });
+    } finally {
+      await secured.close();
+    }
+  });
 
   it('HTTP+JSON streaming routes answer errors with their HTTP status, before any stream', async () => {
     const subscribe = await fetch(`${echo.url}tasks/no-such-task:subscribe`, {

@@ -95,10 +95,12 @@ export async function handleJsonRpc(
   // Errors raised reading the request are A2A's own, never restated by `mapError` (decision 0135).
   let framing = false;
   let streaming = false;
+  let read = false;
   try {
     const call = await options.setup(request, version);
     call.binding = 'JSONRPC';
     framing = true;
+    read = true;
     const rpc = parseJsonRpcRequest(await request.text());
     id = rpc.id;
     const name = JSON_RPC_OPERATIONS[version][rpc.method];
@@ -142,6 +144,8 @@ export async function handleJsonRpc(
     });
   } catch (error) {
     if (error instanceof JsonRpcEnvelopeError) id = error.id;
+    // Refused before the body was read (authentication): its id is still echoed (JSON-RPC 2.0 §5).
+    else if (!read) id = await readableRequestId(request);
     if (streaming) return streamingError(id, error, version, options, framing);
     return jsonRpcErrorResponse(id, error, version, extra, options.mapError, framing);
   }
