@@ -356,17 +356,13 @@ export class A2AServer implements HttpApp {
   }
 
   private newCardEndpoint(): AgentCardEndpoint {
-    // A replaced card is always later than the one before, even within the same second, so an
-    // `If-Modified-Since` copied from the old card never gets 304 for the new one (decision 0134).
-    const previous = (this.cardEndpoint as AgentCardEndpoint | undefined)?.lastModified.getTime();
-    const lastModified = new Date(
-      previous === undefined ? Date.now() : Math.max(Date.now(), previous + 1000),
-    );
+    // A date shared with a card clients may hold cannot tell the two apart (decision 0134).
+    const replacedServedDate = (this.cardEndpoint as AgentCardEndpoint | undefined)?.servedDate;
     return new AgentCardEndpoint(
       this.card,
       this.options.cardMaxAgeSeconds ?? 300,
       Object.assign(
-        { lastModified },
+        replacedServedDate === undefined ? {} : { replacedServedDate },
         this.options.signCard === undefined ? {} : { signer: this.options.signCard },
         this.options.decorateCard === undefined ? {} : { decorate: this.options.decorateCard },
         this.options.defaultVersion === undefined ? {} : { defaultVersion: this.options.defaultVersion },

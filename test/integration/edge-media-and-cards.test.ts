@@ -122,7 +122,7 @@ describe('card caching', () => {
     expect(fresh.status).toBe(304);
   });
 
-  it('a replaced card is modified after the one before, even within the same second', async () => {
+  it('a replaced card is never 304 for the old card’s date, even within the same second', async () => {
     const server = await startEcho();
     try {
       const url = `${server.url}.well-known/agent-card.json`;
@@ -131,7 +131,10 @@ describe('card caching', () => {
       server.a2a.updateCard({ ...server.a2a.agentCard, description: 'changed' });
       const after = await fetch(url, { headers: { 'if-modified-since': since } });
       expect(after.status).toBe(200);
-      expect(Date.parse(after.headers.get('last-modified')!)).toBeGreaterThan(Date.parse(since));
+      const modified = Date.parse(after.headers.get('last-modified')!);
+      // Never a date in the future (RFC 9110 §8.8.2.1), never before the old card's.
+      expect(modified).toBeGreaterThanOrEqual(Date.parse(since));
+      expect(modified).toBeLessThanOrEqual(Date.now());
       expect(((await after.json()) as { description: string }).description).toBe('changed');
     } finally {
       await server.close();

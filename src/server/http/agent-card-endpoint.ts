@@ -50,8 +50,8 @@ export interface CardRenderOptions {
   decorate?: CardDecorator;
   /** The version served to a request without `A2A-Version` (default 0.3). */
   defaultVersion?: ProtocolVersion;
-  /** `Last-Modified` of the card (default: when the endpoint was made). */
-  lastModified?: Date;
+  /** `Last-Modified` of the card this one replaces, if that card was ever answered. */
+  replacedServedDate?: Date;
 }
 
 /** Renders and caches both versions of a card. */
@@ -59,14 +59,27 @@ export class AgentCardEndpoint {
   private readonly rendered = new Map<ProtocolVersion, Promise<Rendered>>();
   /** When this card was set, to the second (HTTP dates have no finer resolution). */
   readonly lastModified: Date;
+  /** Whether a client may have this card (it was answered at least once). */
+  #served = false;
+  /**
+   * False when the card it replaced was served in the same second: a date cannot tell the two
+   * apart, and a later date would be in the future (RFC 9110 §8.8.2.1), so `If-Modified-Since`
+   * is not answered with 304 for this card; its ETag still is.
+   */
+  private readonly datesUsable: boolean;
 
   constructor(
     private readonly card: AgentCard,
     private readonly maxAgeSeconds: number,
     private readonly options: CardRenderOptions = {},
   ) {
-    const at = options.lastModified ?? new Date();
-    this.lastModified = new Date(Math.floor(at.getTime() / 1000) * 1000);
+    this.lastModified = new Date(Math.floor(Date.now() / 1000) * 1000);
+    this.datesUsable = options.replacedServedDate?.getTime() !== this.lastModified.getTime();
+  }
+
+  /** `Last-Modified` if a client may hold this card, for the card that replaces it. */
+  get servedDate(): Date | undefined {
+    return this.#served ? this.lastModified : undefined;
   }
 
   /** The card JSON for a version, as served. */
@@ -124,9 +137,11 @@ export class AgentCardEndpoint {
     } catch (error) {
       return restErrorResponse(error, version, { request });
     }
+    this.#served = true;
     return cacheableJson(request, rendered.body, {
       etag: rendered.etag,
       lastModified: this.lastModified,
+      useModifiedSince: this.datesUsable,
       maxAgeSeconds: this.maxAgeSeconds,
       vary: 'A2A-Version',
     });

@@ -19,6 +19,7 @@ export function httpDateSeconds(date: Date): number {
 }
 
 function notModified(request: HttpRequest, etag: string, modifiedSeconds: number | undefined): boolean {
+  // `modifiedSeconds` undefined: no date, or one that cannot tell versions apart (see callers).
   const match = request.header('if-none-match');
   if (match !== undefined) {
     return match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*');
@@ -35,7 +36,14 @@ function notModified(request: HttpRequest, etag: string, modifiedSeconds: number
 export function cacheableJson(
   request: HttpRequest,
   body: string,
-  options: { etag?: string; lastModified?: Date; maxAgeSeconds: number; vary?: string },
+  options: {
+    etag?: string;
+    lastModified?: Date;
+    /** False: send `Last-Modified` but answer `If-Modified-Since` with the body (default true). */
+    useModifiedSince?: boolean;
+    maxAgeSeconds: number;
+    vary?: string;
+  },
 ): HttpResponse {
   const etag = options.etag ?? etagOf(body);
   const headers: Record<string, string> = {
@@ -44,7 +52,10 @@ export function cacheableJson(
     etag,
     'access-control-allow-origin': '*',
   };
-  const modified = options.lastModified === undefined ? undefined : httpDateSeconds(options.lastModified);
+  const modified =
+    options.lastModified === undefined || options.useModifiedSince === false
+      ? undefined
+      : httpDateSeconds(options.lastModified);
   if (options.lastModified !== undefined) headers['last-modified'] = options.lastModified.toUTCString();
   if (options.vary !== undefined) headers.vary = options.vary;
   if (notModified(request, etag, modified)) return { status: 304, headers, body: '' };
