@@ -52,21 +52,48 @@ export interface BuildCardOptions {
 /**
  * The interfaces a Concord server offers at one URL: both bindings in both versions, 1.0 first so
  * 1.0 clients pick it (digest §9.4: the first supported entry wins); 0.3 cards take the 0.3 ones.
- * With `grpcTarget` (the `host:port` a gRPC listener is bound to, digest §1.1) the gRPC binding
- * joins each version's list, after the HTTP bindings; without it no gRPC interface is claimed.
+ * URLs are listed without a trailing `/`, since clients join `url + "/message:send"` (decision
+ * 0138); the server reads a doubled slash as one all the same.
+ * With `grpcTarget` (the `host:port` a gRPC listener is bound to, digest §1.1, or its public URL:
+ * see `grpcInterfaceUrl`) the gRPC binding joins each version's list, after the HTTP bindings;
+ * without it no gRPC interface is claimed.
  * The server serves exactly these (`defaultInterfaces` in src/server/a2a-server.ts is this function).
  */
 export function defaultCardInterfaces(baseUrl: string, grpcTarget?: string): AgentInterface[] {
-  const grpc = (protocolVersion: string): AgentInterface[] =>
-    grpcTarget === undefined ? [] : [{ url: grpcTarget, protocolBinding: 'GRPC', protocolVersion }];
+  const url = withoutTrailingSlash(baseUrl);
+  const grpc = (protocolVersion: '1.0' | '0.3'): AgentInterface[] =>
+    grpcTarget === undefined
+      ? []
+      : [{ url: grpcInterfaceUrl(grpcTarget, protocolVersion), protocolBinding: 'GRPC', protocolVersion }];
   return [
-    { url: baseUrl, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
-    { url: baseUrl, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+    { url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+    { url, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
     ...grpc('1.0'),
-    { url: baseUrl, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
-    { url: baseUrl, protocolBinding: 'HTTP+JSON', protocolVersion: '0.3' },
+    { url, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+    { url, protocolBinding: 'HTTP+JSON', protocolVersion: '0.3' },
     ...grpc('0.3'),
   ];
+}
+
+/** `url` without trailing slashes, unless nothing but the slash would be left of its path. */
+export function withoutTrailingSlash(url: string): string {
+  return url.replace(/(?<=[^/])\/+$/, '');
+}
+
+/**
+ * A gRPC interface URL for one version (decision 0138). A bare `host:port` is listed as it is on
+ * both versions: it is what the official SDKs' gRPC clients pass to their channels (grpc-js
+ * resolves `http://host:port` as a DNS name and fails). Where a deployment's 0.3 clients read
+ * every interface URL as a URL (the 0.3 spec's examples write `https://...` for gRPC), the target
+ * is given with a scheme: 0.3 then lists it as given, and 1.0 its `host:port`.
+ */
+export function grpcInterfaceUrl(target: string, version: '1.0' | '0.3'): string {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(target);
+  if (scheme === null) return target;
+  if (version === '0.3') return withoutTrailingSlash(target);
+  const url = new URL(target);
+  const secure = /^(https|grpcs)$/i.test(scheme[1]!);
+  return `${url.hostname}:${url.port === '' ? (secure ? 443 : 80) : url.port}`;
 }
 
 /** seeds/agent-card.md "Input/Output Modes"; JSON joins when typed contracts are accepted. */

@@ -39,6 +39,10 @@ Options:
   --port <n>            port to listen on (default 4000; 0 picks a free port)
   --host <addr>         address to bind (default 127.0.0.1)
   --grpc-port <n>       also serve the gRPC binding (A2A 1.0 and 0.3) on this port (0 picks one)
+  --public-url <url>    the URL clients reach the HTTP listener at (behind a proxy); the cards
+                        list it instead of the bound address
+  --grpc-public-url <u> where clients reach the gRPC listener: host:port, or a URL (then listed
+                        as such for 0.3 clients)
   --data-dir <dir>      where the SQLite task stores (and the push keys) live (default ./.concord)
   --store <kind>        sqlite (default, durable), memory, or postgres (several instances, one database)
   --database-url <url>  the PostgreSQL database of --store postgres (default: $${DATABASE_URL_ENV})
@@ -73,6 +77,8 @@ export async function serveCommand(args: string[], out: (line: string) => void):
       'no-push': { type: 'boolean', default: false },
       'internal-port': { type: 'string' },
       'grpc-port': { type: 'string' },
+      'public-url': { type: 'string' },
+      'grpc-public-url': { type: 'string' },
       watch: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -136,9 +142,18 @@ export async function serveCommand(args: string[], out: (line: string) => void):
   if (grpcPort !== undefined) {
     // Loaded only when asked for: other commands never load @grpc/grpc-js.
     const { listenGrpc } = await import('../server/grpc/index.js');
-    grpc = await listenGrpc(server, { port: grpcPort, host: values.host ?? '127.0.0.1' });
+    grpc = await listenGrpc(server, {
+      port: grpcPort,
+      host: values.host ?? '127.0.0.1',
+      ...(values['grpc-public-url'] === undefined ? {} : { publicTarget: values['grpc-public-url'] }),
+    });
   }
-  const running = await listen(server, { port, host: values.host ?? '127.0.0.1' });
+  const publicUrl = values['public-url'];
+  const running = await listen(server, {
+    port,
+    host: values.host ?? '127.0.0.1',
+    ...(publicUrl === undefined ? {} : { publicUrl }),
+  });
   const url = running.url;
   out(`Concord is serving "${agent.agentCard.name}" at ${url}`);
   if (grpc !== undefined)
@@ -263,6 +278,8 @@ interface HostFlags {
   store?: string | undefined;
   'internal-port'?: string | undefined;
   grpcPort?: number | undefined;
+  'public-url'?: string | undefined;
+  'grpc-public-url'?: string | undefined;
   watch?: boolean | undefined;
 }
 
@@ -287,6 +304,8 @@ async function serveHost(
     cluster: flags.cluster,
     ...(internalPort === undefined ? {} : { internalPort }),
     ...(flags.grpcPort === undefined ? {} : { grpcPort: flags.grpcPort }),
+    ...(flags['public-url'] === undefined ? {} : { publicUrl: flags['public-url'] }),
+    ...(flags['grpc-public-url'] === undefined ? {} : { grpcPublicUrl: flags['grpc-public-url'] }),
     watch: flags.watch === true,
     extensions: HOST_EXTENSIONS,
     push: { enabled: flags['no-push'] !== true, allow: flags['push-allow'] ?? [] },

@@ -39,6 +39,16 @@ export interface StartHostOptions {
    */
   grpcPort?: number;
   /**
+   * The URL clients reach the HTTP listener at (behind a proxy): the cards list it instead of the
+   * bound address; agents below it at `agents/<id>` (decision 0138).
+   */
+  publicUrl?: string;
+  /**
+   * Where clients reach the gRPC listener: `host:port`, or a URL when the deployment's 0.3 clients
+   * read interface URLs as URLs (decision 0138). Default: the bound address.
+   */
+  grpcPublicUrl?: string;
+  /**
    * `sqlite` (default): one file per agent under `dataDir`; `memory`: nothing survives;
    * `postgres`: one schema per agent (`<schema>_<agent id>`) in the database of `postgres.url`.
    */
@@ -195,6 +205,7 @@ export async function startHost(target: string, options: StartHostOptions = {}):
   const running: RunningServer = await listen(host, {
     port: options.port ?? 0,
     host: options.host ?? '127.0.0.1',
+    ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
   });
   let internal: RunningServer | undefined;
   if (options.internalPort !== undefined) {
@@ -243,5 +254,9 @@ async function listenGrpcFor(
   }
   // Loaded only when asked for: hosts without gRPC never load @grpc/grpc-js.
   const { listenGrpc } = await import('../server/grpc/index.js');
-  return listenGrpc(exposed[0]!.server, { port: options.grpcPort ?? 0, host: options.host ?? '127.0.0.1' });
+  return listenGrpc(exposed[0]!.server, {
+    port: options.grpcPort ?? 0,
+    host: options.host ?? '127.0.0.1',
+    ...(options.grpcPublicUrl === undefined ? {} : { publicTarget: options.grpcPublicUrl }),
+  });
 }

@@ -2,8 +2,10 @@
  * Wire forms of an A2AError, one per binding and version (digest §5.2):
  * - 1.0 JSON-RPC: `error.data` is an array of typed details (ErrorInfo, BadRequest);
  * - 0.3 JSON-RPC: `error.data` is free-form, so it carries the same facts as a plain object;
- * - REST (both versions): the google.rpc.Status envelope of A2A 1.0 §11.6. 0.3 defines no REST
- *   error body, so the 1.0 one is used there too (docs/decisions/0002-rest-errors.md).
+ * - 1.0 REST: the google.rpc.Status envelope of A2A 1.0 §11.6;
+ * - 0.3 REST: 0.3 defines no body (digest §5.1); the official 0.3 clients (a2a-js RestTransport,
+ *   and the 1.x SDK's 0.3 compat transport) read a bare `{code, message, data?}` with the JSON-RPC
+ *   code, so that is sent, `data` as on 0.3 JSON-RPC (docs/decisions/0135-json-rpc-and-error-edges.md).
  */
 import type { ProtocolVersion } from './codec.js';
 import type { A2AError } from './errors.js';
@@ -31,15 +33,26 @@ export function errorDetails(error: A2AError): Record<string, unknown>[] {
   return details;
 }
 
+/** The free-form 0.3 `error.data`: the same facts as the 1.0 details, as a plain object. */
+function legacyData(error: A2AError): Record<string, unknown> {
+  const data: Record<string, unknown> = { reason: error.entry.reason };
+  if (error.metadata !== undefined) data.metadata = error.metadata;
+  if (error.violations !== undefined) data.violations = error.violations;
+  if (error.data !== undefined) data.details = error.data;
+  return data;
+}
+
 /** The JSON-RPC `error` member for the negotiated version. */
 export function toJsonRpcErrorObject(error: A2AError, version: ProtocolVersion): JsonRpcErrorObject {
   const entry = error.entry;
   if (version === '1.0') return { code: entry.code, message: error.message, data: errorDetails(error) };
-  const data: Record<string, unknown> = { reason: entry.reason };
-  if (error.metadata !== undefined) data.metadata = error.metadata;
-  if (error.violations !== undefined) data.violations = error.violations;
-  if (error.data !== undefined) data.details = error.data;
-  return { code: entry.code, message: error.message, data };
+  return { code: entry.code, message: error.message, data: legacyData(error) };
+}
+
+/** The REST error body of a version: §11.6 on 1.0, the bare JSON-RPC error object on 0.3. */
+export function toVersionedRestErrorBody(error: A2AError, version: ProtocolVersion): Record<string, unknown> {
+  if (version === '1.0') return toRestErrorBody(error);
+  return { code: error.entry.code, message: error.message, data: legacyData(error) };
 }
 
 /** The REST error body `{error:{code,status,message,details}}` (A2A 1.0 §11.6). */

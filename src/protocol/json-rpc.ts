@@ -76,14 +76,10 @@ export function validateJsonRpcRequest(value: unknown): JsonRpcRequest {
   const echo = id ?? null;
   if (obj.jsonrpc !== '2.0')
     throw new JsonRpcEnvelopeError(echo, invalidRequest('/jsonrpc', 'must be "2.0"'));
-  if (!('id' in obj)) {
-    // Notifications get no response by JSON-RPC rules, but every A2A method returns a result.
-    throw new JsonRpcEnvelopeError(
-      null,
-      invalidRequest('/id', 'is required: A2A methods are not notifications'),
-    );
-  }
-  if (id === undefined)
+  // A request without `id` is a notification by JSON-RPC's letter, but every A2A method returns a
+  // result, so it is answered as if `id` were null; its method and params are judged first, as
+  // the official SDKs and the conformance kit do (decision 0135).
+  if (id === undefined && 'id' in obj)
     throw new JsonRpcEnvelopeError(null, invalidRequest('/id', 'must be a string, a number or null'));
   if (typeof obj.method !== 'string' || obj.method.length === 0) {
     throw new JsonRpcEnvelopeError(echo, invalidRequest('/method', 'must be a non-empty string'));

@@ -381,11 +381,13 @@ export class A2AServer implements HttpApp {
   }
 
   private newCardEndpoint(): AgentCardEndpoint {
+    // A date shared with a card clients may hold cannot tell the two apart (decision 0134).
+    const replacedServedDate = (this.cardEndpoint as AgentCardEndpoint | undefined)?.servedDate;
     return new AgentCardEndpoint(
       this.card,
       this.options.cardMaxAgeSeconds ?? 300,
       Object.assign(
-        {},
+        replacedServedDate === undefined ? {} : { replacedServedDate },
         this.options.signCard === undefined ? {} : { signer: this.options.signCard },
         this.options.decorateCard === undefined ? {} : { decorate: this.options.decorateCard },
         this.options.defaultVersion === undefined ? {} : { defaultVersion: this.options.defaultVersion },
@@ -395,6 +397,10 @@ export class A2AServer implements HttpApp {
 
   /** Handles one HTTP exchange. Never throws: every failure becomes a protocol error response. */
   async handle(request: HttpRequest): Promise<HttpResponse> {
+    // Clients joining `url + "/message:send"` to a URL that ends in `/` send `//message:send`;
+    // the doubled slash is read as one (decision 0138).
+    if (request.path.startsWith('//'))
+      return this.handle(requestBelow(request, request.path.replace(/^\/+/, '/'), ''));
     if (AGENT_CARD_PATHS.includes(request.path)) return this.cardEndpoint.handle(request);
     if (request.path === JWKS_PATH && this.push !== undefined && request.method === 'GET') {
       return cacheableJson(request, await this.push.signer.jwksJson(), { maxAgeSeconds: 300 });
@@ -420,15 +426,15 @@ export class A2AServer implements HttpApp {
       return this.withChallenge(
         jsonRpc
           ? jsonRpcErrorResponse(await readableRequestId(request), error, '1.0', undefined, mapError)
-          : restErrorResponse(error, '1.0', undefined, mapError),
+          : restErrorResponse(error, '1.0', mapError === undefined ? { request } : { request, mapError }),
       );
     }
     try {
       checkContentType(request);
     } catch (error) {
       return jsonRpc
-        ? jsonRpcErrorResponse(null, error, version, undefined, mapError)
-        : restErrorResponse(error, version, undefined, mapError);
+        ? jsonRpcErrorResponse(null, error, version, undefined, mapError, true)
+        : restErrorResponse(error, version, { request, framing: true });
     }
     const headers = this.echoHeaders(request);
     const common =
@@ -443,8 +449,7 @@ export class A2AServer implements HttpApp {
         metadata: { method: request.method, path: request.path },
       }),
       version,
-      undefined,
-      mapError,
+      { request, framing: true },
     );
   }
 
@@ -469,7 +474,7 @@ export class A2AServer implements HttpApp {
         body = JSON.stringify(build({ baseUrl: this.baseUrl ?? 'http://localhost/', card: this.card }));
       } catch (error) {
         this.options.onError?.(error, `document ${request.path}`);
-        return restErrorResponse(new A2AError('InternalError'), '1.0');
+        return restErrorResponse(new A2AError('InternalError'), '1.0', { request });
       }
       this.documents.set(request.path, body);
     }

@@ -5,6 +5,7 @@ import { v0_3JsonRpcCodec } from '../../src/protocol/v0_3/index.js';
 import { BEARER, processOrderDefinition, researchDefinition } from './definitions.js';
 
 const BASE = 'https://api.acme.com/agents/ProcessOrder/';
+const LISTED = BASE.slice(0, -1);
 
 const orgOptions = (): BuildCardOptions => ({
   baseUrl: BASE,
@@ -54,7 +55,13 @@ describe('buildAgentCard: the seed ProcessOrder agent', () => {
 
   it('lists both bindings in both versions at the base URL, 1.0 first', () => {
     expect(card.supportedInterfaces.map((i) => `${i.protocolBinding} ${i.protocolVersion} ${i.url}`)).toEqual(
-      [`JSONRPC 1.0 ${BASE}`, `HTTP+JSON 1.0 ${BASE}`, `JSONRPC 0.3 ${BASE}`, `HTTP+JSON 0.3 ${BASE}`],
+      // Without the base URL's trailing slash (decision 0138).
+      [
+        `JSONRPC 1.0 ${LISTED}`,
+        `HTTP+JSON 1.0 ${LISTED}`,
+        `JSONRPC 0.3 ${LISTED}`,
+        `HTTP+JSON 0.3 ${LISTED}`,
+      ],
     );
   });
 
@@ -62,7 +69,7 @@ describe('buildAgentCard: the seed ProcessOrder agent', () => {
     const v03 = v0_3JsonRpcCodec.encodeAgentCard(card) as Record<string, unknown>;
     expect(v03).toMatchObject({
       protocolVersion: '0.3.0',
-      url: BASE,
+      url: LISTED,
       preferredTransport: 'JSONRPC',
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
       security: [{ bearer: [] }],

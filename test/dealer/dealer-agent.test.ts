@@ -68,7 +68,7 @@ describe('discovery', () => {
     const manifest = (await (await fetch(entry.params.manifest_url)).json()) as Record<string, any>;
     expect(schemas.validate('contract-manifest.schema.json', manifest)).toEqual([]);
     expect(manifest.auth_type).toBe('bearer');
-    expect(manifest.a2a.endpoint).toBe(dealer.url);
+    expect(manifest.a2a.endpoint).toBe(dealer.url.slice(0, -1)); // the card's interface URL (decision 0138)
     expect(manifest.dealer.name).toBe('Demo Toyota');
     const lead = manifest.a2a.skills.find((s: { id: string }) => s.id === 'lead.vehicle');
     expect(lead).toMatchObject({ anonymous_allowed: false, consent_required: true, adf_compatible: true });

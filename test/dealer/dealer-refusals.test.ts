@@ -222,15 +222,6 @@ const CASES: Case[] = [
     path: '/message/parts',
   },
   {
-    name: 'A2A message without messageId',
-    data: () => null,
-    body: () => ({
-      message: { role: 'ROLE_USER', parts: [{ data: { type: 'dealer.information.request' } }] },
-    }),
-    code: 'SCHEMA_VALIDATION_FAILED',
-    status: 422,
-  },
-  {
     name: 'missing consent',
     data: with_(vehicleLead, (d) => delete d.consent),
     code: 'CONTACT_CONSENT_REQUIRED',
@@ -382,6 +373,16 @@ describe('negative suite (HTTP+JSON)', () => {
       if (each.status === 401) expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
     });
   }
+
+  it('an A2A message without messageId is refused in A2A terms, as the binding read it (decision 0135)', async () => {
+    const body = {
+      message: { role: 'ROLE_USER', parts: [{ data: { type: 'dealer.information.request' } }] },
+    };
+    const response = await post(`${dealer.url}message:send`, body);
+    expect(response.status).toBe(400);
+    expect(response.json.error.details[0]).toMatchObject({ reason: 'INVALID_PARAMS' });
+    expect(response.json.error.details[0].domain).not.toBe('autoagentprotocol.org');
+  });
 
   it('answers the seed error example in its shape', async () => {
     const response = await post(

@@ -99,8 +99,9 @@ export function jsonRpcWireError(httpStatus: number, body: Record<string, unknow
   };
 }
 
-/** Normalises a REST error body. */
+/** Normalises a REST error body: §11.6 on 1.0, the bare JSON-RPC error object on 0.3. */
 export function restWireError(httpStatus: number, body: Record<string, unknown>): WireError {
+  if (typeof body.code === 'number') return jsonRpcWireError(httpStatus, { error: body });
   const error = (body.error ?? {}) as { message?: string; details?: unknown };
   const { reason, violations } = fromDetails(error.details);
   return {

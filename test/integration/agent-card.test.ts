@@ -30,7 +30,8 @@ describe('agent card', () => {
       'JSONRPC 0.3',
       'HTTP+JSON 0.3',
     ]);
-    expect(card.supportedInterfaces[0]!.url).toBe(server.url);
+    // Listed without the trailing slash, so `url + "/message:send"` is one path (decision 0138).
+    expect(card.supportedInterfaces[0]!.url).toBe(server.url.slice(0, -1));
     expect(card.capabilities).toMatchObject({ streaming: true, pushNotifications: false });
     expect(json).not.toHaveProperty('url');
     expect(json).not.toHaveProperty('protocolVersion');
@@ -40,11 +41,12 @@ describe('agent card', () => {
     for (const path of ['.well-known/agent-card.json', '.well-known/agent.json']) {
       const json = (await (await fetch(`${server.url}${path}`)).json()) as Record<string, unknown>;
       expect(json.protocolVersion).toBe('0.3.0');
-      expect(json.url).toBe(server.url);
+      const url = server.url.slice(0, -1);
+      expect(json.url).toBe(url);
       expect(json.preferredTransport).toBe('JSONRPC');
       expect(json.additionalInterfaces).toEqual([
-        { url: server.url, transport: 'JSONRPC' },
-        { url: server.url, transport: 'HTTP+JSON' },
+        { url, transport: 'JSONRPC' },
+        { url, transport: 'HTTP+JSON' },
       ]);
       const card = v0_3JsonRpcCodec.decodeAgentCard(json, '');
       expect(card.skills[0]!.id).toBe('echo');

@@ -164,7 +164,7 @@ describe('concord serve with a good host, and concord card', () => {
     expect(result.code).toBe(0);
     const card = JSON.parse(result.stdout) as { name: string; url: string; skills: { tags: string[] }[] };
     expect(card.name).toBe('ProcessOrder');
-    expect(card.url).toBe('http://localhost:4000/agents/ProcessOrder/');
+    expect(card.url).toBe('http://localhost:4000/agents/ProcessOrder');
     expect(card.skills[0]!.tags).toEqual(['order', 'processing', 'inventory']);
   });
 
@@ -183,7 +183,7 @@ describe('concord serve with a good host, and concord card', () => {
     const server = await import('node:http');
     const closed = server.createServer();
     await new Promise<void>((up) => closed.listen(0, '127.0.0.1', up));
-    const dead = `http://127.0.0.1:${(closed.address() as { port: number }).port}/`;
+    const dead = `http://127.0.0.1:${(closed.address() as { port: number }).port}`;
     await new Promise<void>((down) => closed.close(() => down()));
     const cards: Record<string, unknown> = {};
     for (const version of ['1.0', '0.3']) {
@@ -193,7 +193,7 @@ describe('concord serve with a good host, and concord card', () => {
         })
       ).json()) as Record<string, unknown>;
       delete json.signatures;
-      cards[version] = JSON.parse(JSON.stringify(json).split(`${host.url}agents/greeter/`).join(dead));
+      cards[version] = JSON.parse(JSON.stringify(json).split(`${host.url}agents/greeter`).join(dead));
     }
     const http = server.createServer((req, res) => {
       res.setHeader('content-type', 'application/json');

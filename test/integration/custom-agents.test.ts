@@ -30,7 +30,7 @@ function app(executor: AgentExecutor, extra: Partial<A2AServerOptions> = {}) {
     ...extra,
   });
   const handle = createFetchHandler(server);
-  const rpc = async (
+  const rpcText = async (
     method: string,
     params: unknown,
     headers: Record<string, string> = { 'a2a-version': '1.0' },
@@ -42,9 +42,13 @@ function app(executor: AgentExecutor, extra: Partial<A2AServerOptions> = {}) {
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
       }),
     );
-    return { response, json: (await response.json()) as Record<string, unknown> };
+    return { response, text: await response.text() };
   };
-  return { server, handle, rpc, errors };
+  const rpc = async (method: string, params: unknown, headers?: Record<string, string>) => {
+    const { response, text } = await rpcText(method, params, headers);
+    return { response, json: JSON.parse(text) as Record<string, unknown> };
+  };
+  return { server, handle, rpc, rpcText, errors };
 }
 
 const message = (text = 'hi', extra: Record<string, unknown> = {}) => ({
@@ -171,12 +175,20 @@ describe('capabilities and extensions', () => {
   });
 
   it('streaming operations are -32004 when the card does not declare streaming', async () => {
-    const { rpc } = app(
+    const { rpcText } = app(
       { execute: (_c, u) => u.complete() },
       { agentCard: { ...card, capabilities: { streaming: false } } },
     );
-    expect(jsonRpcWireError(200, (await rpc('SendStreamingMessage', message())).json).code).toBe(-32004);
-    expect(jsonRpcWireError(200, (await rpc('SubscribeToTask', { id: 'x' })).json).code).toBe(-32004);
+    // Streaming methods answer errors in the stream: one event, the JSON-RPC error (decision 0135).
+    for (const [method, params] of [
+      ['SendStreamingMessage', message()],
+      ['SubscribeToTask', { id: 'x' }],
+    ] as const) {
+      const { response, text } = await rpcText(method, params);
+      expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      const event = JSON.parse(text.replace(/^data: /, '').trim()) as Record<string, unknown>;
+      expect(jsonRpcWireError(200, event).code).toBe(-32004);
+    }
   });
 
   it('a required extension the client did not activate is -32008; activated ones are echoed', async () => {

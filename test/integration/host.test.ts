@@ -119,12 +119,12 @@ describe('agent host', () => {
       httpAuthSecurityScheme: { scheme: 'bearer', bearerFormat: 'JWT' },
     });
     expect(v1.provider).toEqual({ organization: 'ACME Corporation', url: 'https://www.acme.test' });
-    expect(v1.supportedInterfaces[0].url).toBe(`${host.url}agents/ProcessOrder/`);
+    expect(v1.supportedInterfaces[0].url).toBe(`${host.url}agents/ProcessOrder`);
     expect(JSON.stringify(v1)).not.toContain(JWT_SECRET);
     expect(JSON.stringify(v1)).not.toContain(API_KEY);
     const v03 = (await (await fetch(base)).json()) as Json;
     expect(v03.protocolVersion).toMatch(/^0\.3/);
-    expect(v03.url).toBe(`${host.url}agents/ProcessOrder/`);
+    expect(v03.url).toBe(`${host.url}agents/ProcessOrder`);
     expect(v03.preferredTransport).toBe('JSONRPC');
     expect(v03.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
     expect(v03.skills[0].tags).toEqual(['order', 'processing', 'inventory']);
@@ -282,7 +282,7 @@ describe('agent host', () => {
     expect(ok.status).toBe(200);
     expect(ok.error).toBeUndefined();
     expect(ok.result.protocolVersion).toMatch(/^0\.3/);
-    expect(ok.result.url).toBe(`${host.url}agents/greeter/`);
+    expect(ok.result.url).toBe(`${host.url}agents/greeter`);
     expect(ok.result.skills.map((s: Json) => s.id)).toEqual(['greet', 'vip-greet', 'staff-directory']);
     expect(lintAgentCard(ok.result, '0.3').filter((p) => p.severity === 'error')).toEqual([]);
   });
@@ -328,13 +328,13 @@ describe('a host with one agent', () => {
       await fetch(`${single.url}.well-known/agent-card.json`, { headers: { 'a2a-version': '1.0' } })
     ).json()) as Json;
     expect(root.name).toBe('solo');
-    expect(root.supportedInterfaces[0].url).toBe(single.url);
+    expect(root.supportedInterfaces[0].url).toBe(single.url.slice(0, -1));
     const mounted = (await (
       await fetch(`${single.url}agents/solo/.well-known/agent-card.json`, {
         headers: { 'a2a-version': '1.0' },
       })
     ).json()) as Json;
-    expect(mounted.supportedInterfaces[0].url).toBe(`${single.url}agents/solo/`);
+    expect(mounted.supportedInterfaces[0].url).toBe(`${single.url}agents/solo`);
   });
 
   it('shares tasks between the root and /agents/<id>/', async () => {

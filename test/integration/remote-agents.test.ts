@@ -106,7 +106,8 @@ async function order(at: RunningHost, what: Record<string, unknown>): Promise<Ta
 }
 
 const statusText = (task: Task): string => task.status.message?.parts.map((p) => p.text ?? '').join('') ?? '';
-const postsToResearcher = (): number => seenByB.filter((r) => r === 'POST /agents/researcher/').length;
+// The card lists the agent's URL without a trailing slash (decision 0138); the client posts there.
+const postsToResearcher = (): number => seenByB.filter((r) => r === 'POST /agents/researcher').length;
 
 describe('agent-to-agent send to a URL', () => {
   it("refuses a payload against the remote card's contracts before anything is sent", async () => {

@@ -114,23 +114,22 @@ describe('extension error tables', () => {
         if (error.type !== 'InvalidParamsError') return error;
         return new TableError(TABLE, 'THING_GONE', `restated: ${error.message}`);
       },
+      // Refused once the request was read: the agent's work, which the mapper speaks for.
+      admitMessage: () => {
+        throw new A2AError('InvalidParamsError', 'not this one');
+      },
     });
-    const bad = { message: { role: 'ROLE_USER', parts: [{ text: 'x' }] } }; // no messageId
-    const rest = await send(server.url, 'message:send', bad, { 'a2a-version': '1.0' });
+    const rest = await send(server.url, 'message:send', restBody('x'), { 'a2a-version': '1.0' });
     expect(rest.status).toBe(409);
     const body = (await rest.json()) as { error: { message: string; details: { reason: string }[] } };
     expect(body.error.message).toMatch(/^restated: /);
     expect(body.error.details[0]!.reason).toBe('THING_GONE');
-    const rpc = await send(
-      server.url,
-      '',
-      { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: bad },
-      {
-        'a2a-version': '1.0',
-      },
-    );
+    const rpc = await send(server.url, '', rpcBody('y'), { 'a2a-version': '1.0' });
     expect(((await rpc.json()) as { error: { code: number } }).error.code).toBe(-32000);
-    // Errors the mapper leaves alone are sent as they were.
+    // What the binding refused reading the request stays A2A's own, unseen by the mapper (decision 0135).
+    const bad = { message: { role: 'ROLE_USER', parts: [{ text: 'x' }] } }; // no messageId
+    const unread = await send(server.url, 'message:send', bad, { 'a2a-version': '1.0' });
+    expect(unread.status).toBe(400);
     const unknown = await send(
       server.url,
       '',
@@ -140,7 +139,7 @@ describe('extension error tables', () => {
       },
     );
     expect(((await unknown.json()) as { error: { code: number } }).error.code).toBe(-32601);
-    expect(mapped).toEqual(['InvalidParamsError', 'InvalidParamsError', 'MethodNotFoundError']);
+    expect(mapped).toEqual(['InvalidParamsError', 'InvalidParamsError']);
   });
 
   it('keeps A2A errors thrown by an executor after it emitted as a failed task', async () => {

@@ -283,6 +283,11 @@ export interface ListenOptions {
   requestTimeoutMs?: number;
   /** Milliseconds `close()` waits for in-flight requests before cutting them (default 10 s). */
   shutdownGraceMs?: number;
+  /**
+   * The URL clients reach this listener at (behind a proxy, a load balancer, TLS termination):
+   * the cards' HTTP interfaces list it instead of the bound address (decision 0138).
+   */
+  publicUrl?: string;
 }
 
 /** A running server. */
@@ -296,6 +301,8 @@ export interface RunningServer {
 
 /** Serves an A2A server over node:http. */
 export async function listen(a2a: HttpApp, options: ListenOptions = {}): Promise<RunningServer> {
+  // Checked before binding, so a bad URL leaves no listener behind.
+  const publicUrl = options.publicUrl === undefined ? undefined : publicBaseUrl(options.publicUrl);
   const streams = new ReleasingSet<ServerResponse>();
   const server = createServer(
     { requestTimeout: options.requestTimeoutMs ?? 30_000, keepAliveTimeout: 5_000 },
@@ -315,13 +322,30 @@ export async function listen(a2a: HttpApp, options: ListenOptions = {}): Promise
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host === '0.0.0.0' || host === '[::]' ? 'localhost' : host}:${address.port}/`;
-  a2a.setBaseUrl(url);
+  a2a.setBaseUrl(publicUrl ?? url);
   let closing: Promise<void> | undefined;
   return {
     url,
     server,
     close: () => (closing ??= shutdown(server, a2a, streams, sockets, options.shutdownGraceMs ?? 10_000)),
   };
+}
+
+/** A public URL as a base URL: absolute http(s), ending in `/` (paths below it are relative). */
+export function publicBaseUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new TypeError(`publicUrl: ${JSON.stringify(text)} is not an absolute URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError(`publicUrl: ${JSON.stringify(text)} is not an http(s) URL`);
+  }
+  if (url.search !== '' || url.hash !== '') {
+    throw new TypeError(`publicUrl: ${JSON.stringify(text)} has a query or fragment`);
+  }
+  return url.href.endsWith('/') ? url.href : `${url.href}/`;
 }
 
 async function shutdown(

@@ -40,7 +40,9 @@ export interface ServiceBinding {
 /** The gRPC status (with details) of anything thrown. */
 export function serviceError(binding: ServiceBinding, error: unknown): Partial<ServiceError> {
   // The server's `mapError` hook applies here as on HTTP (an extension's own error table).
-  const a2a = mappedError(error, binding.server.errorMapper);
+  // What the request's bytes were refused for is A2A's own, as on HTTP (decision 0135).
+  const framing = error instanceof UnreadRequest;
+  const a2a = mappedError(framing ? error.cause : error, binding.server.errorMapper, framing);
   const status = encodeErrorStatus(binding.status, a2a);
   const metadata = new Metadata();
   metadata.set(STATUS_DETAILS_KEY, status.details);
@@ -48,6 +50,11 @@ export function serviceError(binding: ServiceBinding, error: unknown): Partial<S
   if (a2a.type === 'UnauthenticatedError')
     metadata.set('www-authenticate', authenticateChallenge(binding.server.agentCard));
   return { code: status.code, details: status.message, metadata };
+}
+
+/** A request whose bytes did not decode: the error to send, marked as the binding's own. */
+class UnreadRequest {
+  constructor(readonly cause: unknown) {}
 }
 
 interface Prepared {
@@ -67,7 +74,12 @@ async function prepare(
   const request = metadataRequest(metadata, method.path, signal);
   const version = versionOf(binding.service, request, binding.other);
   const call = await setupGrpcCall(binding.server, request, version);
-  const decoded = method.readRequest(bytes) as { tenant?: string };
+  let decoded: { tenant?: string };
+  try {
+    decoded = method.readRequest(bytes) as { tenant?: string };
+  } catch (error) {
+    throw new UnreadRequest(error);
+  }
   if (decoded.tenant !== undefined) call.tenant = decoded.tenant;
   return { call, request: decoded, echo: echoMetadata(binding, request) };
 }

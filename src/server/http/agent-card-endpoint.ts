@@ -3,7 +3,8 @@
  * `/.well-known/agent.json` (digest §9.1). The card is chosen by `A2A-Version` (digest §12 item 19):
  * 1.0 clients get the 1.0 card; clients sending no version (0.3, and generic fetchers) get the 0.3
  * card, which also lists `supportedInterfaces` so a 1.0 client can still find its interfaces.
- * Bodies and ETags are computed once; `If-None-Match` gets 304 (A2A 1.0 §8.6, RFC 9110 §13.1.2).
+ * Bodies and ETags are computed once; `Last-Modified` is when this card was set; `If-None-Match`,
+ * or else `If-Modified-Since`, gets 304 (A2A 1.0 §8.6, RFC 9110 §13.1, §13.2.2; decision 0134).
  * With a signer, each version's JSON is signed as served (A2A 1.0 §8.4: the signature covers the
  * JSON the client canonicalizes, so a 0.3 client and a 1.0 client each verify what they received).
  */
@@ -49,17 +50,37 @@ export interface CardRenderOptions {
   decorate?: CardDecorator;
   /** The version served to a request without `A2A-Version` (default 0.3). */
   defaultVersion?: ProtocolVersion;
+  /** `Last-Modified` of the card this one replaces, if that card was ever answered. */
+  replacedServedDate?: Date;
 }
 
 /** Renders and caches both versions of a card. */
 export class AgentCardEndpoint {
   private readonly rendered = new Map<ProtocolVersion, Promise<Rendered>>();
+  /** When this card was set, to the second (HTTP dates have no finer resolution). */
+  readonly lastModified: Date;
+  /** Whether a client may have this card (it was answered at least once). */
+  #served = false;
+  /**
+   * False when the card it replaced was served in the same second: a date cannot tell the two
+   * apart, and a later date would be in the future (RFC 9110 §8.8.2.1), so `If-Modified-Since`
+   * is not answered with 304 for this card; its ETag still is.
+   */
+  private readonly datesUsable: boolean;
 
   constructor(
     private readonly card: AgentCard,
     private readonly maxAgeSeconds: number,
     private readonly options: CardRenderOptions = {},
-  ) {}
+  ) {
+    this.lastModified = new Date(Math.floor(Date.now() / 1000) * 1000);
+    this.datesUsable = options.replacedServedDate?.getTime() !== this.lastModified.getTime();
+  }
+
+  /** `Last-Modified` if a client may hold this card, for the card that replaces it. */
+  get servedDate(): Date | undefined {
+    return this.#served ? this.lastModified : undefined;
+  }
 
   /** The card JSON for a version, as served. */
   async body(version: ProtocolVersion): Promise<string> {
@@ -101,22 +122,26 @@ export class AgentCardEndpoint {
           ? defaultVersion
           : negotiateVersion(requested);
     } catch (error) {
-      return restErrorResponse(error, '1.0');
+      return restErrorResponse(error, '1.0', { request });
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return restErrorResponse(
         new A2AError('MethodNotFoundError', `${request.method} is not allowed on the agent card`),
         version,
+        { request },
       );
     }
     let rendered: Rendered;
     try {
       rendered = await this.render(version);
     } catch (error) {
-      return restErrorResponse(error, version);
+      return restErrorResponse(error, version, { request });
     }
+    this.#served = true;
     return cacheableJson(request, rendered.body, {
       etag: rendered.etag,
+      lastModified: this.lastModified,
+      useModifiedSince: this.datesUsable,
       maxAgeSeconds: this.maxAgeSeconds,
       vary: 'A2A-Version',
     });

@@ -21,7 +21,7 @@ import { jsonRpcCodec } from './codecs.js';
 import { mappedError, type ErrorMapper } from './error-mapping.js';
 import type { HttpRequest, HttpResponse } from './http-types.js';
 import { invokeStream, OPERATIONS } from './operations.js';
-import { sseResponse } from './sse-body.js';
+import { sseResponse, sseSingleEvent } from './sse-body.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
@@ -44,8 +44,9 @@ export function jsonRpcErrorResponse(
   version: ProtocolVersion,
   extra?: Record<string, string>,
   mapError?: ErrorMapper,
+  framing = false,
 ): HttpResponse {
-  const a2a = mappedError(error, mapError);
+  const a2a = mappedError(error, mapError, framing);
   const status = a2a.entry.httpLayer === true ? a2a.entry.httpStatus : 200;
   return {
     status,
@@ -68,6 +69,21 @@ export async function readableRequestId(request: HttpRequest): Promise<JsonRpcId
   }
 }
 
+/** JSON-RPC methods whose answer is an SSE stream (digest §2): their errors travel in the stream. */
+function streamingError(
+  id: JsonRpcId,
+  error: unknown,
+  version: ProtocolVersion,
+  options: JsonRpcBindingOptions,
+  framing: boolean,
+): HttpResponse {
+  const a2a = mappedError(error, options.mapError, framing);
+  // HTTP-layer refusals (401, 413, 429) keep their status: the client needs it, not a stream.
+  if (a2a.entry.httpLayer === true) return jsonRpcErrorResponse(id, a2a, version, options.headers);
+  const event = encodeSseEvent({ data: jsonRpcError(id, toJsonRpcErrorObject(a2a, version)) });
+  return sseSingleEvent(event, Object.assign({}, options.headers, a2a.headers));
+}
+
 /** Handles one JSON-RPC POST with a negotiated version. */
 export async function handleJsonRpc(
   request: HttpRequest,
@@ -76,9 +92,15 @@ export async function handleJsonRpc(
 ): Promise<HttpResponse> {
   let id: JsonRpcId = null;
   const extra = options.headers;
+  // Errors raised reading the request are A2A's own, never restated by `mapError` (decision 0135).
+  let framing = false;
+  let streaming = false;
+  let read = false;
   try {
     const call = await options.setup(request, version);
     call.binding = 'JSONRPC';
+    framing = true;
+    read = true;
     const rpc = parseJsonRpcRequest(await request.text());
     id = rpc.id;
     const name = JSON_RPC_OPERATIONS[version][rpc.method];
@@ -93,8 +115,10 @@ export async function handleJsonRpc(
       });
     }
     const operation = OPERATIONS[name];
+    streaming = operation.streaming;
     const codec = jsonRpcCodec(version);
     const params = operation.decode(codec, rpc.params ?? {}, '/params');
+    framing = false;
     if (params.tenant !== undefined) call.tenant = params.tenant;
     if (!operation.streaming) {
       const result = await operation.invoke(options.handler, params as never, call);
@@ -120,6 +144,9 @@ export async function handleJsonRpc(
     });
   } catch (error) {
     if (error instanceof JsonRpcEnvelopeError) id = error.id;
-    return jsonRpcErrorResponse(id, error, version, extra, options.mapError);
+    // Refused before the body was read (authentication): its id is still echoed (JSON-RPC 2.0 §5).
+    else if (!read) id = await readableRequestId(request);
+    if (streaming) return streamingError(id, error, version, options, framing);
+    return jsonRpcErrorResponse(id, error, version, extra, options.mapError, framing);
   }
 }

@@ -1,14 +1,15 @@
 /**
  * The HTTP+JSON binding (A2A 1.0 §11; 0.3 REST per its proto, digest §3). Bodies and results go
- * through the version's REST codec; path and query parameters are read strictly here; errors use
- * the google.rpc.Status envelope of A2A 1.0 §11.6 with the status from the one error table.
+ * through the version's REST codec; path and query parameters are read strictly here; errors carry
+ * the status from the one error table, in the google.rpc.Status envelope of A2A 1.0 §11.6 on 1.0
+ * and the bare `{code, message, data}` the official 0.3 clients read on 0.3 (error-envelopes.ts).
  */
 import {
   A2AError,
   encodeSseEvent,
   invalidParams,
   readObject,
-  toRestErrorBody,
+  toVersionedRestErrorBody,
   type ProtocolVersion,
 } from '../../protocol/index.js';
 import type { CallContext } from '../call-context.js';
@@ -18,6 +19,7 @@ import { mappedError, type ErrorMapper } from './error-mapping.js';
 import type { HttpRequest, HttpResponse } from './http-types.js';
 import { invokeStream, OPERATIONS } from './operations.js';
 import { queryInteger, queryObject } from './rest-query.js';
+import { JSON_MEDIA_TYPE, restMediaType } from './media-type.js';
 import { matchRestRoute, type RouteMatch } from './rest-routes.js';
 import { sseResponse } from './sse-body.js';
 
@@ -31,23 +33,28 @@ export interface RestBindingOptions {
   mapError?: ErrorMapper;
 }
 
-/** 1.0.1 asks for `application/a2a+json` on REST (digest §12 item 17); 0.3 uses plain JSON. */
-function contentType(version: ProtocolVersion): string {
-  return version === '1.0' ? 'application/a2a+json' : 'application/json';
+/** How an error answer is written besides the error itself. */
+export interface RestErrorOptions {
+  /** The request answered: its media type is the answer's (decision 0134). */
+  request?: HttpRequest;
+  headers?: Record<string, string>;
+  mapError?: ErrorMapper;
+  /** Raised reading the request: A2A's own error, not restated by `mapError` (decision 0135). */
+  framing?: boolean;
 }
 
-/** The REST error response for `error`. */
+/** The REST error response for `error`: §11.6 on 1.0, the 0.3 SDKs' bare body on 0.3. */
 export function restErrorResponse(
   error: unknown,
   version: ProtocolVersion,
-  extra?: Record<string, string>,
-  mapError?: ErrorMapper,
+  options: RestErrorOptions = {},
 ): HttpResponse {
-  const a2a = mappedError(error, mapError);
+  const a2a = mappedError(error, options.mapError, options.framing);
+  const type = options.request === undefined ? JSON_MEDIA_TYPE : restMediaType(options.request);
   return {
     status: a2a.entry.httpStatus,
-    headers: { 'content-type': contentType(version), ...extra, ...a2a.headers },
-    body: JSON.stringify(toRestErrorBody(a2a)),
+    headers: Object.assign({ 'content-type': type }, options.headers, a2a.headers),
+    body: JSON.stringify(toVersionedRestErrorBody(a2a, version)),
   };
 }
 
@@ -119,16 +126,19 @@ export async function handleRest(
   const route = matchRestRoute(version, request.method, request.path);
   if (route === undefined) return undefined;
   const extra = options.headers;
+  let framing = true;
   try {
     if (route === 'wrong-method') {
       throw new A2AError('MethodNotFoundError', `${request.method} is not allowed on ${request.path}`, {
         metadata: { method: request.method, path: request.path },
       });
     }
+    framing = false;
     const call = await options.setup(request, version, route.tenant);
     call.binding = 'HTTP+JSON';
     const operation = OPERATIONS[route.operation];
     const codec = restCodec(version);
+    framing = true;
     const params = operation.decode(codec, await routeParams(request, route), '');
     // The tenant travels in the path; a body naming another tenant is a contradiction (A2A 1.0 §9.5).
     if (
@@ -139,27 +149,35 @@ export async function handleRest(
     ) {
       throw invalidParams('/tenant', `does not match the tenant ${route.tenant} in the path`);
     }
+    framing = false;
     if (route.tenant === '' && params.tenant !== undefined) call.tenant = params.tenant;
     if (!operation.streaming) {
       const result = await operation.invoke(options.handler, params as never, call);
       return {
         status: 200,
-        headers: { 'content-type': contentType(version), ...extra },
+        headers: Object.assign({ 'content-type': restMediaType(request) }, extra),
         body: JSON.stringify(operation.encode(codec, result as never, call)),
       };
     }
+    // Errors before the first event keep their HTTP status on REST, which the SDKs' REST clients
+    // read before looking for a stream (decision 0135); later ones are `error` events.
     return sseResponse(await invokeStream(operation, options.handler, params, call, request), {
       heartbeatMs: options.heartbeatMs,
       ...(extra === undefined ? {} : { headers: extra }),
       data: (item) => JSON.stringify(codec.encodeStreamResponse(item.event)),
-      // REST leaves mid-stream errors unspecified; an `error` event with the §11.6 body.
+      // REST leaves mid-stream errors unspecified; an `error` event with the version's body.
       encodeError: (error) =>
         encodeSseEvent({
           event: 'error',
-          data: JSON.stringify(toRestErrorBody(mappedError(error, options.mapError))),
+          data: JSON.stringify(toVersionedRestErrorBody(mappedError(error, options.mapError), version)),
         }),
     });
   } catch (error) {
-    return restErrorResponse(error, version, extra, options.mapError);
+    return restErrorResponse(error, version, {
+      request,
+      ...(extra === undefined ? {} : { headers: extra }),
+      ...(options.mapError === undefined ? {} : { mapError: options.mapError }),
+      framing,
+    });
   }
 }

@@ -88,3 +88,15 @@ export function sseResponse(items: AsyncIterable<StreamItem>, framing: SseFramin
     }),
   };
 }
+
+/**
+ * A 200 SSE response whose only event is `chunk` (an already encoded error event): how a
+ * streaming JSON-RPC call that fails before its first event answers, since the SDKs' streaming
+ * clients read the error from the stream (decision 0135).
+ */
+export function sseSingleEvent(chunk: string, headers?: Record<string, string>): HttpStreamResponse {
+  async function* once(): AsyncGenerator<string> {
+    yield chunk;
+  }
+  return { status: 200, headers: Object.assign({}, SSE_HEADERS, headers), stream: once() };
+}

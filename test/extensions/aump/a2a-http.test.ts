@@ -378,7 +378,7 @@ describe('the server side', () => {
     const profile = await response.json();
     expect(validateAumpSchema('profile', profile)).toEqual([]);
     expect(profile).toMatchObject({
-      issuer: { id: seller.url, name: 'Seller' },
+      issuer: { id: seller.url.replace(/\/$/, ''), name: 'Seller' },
       supported_versions: ['0.1.0'],
       bindings: { a2a: { supported: true, endpoint: `${seller.url}.well-known/agent-card.json` } },
     });
