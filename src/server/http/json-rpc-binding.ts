@@ -69,7 +69,13 @@ export async function readableRequestId(request: HttpRequest): Promise<JsonRpcId
   }
 }
 
-/** JSON-RPC methods whose answer is an SSE stream (digest §2): their errors travel in the stream. */
+/**
+ * An error of a 0.3 streaming method (`message/stream`, `tasks/resubscribe`): the answer is an SSE
+ * stream whose only event is the JSON-RPC error, since the 0.3.x SDK's and a2a-python's clients
+ * refuse any answer to a streaming call that is not `text/event-stream`. A 1.0 call gets plain
+ * JSON instead: the 1.0 conformance kit reads every event stream as a success (STREAM-SUB-003/004),
+ * and the SDK 1.3 client types only a plain error (decision 0135).
+ */
 function streamingError(
   id: JsonRpcId,
   error: unknown,
@@ -146,7 +152,7 @@ export async function handleJsonRpc(
     if (error instanceof JsonRpcEnvelopeError) id = error.id;
     // Refused before the body was read (authentication): its id is still echoed (JSON-RPC 2.0 §5).
     else if (!read) id = await readableRequestId(request);
-    if (streaming) return streamingError(id, error, version, options, framing);
+    if (streaming && version === '0.3') return streamingError(id, error, version, options, framing);
     return jsonRpcErrorResponse(id, error, version, extra, options.mapError, framing);
   }
 }
