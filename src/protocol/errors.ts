@@ -22,7 +22,6 @@ export type A2AErrorType =
   | 'UnauthenticatedError'
   | 'PermissionDeniedError'
   | 'PayloadTooLargeError'
-  | 'UnsupportedMediaTypeError'
   | 'RequestTimeoutError'
   | 'ApprovalNotFoundError'
   | 'ApprovalAlreadyDecidedError';
@@ -203,15 +202,6 @@ export const ERROR_CATALOG: Readonly<Record<A2AErrorType, ErrorCatalogEntry>> = 
     reason: 'PAYLOAD_TOO_LARGE',
     domain: C,
     defaultMessage: 'Request body too large',
-    httpLayer: true,
-  },
-  UnsupportedMediaTypeError: {
-    code: -32600,
-    httpStatus: 415,
-    grpcStatus: 'INVALID_ARGUMENT',
-    reason: 'UNSUPPORTED_MEDIA_TYPE',
-    domain: C,
-    defaultMessage: 'Request body must be application/json or application/a2a+json',
     httpLayer: true,
   },
   // Contract approvals (seeds/a2a-contracts.md requiresApproval; Concord's own codes, decision 0017).

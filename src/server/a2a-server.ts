@@ -416,8 +416,9 @@ export class A2AServer implements HttpApp {
     const jsonRpc = request.method === 'POST' && (request.path === '/' || request.path === '');
     const mapError = this.options.mapError;
     let version: ProtocolVersion;
+    let requested: string | null | undefined;
     try {
-      const requested = jsonRpc
+      requested = jsonRpc
         ? request.header('a2a-version')
         : (request.header('a2a-version') ?? request.query.get('A2A-Version'));
       version = this.negotiate(requested);
@@ -439,7 +440,10 @@ export class A2AServer implements HttpApp {
     const headers = this.echoHeaders(request);
     const common =
       headers === undefined ? this.bindingOptions : Object.assign({}, this.bindingOptions, { headers });
-    if (jsonRpc) return this.withChallenge(await handleJsonRpc(request, version, common));
+    if (jsonRpc) {
+      const headerless = this.options.defaultVersion === undefined && (requested ?? '').trim() === '';
+      return this.withChallenge(await handleJsonRpc(request, version, common, headerless));
+    }
     const rest = await handleRest(request, version, common);
     if (rest !== undefined) return this.withChallenge(rest);
     const hint =
@@ -520,7 +524,11 @@ function checkPrefix(prefix: string): string {
   return prefix;
 }
 
-/** Rejects bodies that are declared as something other than JSON (415). */
+/**
+ * Rejects bodies that are declared as something other than JSON: ContentTypeNotSupportedError
+ * (-32005, HTTP 400 in the v1.0.1 table, digest §5.1), which is what the 1.0 conformance kit
+ * expects on both HTTP bindings (JSONRPC-SSE-002, HTTP_JSON-STATUS).
+ */
 function checkContentType(request: HttpRequest): void {
   if (request.method !== 'POST') return;
   const type = request.header('content-type');
@@ -528,11 +536,9 @@ function checkContentType(request: HttpRequest): void {
   const base = type.split(';')[0]!.trim().toLowerCase();
   if (base === 'application/json' || base === 'application/a2a+json' || base.endsWith('+json')) return;
   throw new A2AError(
-    'UnsupportedMediaTypeError',
-    `Content-Type ${base} is not supported; send application/json`,
-    {
-      metadata: { contentType: base },
-    },
+    'ContentTypeNotSupportedError',
+    `Incompatible content types: Content-Type ${base} is not supported; send application/json`,
+    { metadata: { contentType: base } },
   );
 }
 

@@ -212,13 +212,45 @@ describe('limits, versions and media types', () => {
     expect(query.status).toBe(404); // the query parameter selects 1.0, where the task is simply unknown
   });
 
-  it('a body that is not JSON is 415', async () => {
-    const response = await fetch(server.url, {
+  it('a body declared as something other than JSON is ContentTypeNotSupported (-32005; REST 400)', async () => {
+    // What the 1.0 kit expects (JSONRPC-SSE-002, HTTP_JSON-STATUS): -32005, and 400 in the v1.0.1 table.
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'GetTask', params: { id: 'x' } });
+    const rpc = await fetch(server.url, {
       method: 'POST',
-      headers: { 'content-type': 'text/plain' },
+      headers: { ...V1, 'content-type': 'text/plain' },
+      body,
+    });
+    expect(rpc.status).toBe(200);
+    const error = jsonRpcWireError(200, await rpc.json());
+    expect(error.code).toBe(-32005);
+    expect(error.message).toMatch(/^Incompatible content types: Content-Type text\/plain/);
+    const rest = await fetch(`${server.url}message:send`, {
+      method: 'POST',
+      headers: { ...V1, 'content-type': 'text/plain' },
       body: 'hello',
     });
-    expect(response.status).toBe(415);
+    expect(rest.status).toBe(400);
+    expect(restWireError(400, (await rest.json()) as Record<string, unknown>).reason).toBe(
+      'CONTENT_TYPE_NOT_SUPPORTED',
+    );
+  });
+
+  it('a JSON-RPC call with no A2A-Version and a 1.0 method name is answered in 1.0', async () => {
+    // §3.6 makes a header-less call 0.3, but no 0.3 method is spelled so: older 1.0 kit clients omit it.
+    const response = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'GetTask', params: { id: 'no-such-task' } }),
+    });
+    const error = jsonRpcWireError(200, await response.json());
+    expect(error.code).toBe(-32001);
+    expect(error.reason).toBe('TASK_NOT_FOUND');
+    const old = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tasks/get', params: { id: 'no-such-task' } }),
+    });
+    expect(jsonRpcWireError(200, await old.json()).code).toBe(-32001);
   });
 
   it('push notification operations are -32003 and the card says pushNotifications: false', async () => {

@@ -90,12 +90,19 @@ function streamingError(
   return sseSingleEvent(event, Object.assign({}, options.headers, a2a.headers));
 }
 
-/** Handles one JSON-RPC POST with a negotiated version. */
+/**
+ * Handles one JSON-RPC POST with a negotiated version. `headerless`: the request named no version,
+ * so it is 0.3 (§3.6), unless its method is a 1.0 name, which no 0.3 method shares: some 1.0
+ * clients (older conformance-kit clients among them) omit the header, and a 0.3 server could only
+ * answer them -32601, so Concord answers them in 1.0 instead.
+ */
 export async function handleJsonRpc(
   request: HttpRequest,
-  version: ProtocolVersion,
+  negotiated: ProtocolVersion,
   options: JsonRpcBindingOptions,
+  headerless = false,
 ): Promise<HttpResponse> {
+  let version = negotiated;
   let id: JsonRpcId = null;
   const extra = options.headers;
   // Errors raised reading the request are A2A's own, never restated by `mapError` (decision 0135).
@@ -103,13 +110,22 @@ export async function handleJsonRpc(
   let streaming = false;
   let read = false;
   try {
-    const call = await options.setup(request, version);
-    call.binding = 'JSONRPC';
+    let call = await options.setup(request, version);
     framing = true;
     read = true;
     const rpc = parseJsonRpcRequest(await request.text());
     id = rpc.id;
-    const name = JSON_RPC_OPERATIONS[version][rpc.method];
+    let name = JSON_RPC_OPERATIONS[version][rpc.method];
+    if (name === undefined && headerless && version === '0.3') {
+      name = JSON_RPC_OPERATIONS['1.0'][rpc.method];
+      if (name !== undefined) {
+        version = '1.0';
+        framing = false;
+        call = await options.setup(request, version);
+        framing = true;
+      }
+    }
+    call.binding = 'JSONRPC';
     if (name === undefined) {
       const other = JSON_RPC_OPERATIONS[version === '1.0' ? '0.3' : '1.0'][rpc.method];
       const hint =
