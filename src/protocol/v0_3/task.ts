@@ -74,7 +74,7 @@ export function decodeTask(d: Dialect, value: unknown, path: string): Task {
   if (!d.proto) readKind(obj, path, ['task']);
   const task: Task = {
     id: requiredNonEmptyString(obj, 'id', path),
-    contextId: requiredNonEmptyString(obj, 'contextId', path),
+    contextId: requiredNonEmptyString(obj, 'contextId', path, obj.context_id),
     status: requiredStatus(d, obj, path),
   };
   const history = optionalArray(obj, 'history', path, (v, p) => decodeMessage(d, v, p));

@@ -17,7 +17,7 @@ import { restCodec } from './codecs.js';
 import { mappedError, type ErrorMapper } from './error-mapping.js';
 import type { HttpRequest, HttpResponse } from './http-types.js';
 import { invokeStream, OPERATIONS } from './operations.js';
-import { queryInteger, queryObject } from './rest-query.js';
+import { queryInteger, queryObject, queryString } from './rest-query.js';
 import { matchRestRoute, type RouteMatch } from './rest-routes.js';
 import { sseResponse } from './sse-body.js';
 
@@ -98,11 +98,11 @@ async function routeParams(request: HttpRequest, route: RouteMatch): Promise<unk
       return { taskId: id, id: route.configId };
     case 'listTaskPushNotificationConfigs': {
       const pageSize = queryInteger(request.query, 'pageSize');
-      const pageToken = request.query.get('pageToken');
+      const pageToken = queryString(request.query, 'pageToken');
       return {
         taskId: id,
         ...(pageSize === undefined ? {} : { pageSize }),
-        ...(pageToken === null ? {} : { pageToken }),
+        ...(pageToken === undefined ? {} : { pageToken }),
       };
     }
     case 'getExtendedAgentCard':
