@@ -90,7 +90,7 @@ describe('0.3 push-config create with an empty config id', () => {
     );
     const Ctor = (pkg.a2a as Record<string, Record<string, unknown>>).v1!
       .A2AService as ServiceClientConstructor;
-    const client = new Ctor(grpc.target, credentials.createInsecure()) as Client & {
+    const client = new Ctor(grpc.target, credentials.createInsecure()) as unknown as Client & {
       CreateTaskPushNotificationConfig(
         request: unknown,
         callback: (
