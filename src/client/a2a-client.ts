@@ -91,7 +91,7 @@ export class A2AClient {
     this.transport = options.transport ?? selectInterface(options.card, options.prefer);
     const http = pipeline ?? pipelineFor(options, () => this.credentials());
     this.http = http;
-    this.wire = createTransport(this.transport, http, options.grpc);
+    this.wire = createTransport(this.transport, http, options.grpc, options);
   }
 
   /** Resolves the agent's card at `url` (cached, verified, SSRF-guarded) and picks an interface. */

@@ -132,7 +132,10 @@ export function readObject(value: unknown, path: string): JsonObject {
 export function requiredString(obj: JsonObject, key: string, path: string, alt?: unknown): string {
   if (alt !== undefined && alt !== null) key = altKey(obj, key, path);
   const value = obj[key];
-  if (value === undefined || value === null) throw invalidParams(pointer(path, key), 'is required');
+  if (value === undefined || value === null) {
+    if (tolerate(pointer(path, key), 'is required; read as ""')) return '';
+    throw invalidParams(pointer(path, key), 'is required');
+  }
   if (typeof value !== 'string')
     throw invalidParams(pointer(path, key), `expected a string, got ${describe(value)}`);
   return value;
@@ -142,7 +145,9 @@ export function requiredString(obj: JsonObject, key: string, path: string, alt?:
 export function requiredNonEmptyString(obj: JsonObject, key: string, path: string, alt?: unknown): string {
   if (alt !== undefined && alt !== null) key = altKey(obj, key, path);
   const value = requiredString(obj, key, path);
-  if (value.length === 0) throw invalidParams(pointer(path, key), 'must not be empty');
+  // A missing member was already reported by requiredString; only a sent "" is reported here.
+  if (value.length === 0 && obj[key] === '' && !tolerate(pointer(path, key), 'is empty'))
+    throw invalidParams(pointer(path, key), 'must not be empty');
   return value;
 }
 

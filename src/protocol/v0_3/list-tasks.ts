@@ -26,7 +26,7 @@ import { optionalWireInteger, readHistoryLength } from './wire-scalars.js';
 export function encodeListTasksRequest(d: Dialect, request: ListTasksRequest): JsonObject {
   const out: JsonObject = {};
   if (request.contextId !== undefined) out.contextId = request.contextId;
-  if (request.status !== undefined) out.status = d.stateOf[request.status];
+  if (request.status !== undefined) out.status = d.stateOf[request.status] ?? request.status;
   if (request.pageSize !== undefined) out.pageSize = request.pageSize;
   if (request.pageToken !== undefined) out.pageToken = request.pageToken;
   if (request.historyLength !== undefined && request.historyLength > 0)

@@ -28,7 +28,7 @@ export function encodeParts(d: Dialect, parts: readonly Part[]): JsonObject[] {
  */
 export function encodeMessage(d: Dialect, message: Message): JsonObject {
   const parts = encodeParts(d, message.parts);
-  const role = d.roleOf[message.role];
+  const role = d.roleOf[message.role] ?? message.role; // unknown: as it came (decision 0136)
   const out: JsonObject = d.proto
     ? { messageId: message.messageId, role, content: parts }
     : { kind: 'message', messageId: message.messageId, role, parts };
