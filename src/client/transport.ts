@@ -56,7 +56,9 @@ export function createTransport(
   let loaded: Promise<CallTransport> | undefined;
   let made: CallTransport | undefined;
   const transport = (): Promise<CallTransport> =>
-    (loaded ??= import('./grpc-binding.js').then((m) => (made = new m.GrpcTransport(info, http, grpc, reading))));
+    (loaded ??= import('./grpc-binding.js').then(
+      (m) => (made = new m.GrpcTransport(info, http, grpc, reading)),
+    ));
   return {
     info,
     async unary(operation, request, control) {
