@@ -107,6 +107,8 @@ export class A2AClient {
       ...(options.retry === undefined ? {} : { retry: options.retry }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      ...(options.reading === undefined ? {} : { reading: options.reading }),
+      ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
     });
     const client = new A2AClient(Object.assign({}, options, { card: resolved.card }), http);
     client.resolvedCard = resolved;

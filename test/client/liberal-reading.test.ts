@@ -171,6 +171,11 @@ beforeAll(async () => {
     '/v1/tasks/t-1': () => ({ body: wireTask(true) }),
     '/v1/tasks/t-1:subscribe': () => sse(streamEvent()),
     '/.well-known/agent-card.json': () => ({ body: v1_0Codec.encodeAgentCard(cardFor('JSONRPC', '1.0')) }),
+    '/odd/.well-known/agent-card.json': () => {
+      const card = v1_0Codec.encodeAgentCard(cardFor('JSONRPC', '1.0')) as Json;
+      (card.skills as unknown[]).push({ id: 7, name: 'broken' });
+      return { body: card };
+    },
   });
 });
 afterAll(async () => {
@@ -254,6 +259,26 @@ describe.each(WIRES.filter((w) => w.version === '1.0'))('listTasks over $binding
     item.check(page.tasks[1]!, wire);
     expect(warnings.map((w) => w.path)).toEqual([`${base}/tasks/1${item.at(wire)}`]);
     client.close();
+  });
+});
+
+describe('a card with an odd skill', () => {
+  it('connect keeps the card without that skill and warns; strict reading refuses it', async () => {
+    const warnings: A2AReadWarning[] = [];
+    const client = await A2AClient.connect(`${server.url}odd/`, {
+      allowPrivateNetworks: true,
+      cardCache: false,
+      onWarning: (w) => warnings.push(w),
+    });
+    expect(client.card.skills.map((skill) => skill.id)).toEqual(['odd']);
+    expect(warnings.map((w) => w.path)).toEqual(['/skills/1']);
+    client.close();
+    const strict = await A2AClient.connect(`${server.url}odd/`, {
+      allowPrivateNetworks: true,
+      cardCache: false,
+      reading: 'strict',
+    }).catch((e: unknown) => e);
+    expect((strict as A2ALocalError).kind).toBe('BAD_RESPONSE');
   });
 });
 
