@@ -2,7 +2,7 @@
  * Both SDK generations create a 0.3 push config under `tasks/{id}/pushNotificationConfigs/` (an
  * empty config id) and leave the id to the server; Concord accepts that name and mints the id
  * (decision 0136; for 0.3 the minted id is the task id, digest §12 item 26), over HTTP+JSON and
- * gRPC, and reads a snake_case (proto field name) body the same way.
+ * gRPC, and reads a snake_case (proto field name) body the same way, 1.0 included.
  */
 import { fileURLToPath } from 'node:url';
 import {
@@ -81,6 +81,23 @@ describe('0.3 push-config create with an empty config id', () => {
     });
     expect(created.status).toBe(400);
     expect(JSON.stringify(created.json)).toContain('/name');
+  });
+
+  it('1.0: a create in proto field names (task_id) is read on HTTP+JSON and JSON-RPC', async () => {
+    const taskId = await newTask();
+    const response = await fetch(`${server.url}tasks/${taskId}/pushNotificationConfigs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+      body: JSON.stringify({ task_id: taskId, id: 'rest-snake', url: HOOK }),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ taskId, id: 'rest-snake', url: HOOK });
+    const { body } = await rpc(server.url, 'CreateTaskPushNotificationConfig', {
+      task_id: taskId,
+      id: 'rpc-snake',
+      url: HOOK,
+    });
+    expect(body.result).toMatchObject({ taskId, id: 'rpc-snake', url: HOOK });
   });
 
   it('gRPC: CreateTaskPushNotificationConfig with the empty config id is accepted and the id minted', async () => {

@@ -90,8 +90,11 @@ async function routeParams(request: HttpRequest, route: RouteMatch): Promise<unk
       return { id };
     case 'createTaskPushNotificationConfig': {
       const body = readObject(await readJsonBody(request, true), '');
+      // The path names the task: it replaces a body's `taskId`, under either spelling (decision 0136).
       // eslint-disable-next-line no-restricted-syntax -- peer JSON: a spread keeps a `__proto__` key plain data, where Object.assign would run its setter
-      return { ...body, taskId: id };
+      const params: Record<string, unknown> = { ...body, taskId: id };
+      delete params.task_id;
+      return params;
     }
     case 'getTaskPushNotificationConfig':
     case 'deleteTaskPushNotificationConfig':
