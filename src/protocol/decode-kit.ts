@@ -8,12 +8,13 @@
  * - Spelling: ProtoJSON lets a field come under its json name (lowerCamelCase) or its proto name
  *   (snake_case). Readers of multi-word fields also take the value found under the proto name
  *   (`alt`, loaded by name at the call site); a field sent under both names is a duplicate,
- *   refused at the proto-name pointer. Struct content
- *   (`metadata`, `data`, extension params) is user data and is never renamed.
+ *   refused at the proto-name pointer. Struct content (`metadata`, `data`, extension params) is
+ *   user data and is never renamed.
  * - Liberal reading: inside `readLiberally` (the client reading answers) an unknown enum string is
- *   kept as it came, an empty REQUIRED list is kept empty, an unreadable list item is skipped, a
- *   duplicate spelling reads the json name, and each of these is reported as a ReadWarning.
- *   Outside it (servers reading requests) every reader stays strict.
+ *   kept as it came, a missing REQUIRED string reads as `""`, an empty REQUIRED list is kept
+ *   empty, an unreadable list item is skipped, a duplicate spelling reads the json name, and each
+ *   of these is reported as a ReadWarning. Outside it (servers reading requests) every reader
+ *   stays strict.
  */
 import { A2AError, invalidParams } from './errors.js';
 
@@ -146,7 +147,7 @@ export function requiredNonEmptyString(obj: JsonObject, key: string, path: strin
   if (alt !== undefined && alt !== null) key = altKey(obj, key, path);
   const value = requiredString(obj, key, path);
   // A missing member was already reported by requiredString; only a sent "" is reported here.
-  if (value.length === 0 && obj[key] === '' && !tolerate(pointer(path, key), 'is empty'))
+  if (value.length === 0 && obj[key] === '' && !tolerate(pointer(path, key), 'is empty; kept'))
     throw invalidParams(pointer(path, key), 'must not be empty');
   return value;
 }

@@ -7,6 +7,7 @@
 import { invalidParams } from '../errors.js';
 import {
   altSpelling,
+  isSet,
   mapItems,
   optionalString,
   pointer,
@@ -22,10 +23,7 @@ import {
 /** Largest proto `int32`; bounds every count and size field. */
 export const INT32_MAX = 2147483647;
 
-/** True when a member is present: ProtoJSON treats `null` like absence (outside `Value`). */
-export function isSet(value: unknown): boolean {
-  return value !== undefined && value !== null;
-}
+export { isSet };
 
 /**
  * Returns a REQUIRED member's value, read by the caller as `value` from the object at `path`, or
