@@ -312,9 +312,16 @@ export function readEnum<T extends string>(
     const hit = numbers[value];
     if (hit !== undefined) return hit;
   }
-  // A value from a newer peer is kept as it came; callers see it through `isKnown*` guards.
+  // A value from a newer peer is kept as it came (a number as its decimal string, so the model
+  // holds strings only); callers tell it apart with the `isKnown*` guards (decision 0136).
   if (typeof value === 'string' && tolerate(path, `unknown value ${JSON.stringify(value)} kept as it came`))
     return value as T;
+  if (
+    typeof value === 'number' &&
+    Number.isInteger(value) &&
+    tolerate(path, `unknown value ${value} kept as "${value}"`)
+  )
+    return String(value) as T;
   throw invalidParams(
     path,
     `unknown value ${JSON.stringify(value)}; expected one of ${Object.keys(names).join(', ')}`,
