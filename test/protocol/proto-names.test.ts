@@ -12,6 +12,7 @@ import { v1_0Codec } from '../../src/protocol/v1_0/index.js';
 import type { ListTasksRequest } from '../../src/protocol/model.js';
 import {
   artifactUpdate,
+  card,
   pushConfig,
   restTask,
   sendRequest,
@@ -20,8 +21,13 @@ import {
   wire,
 } from './v0_3-fixtures.js';
 
-/** Struct-valued members: their content is user data and keeps its keys. */
-const STRUCT = new Set(['metadata', 'data', 'params']);
+/**
+ * Members whose content keeps its keys: Struct content is user data (`metadata`, `data`, extension
+ * `params`, signature `header`), and map keys (`securitySchemes`, `scopes`, requirement
+ * `schemes`) are names the card's author chose.
+ */
+const STRUCT = new Set(['metadata', 'data', 'params', 'header']);
+const MAPS = new Set(['securitySchemes', 'scopes', 'schemes']);
 
 function snake(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(snake);
@@ -29,9 +35,14 @@ function snake(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, member] of Object.entries(value)) {
     const name = key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-    out[name] = STRUCT.has(key) ? member : snake(member);
+    out[name] = STRUCT.has(key) ? member : MAPS.has(key) ? snakeValues(member) : snake(member);
   }
   return out;
+}
+
+function snakeValues(map: unknown): unknown {
+  if (Array.isArray(map)) return snake(map);
+  return Object.fromEntries(Object.entries(map as Record<string, unknown>).map(([k, v]) => [k, snake(v)]));
 }
 
 const listRequest: ListTasksRequest = {
@@ -84,6 +95,15 @@ describe.each(CODECS)('%s codec', (_name, codec, fixture) => {
     expect(JSON.stringify(proto)).not.toEqual(JSON.stringify(camel));
     expect(decode(proto, '/params')).toEqual(decode(camel, '/params'));
   });
+
+  if (codec === v1_0Codec) {
+    it('reads an AgentCard in proto field names as in json names (security oneofs included)', () => {
+      const camel = wire(codec.encodeAgentCard(card));
+      const proto = snake(camel);
+      expect(JSON.stringify(proto)).toContain('"open_id_connect_security_scheme"');
+      expect(codec.decodeAgentCard(proto, '')).toEqual(codec.decodeAgentCard(camel, ''));
+    });
+  }
 
   it('keeps Struct keys as they came (metadata and data are user data)', () => {
     const encoded = wire(codec.encodeSendMessageRequest(sendRequest)) as Record<string, unknown>;

@@ -118,8 +118,8 @@ export function readString(value: unknown, path: string): string {
 }
 
 /** Reads a REQUIRED `repeated string`: present, and non-empty (A2A 1.0 §5.7). */
-export function requiredStringList(obj: JsonObject, key: string, path: string): string[] {
-  return requiredArray(obj, key, path, readString);
+export function requiredStringList(obj: JsonObject, key: string, path: string, alt?: unknown): string[] {
+  return requiredArray(obj, key, path, readString, true, alt);
 }
 
 /**
