@@ -150,7 +150,9 @@ export class CheckContext {
           : { allowedHosts: this.settings.http.allowedHosts }),
         ...(this.settings.token === undefined ? {} : { auth: bearer(this.settings.token) }),
         timeoutMs: this.run.timeoutMs,
-        // The check judges each answer as given: no retries, no silent stream resumption.
+        // The check judges each answer as given: no retries, no silent stream resumption, and
+        // no liberal reading (decision 0136): an off-spec answer is a finding, not a warning.
+        reading: 'strict',
         retry: { retries: 0 },
         resume: { enabled: false },
         interceptors: [

@@ -14,6 +14,7 @@ import {
   type NetworkPolicy,
   type TransportPreference,
 } from '../client/index.js';
+import type { CliIo } from './cli-io.js';
 import { UsageError } from './exit-codes.js';
 
 /** parseArgs definitions of the shared options. */
@@ -138,7 +139,12 @@ export function checkCallFlags(flags: CallFlags): void {
 }
 
 /** Resolves the agent's card and picks an interface as the flags say. */
-export async function connectClient(url: URL, flags: CallFlags, signal: AbortSignal): Promise<A2AClient> {
+export async function connectClient(
+  url: URL,
+  flags: CallFlags,
+  signal: AbortSignal,
+  io?: CliIo,
+): Promise<A2AClient> {
   const auth: Credential[] = [];
   const token = flags.token ?? process.env.CONCORD_TOKEN;
   if (token !== undefined && token !== '') auth.push(bearer(token));
@@ -151,5 +157,9 @@ export async function connectClient(url: URL, flags: CallFlags, signal: AbortSig
     auth,
     signal,
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    // What the client read past in an off-spec answer goes to stderr (decision 0136).
+    ...(io === undefined
+      ? {}
+      : { onWarning: (w) => io.err(`warning: ${w.url} ${w.path || '/'}: ${w.message}`) }),
   });
 }

@@ -43,7 +43,7 @@ export function getCommand(args: string[], io: CliIo): Promise<number> {
     if (id === undefined) throw new UsageError(`missing the task id\n\n${GET_USAGE}`);
     const history = countOption(values.history, '--history');
     checkCallFlags(values);
-    const client = await connectClient(url, values, signal);
+    const client = await connectClient(url, values, signal, io);
     try {
       const request: GetTaskRequest = history === undefined ? { id } : { id, historyLength: history };
       const task = await client.getTask(request, { signal });

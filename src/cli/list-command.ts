@@ -77,7 +77,7 @@ export function listCommand(args: string[], io: CliIo): Promise<number> {
     if (pageSize !== undefined) request.pageSize = pageSize;
     if (values['page-token'] !== undefined) request.pageToken = values['page-token'];
     checkCallFlags(values);
-    const client = await connectClient(url, values, signal);
+    const client = await connectClient(url, values, signal, io);
     try {
       const page = await client.listTasks(request, { signal });
       io.write(values.json === true ? `${JSON.stringify(page)}\n` : table(page));

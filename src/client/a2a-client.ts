@@ -101,7 +101,7 @@ export class A2AClient {
     this.transport = options.transport ?? selectInterface(options.card, options.prefer);
     const http = pipeline ?? pipelineFor(options, () => this.credentials());
     this.http = http;
-    this.wire = createTransport(this.transport, http, options.grpc);
+    this.wire = createTransport(this.transport, http, options.grpc, options);
   }
 
   /** Resolves the agent's card at `url` (cached, verified, SSRF-guarded) and picks an interface. */
@@ -117,6 +117,8 @@ export class A2AClient {
       ...(options.retry === undefined ? {} : { retry: options.retry }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      ...(options.reading === undefined ? {} : { reading: options.reading }),
+      ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
     }).catch((error: unknown) => {
       http.close();
       throw error;

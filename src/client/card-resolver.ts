@@ -14,11 +14,13 @@ import {
 } from '../card/index.js';
 import {
   A2AError,
+  readLiberally,
   v0_3JsonRpcCodec,
   v1_0Codec,
   type AgentCard,
   type ProtocolVersion,
 } from '../protocol/index.js';
+import type { AnswerReading } from './answer-reading.js';
 import { A2ALocalError } from './client-errors.js';
 import { defaultCardCache, type CardCache, freshnessOf, type CachedCard } from './card-cache.js';
 import type { CallControl, HttpPipeline } from './client-http.js';
@@ -27,7 +29,7 @@ import { withRetry, withRetryAfter, type RetryOptions } from './retry.js';
 import { parseJsonBody, restError, unexpectedStatus } from './wire-errors.js';
 
 /** How a card is fetched. */
-export interface CardFetchOptions {
+export interface CardFetchOptions extends AnswerReading {
   /** The cache to use (default: one shared per process); `false` disables caching. */
   cache?: CardCache | false;
   /** Verify signatures with these keys; an unsigned or badly signed card is then refused. */
@@ -78,14 +80,22 @@ export function cardDialectOf(json: Record<string, unknown>): ProtocolVersion {
   return 'protocolVersion' in json || 'url' in json || !('supportedInterfaces' in json) ? '0.3' : '1.0';
 }
 
+/** Decodes a card, liberally unless `reading` is strict (decision 0136: an odd skill costs only itself). */
 function decodeCard(
   json: Record<string, unknown>,
   url: string,
+  reading: AnswerReading,
 ): { card: AgentCard; cardVersion: ProtocolVersion } {
   const cardVersion = cardDialectOf(json);
   const codec = cardVersion === '1.0' ? v1_0Codec : v0_3JsonRpcCodec;
+  const decode = (): AgentCard => codec.decodeAgentCard(json, '');
+  const sink = reading.onWarning;
   try {
-    return { card: codec.decodeAgentCard(json, ''), cardVersion };
+    const card =
+      reading.reading === 'strict'
+        ? decode()
+        : readLiberally(decode, (w) => sink?.({ url, path: w.path, message: w.message }));
+    return { card, cardVersion };
   } catch (error) {
     if (!(error instanceof A2AError)) throw error;
     throw new A2ALocalError(
@@ -255,7 +265,7 @@ export async function fetchAgentCard(
       );
     }
   }
-  const { card, cardVersion } = decodeCard(json, url);
+  const { card, cardVersion } = decodeCard(json, url, options);
   const resolved: ResolvedCard = { card, json, url, cardVersion, source: found.source };
   if (verification !== undefined) resolved.verification = verification;
   return resolved;

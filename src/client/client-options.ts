@@ -6,6 +6,7 @@
  */
 import type { VerifyCardOptions } from '../card/index.js';
 import type { AgentCard } from '../protocol/index.js';
+import type { A2AReadWarning } from './answer-reading.js';
 import type { NetworkPolicy } from './address-guard.js';
 import type { Credential } from './auth.js';
 import type { CardCache } from './card-cache.js';
@@ -44,6 +45,14 @@ export interface A2AClientCommonOptions extends NetworkPolicy {
   extensions?: readonly string[];
   /** Settings of gRPC interfaces (channel credentials). */
   grpc?: GrpcClientOptions;
+  /**
+   * How answers are read (decision 0136). `liberal` (default) keeps unknown enum values as they
+   * came, skips a list item it cannot read and keeps the rest, each with a warning; `strict` makes
+   * any off-spec answer a BAD_RESPONSE (what `concord check` uses to judge a server).
+   */
+  reading?: 'liberal' | 'strict';
+  /** Receives each warning of liberal reading (what was odd, at which JSON Pointer of which answer). */
+  onWarning?: (warning: A2AReadWarning) => void;
 }
 
 /** Options of `A2AClient.connect`. */

@@ -14,19 +14,14 @@ import {
   type Client,
   type ServiceError,
 } from '@grpc/grpc-js';
-import {
-  A2AError,
-  ERROR_CATALOG,
-  isTerminalState,
-  type StreamResponse,
-  type Task,
-} from '../protocol/index.js';
+import { ERROR_CATALOG, isTerminalState, type StreamResponse, type Task } from '../protocol/index.js';
 import {
   decodeErrorStatus,
   STATUS_DETAILS_KEY,
   type GrpcMethod,
   type GrpcService,
 } from '../protocol/grpc/index.js';
+import { readAnswer, type AnswerReading } from './answer-reading.js';
 import { checkTarget } from './address-guard.js';
 import { A2AClientError, A2ALocalError } from './client-errors.js';
 import type { CallControl, HttpPipeline } from './client-http.js';
@@ -67,6 +62,7 @@ export class GrpcTransport {
     readonly info: TransportInfo,
     private readonly http: HttpPipeline,
     private readonly options: GrpcClientOptions = {},
+    private readonly reading: AnswerReading = {},
   ) {
     this.service = grpcSchema().services[info.protocolVersion];
     this.target = parseGrpcTarget(info.url);
@@ -258,16 +254,7 @@ export class GrpcTransport {
   }
 
   private decoded(method: GrpcMethod, value: Buffer): unknown {
-    try {
-      return method.readResult(value);
-    } catch (error) {
-      if (!(error instanceof A2AError)) throw error;
-      throw new A2ALocalError(
-        'BAD_RESPONSE',
-        `${this.info.url} answered ${method.name} with a message the codec refuses: ${error.message}`,
-        { cause: error, url: this.info.url },
-      );
-    }
+    return readAnswer(() => method.readResult(value), this.info.url, 0, this.reading);
   }
 
   private failure(error: unknown, deadline: Deadline, method: GrpcMethod): Error {

@@ -19,6 +19,7 @@ export type {
   StreamOptions,
   SubscribeOptions,
 } from './client-options.js';
+export type { A2AReadWarning } from './answer-reading.js';
 export { selectInterface, type TransportPreference } from './interface-selection.js';
 export type { ClientBinding, TransportInfo } from './transport.js';
 export type { GrpcClientOptions } from './grpc-target.js';

@@ -4,7 +4,6 @@
  * server's table (src/server/http/operations.ts). Stream events are full JSON-RPC responses.
  */
 import {
-  A2AError,
   JSON_RPC_METHOD_NAMES,
   v0_3JsonRpcCodec,
   v1_0Codec,
@@ -12,6 +11,7 @@ import {
   type SseEvent,
   type StreamResponse,
 } from '../protocol/index.js';
+import { readAnswer, type AnswerReading } from './answer-reading.js';
 import { A2ALocalError } from './client-errors.js';
 import {
   decodeResult,
@@ -28,22 +28,12 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Decodes with the codec; a shape the codec refuses is the agent's fault, so BAD_RESPONSE. */
-export function decodeOrBadResponse<T>(decode: () => T, url: string, status: number): T {
-  try {
-    return decode();
-  } catch (error) {
-    if (!(error instanceof A2AError)) throw error;
-    throw new A2ALocalError('BAD_RESPONSE', `${url} answered a payload the codec refuses: ${error.message}`, {
-      cause: error,
-      httpStatus: status,
-      url,
-    });
-  }
-}
-
-/** The JSON-RPC binding of an interface URL at a version. */
-export function jsonRpcBinding(interfaceUrl: string, version: ProtocolVersion): WireBinding {
+/** The JSON-RPC binding of an interface URL at a version; answers are read per `reading`. */
+export function jsonRpcBinding(
+  interfaceUrl: string,
+  version: ProtocolVersion,
+  reading: AnswerReading = {},
+): WireBinding {
   const codec = version === '1.0' ? v1_0Codec : v0_3JsonRpcCodec;
   const url = new URL(interfaceUrl);
   return {
@@ -79,7 +69,7 @@ export function jsonRpcBinding(interfaceUrl: string, version: ProtocolVersion): 
           { httpStatus: status, url: at },
         );
       }
-      return decodeOrBadResponse(() => decodeResult(codec, operation, json.result, '/result'), at, status);
+      return readAnswer(() => decodeResult(codec, operation, json.result, '/result'), at, status, reading);
     },
     error(status, json) {
       return isObject(json) ? jsonRpcError(status, json) : undefined;
@@ -93,7 +83,7 @@ export function jsonRpcBinding(interfaceUrl: string, version: ProtocolVersion): 
         });
       const error = jsonRpcError(status, json);
       if (error !== undefined) throw error;
-      return decodeOrBadResponse(() => codec.decodeStreamResponse(json.result, '/result'), at, status);
+      return readAnswer(() => codec.decodeStreamResponse(json.result, '/result'), at, status, reading);
     },
   };
 }

@@ -17,7 +17,7 @@ import {
   type TaskPushNotificationConfigRef,
 } from '../protocol/index.js';
 import { A2ALocalError } from './client-errors.js';
-import { decodeOrBadResponse } from './json-rpc-binding.js';
+import { readAnswer, type AnswerReading } from './answer-reading.js';
 import { decodeResult, encodeRequest, type WireBinding, type WirePlan } from './wire-binding.js';
 import { parseJsonBody, restError } from './wire-errors.js';
 
@@ -34,8 +34,16 @@ function query(values: Record<string, unknown>): string {
   return text === '' ? '' : `?${text}`;
 }
 
-/** The HTTP+JSON binding of an interface URL at a version; `tenant` prefixes 1.0 paths. */
-export function restBinding(interfaceUrl: string, version: ProtocolVersion, tenant?: string): WireBinding {
+/**
+ * The HTTP+JSON binding of an interface URL at a version; `tenant` prefixes 1.0 paths, answers are
+ * read per `reading`.
+ */
+export function restBinding(
+  interfaceUrl: string,
+  version: ProtocolVersion,
+  tenant?: string,
+  reading: AnswerReading = {},
+): WireBinding {
   const codec = version === '1.0' ? v1_0Codec : v0_3RestCodec;
   const base = new URL(interfaceUrl);
   if (!base.pathname.endsWith('/')) base.pathname += '/';
@@ -110,7 +118,7 @@ export function restBinding(interfaceUrl: string, version: ProtocolVersion, tena
       }
     },
     result(operation, status, json, url) {
-      return decodeOrBadResponse(() => decodeResult(codec, operation, json, ''), url, status);
+      return readAnswer(() => decodeResult(codec, operation, json, ''), url, status, reading);
     },
     error(status, json) {
       return restError(status, json);
@@ -126,7 +134,7 @@ export function restBinding(interfaceUrl: string, version: ProtocolVersion, tena
           })
         );
       }
-      return decodeOrBadResponse(() => codec.decodeStreamResponse(json, ''), base.href, status);
+      return readAnswer(() => codec.decodeStreamResponse(json, ''), base.href, status, reading);
     },
   };
 }

@@ -6,6 +6,7 @@
  * §9.5).
  */
 import { SseDecoder } from '../protocol/index.js';
+import type { AnswerReading } from './answer-reading.js';
 import { A2ALocalError } from './client-errors.js';
 import type { CallControl, HttpPipeline } from './client-http.js';
 import type { GrpcClientOptions } from './grpc-target.js';
@@ -50,12 +51,15 @@ export function createTransport(
   info: TransportInfo,
   http: HttpPipeline,
   grpc: GrpcClientOptions = {},
+  reading: AnswerReading = {},
 ): CallTransport {
-  if (info.protocolBinding !== 'GRPC') return new Transport(info, http);
+  if (info.protocolBinding !== 'GRPC') return new Transport(info, http, reading);
   let loaded: Promise<CallTransport> | undefined;
   let made: CallTransport | undefined;
   const transport = (): Promise<CallTransport> =>
-    (loaded ??= import('./grpc-binding.js').then((m) => (made = new m.GrpcTransport(info, http, grpc))));
+    (loaded ??= import('./grpc-binding.js').then(
+      (m) => (made = new m.GrpcTransport(info, http, grpc, reading)),
+    ));
   return {
     info,
     async unary(operation, request, control) {
@@ -75,11 +79,12 @@ export class Transport implements CallTransport {
   constructor(
     readonly info: TransportInfo,
     private readonly http: HttpPipeline,
+    reading: AnswerReading = {},
   ) {
     this.binding =
       info.protocolBinding === 'JSONRPC'
-        ? jsonRpcBinding(info.url, info.protocolVersion)
-        : restBinding(info.url, info.protocolVersion, info.tenant);
+        ? jsonRpcBinding(info.url, info.protocolVersion, reading)
+        : restBinding(info.url, info.protocolVersion, info.tenant, reading);
   }
 
   private headers(accept: string, hasBody: boolean): Record<string, string> {

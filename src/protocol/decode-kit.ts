@@ -3,8 +3,20 @@
  * path (RFC 6901) and either returns the typed value or throws InvalidParamsError naming the path.
  * A2A 1.0 §5.7: unknown fields are ignored, REQUIRED fields must be present, REQUIRED repeated
  * fields must hold at least one element. Nothing here coerces: "1" is not a number.
+ *
+ * Two rules of decision 0136 live here so every codec shares them:
+ * - Spelling: ProtoJSON lets a field come under its json name (lowerCamelCase) or its proto name
+ *   (snake_case). Readers of multi-word fields also take the value found under the proto name
+ *   (`alt`, loaded by name at the call site); a field sent under both names is a duplicate,
+ *   refused at the proto-name pointer. Struct content (`metadata`, `data`, extension params) is
+ *   user data and is never renamed.
+ * - Liberal reading: inside `readLiberally` (the client reading answers) an unknown enum string is
+ *   kept as it came, a missing REQUIRED string reads as `""`, an empty REQUIRED list is kept
+ *   empty, an unreadable list item is skipped, a duplicate spelling reads the json name, and each
+ *   of these is reported as a ReadWarning. Outside it (servers reading requests) every reader
+ *   stays strict.
  */
-import { invalidParams } from './errors.js';
+import { A2AError, invalidParams } from './errors.js';
 
 /** A JSON object as decoded by JSON.parse. */
 export type JsonObject = Record<string, unknown>;
@@ -17,10 +29,96 @@ export function pointer(base: string, key: string | number): string {
   return `${base}/${token}`;
 }
 
+/** Something an answer held that a strict reader refuses and the liberal reader let pass. */
+export interface ReadWarning {
+  /** JSON Pointer of the odd value within the answer. */
+  path: string;
+  /** What was odd and what the reader did about it. */
+  message: string;
+}
+
+// The warning sink of the liberal reading in progress. Decoders are synchronous and pure, so a
+// module-level mode scoped by `readLiberally` cannot leak into another reading (decision 0136).
+let liberal: ((warning: ReadWarning) => void) | undefined;
+
+/** Runs `read` in liberal mode: what strict reading would refuse is reported to `warn` instead. */
+export function readLiberally<T>(read: () => T, warn: (warning: ReadWarning) => void): T {
+  const outer = liberal;
+  liberal = warn;
+  try {
+    return read();
+  } finally {
+    liberal = outer;
+  }
+}
+
+/** In liberal mode reports `message` at `path` and returns true; in strict mode returns false. */
+export function tolerate(path: string, message: string): boolean {
+  if (liberal === undefined) return false;
+  liberal({ path, message });
+  return true;
+}
+
+const protoNames = new Map<string, string>();
+
+/** The proto (snake_case) name of a json (lowerCamelCase) field name, derived once per name. */
+export function protoNameOf(json: string): string {
+  let name = protoNames.get(json);
+  if (name === undefined) {
+    name = json.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    protoNames.set(json, name);
+  }
+  return name;
+}
+
+function duplicate(path: string, json: string, proto: string): void {
+  const at = pointer(path, proto);
+  const why = `duplicates ${json}: a field may be sent under one of its two ProtoJSON names, not both`;
+  if (!tolerate(at, `${why}; ${json} was read`)) throw invalidParams(at, why);
+}
+
+/**
+ * The member name to read a field under: `json`, or `proto` when only the proto name is set.
+ * Both set is a duplicate (decision 0136). Costs one member load when the proto name is absent.
+ */
+export function spelling(obj: JsonObject, json: string, proto: string, path: string): string {
+  const alt = obj[proto];
+  if (alt === undefined || alt === null) return json;
+  const value = obj[json];
+  if (value === undefined || value === null) return proto;
+  duplicate(path, json, proto);
+  return json;
+}
+
+/**
+ * For keyed readers given the proto-name value `alt` (set): the member name to read the field
+ * under. Callers load `alt` by name (`obj.message_id`), an inline-cached load, so the common case
+ * (no proto name) costs one load and one compare (decision 0136).
+ */
+export function altKey(obj: JsonObject, key: string, path: string): string {
+  return altSpelling(obj[key], path, key) ?? key;
+}
+
+/**
+ * For value-based readers: given the json-name value and that the proto-name value `alt` is set,
+ * returns the proto name when the field is to be read from it, or undefined to keep the json name.
+ */
+export function altSpelling(json: unknown, path: string, key: string): string | undefined {
+  const proto = protoNameOf(key);
+  if (json === undefined || json === null) return proto;
+  duplicate(path, key, proto);
+  return undefined;
+}
+
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)}`;
+}
+
+/** True when a member is present: ProtoJSON treats `null` like absence (outside `Value`). */
+export function isSet(value: unknown): boolean {
+  return value !== undefined && value !== null;
 }
 
 /** Reads a JSON object (not null, not an array). */
@@ -32,23 +130,36 @@ export function readObject(value: unknown, path: string): JsonObject {
 }
 
 /** Reads a required string member. */
-export function requiredString(obj: JsonObject, key: string, path: string): string {
+export function requiredString(obj: JsonObject, key: string, path: string, alt?: unknown): string {
+  if (alt !== undefined && alt !== null) key = altKey(obj, key, path);
   const value = obj[key];
-  if (value === undefined || value === null) throw invalidParams(pointer(path, key), 'is required');
+  if (value === undefined || value === null) {
+    if (tolerate(pointer(path, key), 'is required; read as ""')) return '';
+    throw invalidParams(pointer(path, key), 'is required');
+  }
   if (typeof value !== 'string')
     throw invalidParams(pointer(path, key), `expected a string, got ${describe(value)}`);
   return value;
 }
 
 /** Reads a required, non-empty string member (ids, URLs). */
-export function requiredNonEmptyString(obj: JsonObject, key: string, path: string): string {
+export function requiredNonEmptyString(obj: JsonObject, key: string, path: string, alt?: unknown): string {
+  if (alt !== undefined && alt !== null) key = altKey(obj, key, path);
   const value = requiredString(obj, key, path);
-  if (value.length === 0) throw invalidParams(pointer(path, key), 'must not be empty');
+  // A missing member was already reported by requiredString; only a sent "" is reported here.
+  if (value.length === 0 && obj[key] === '' && !tolerate(pointer(path, key), 'is empty; kept'))
+    throw invalidParams(pointer(path, key), 'must not be empty');
   return value;
 }
 
 /** Reads an optional string member; null counts as absent (ProtoJSON). */
-export function optionalString(obj: JsonObject, key: string, path: string): string | undefined {
+export function optionalString(
+  obj: JsonObject,
+  key: string,
+  path: string,
+  alt?: unknown,
+): string | undefined {
+  if (alt !== undefined && alt !== null) key = altKey(obj, key, path);
   const value = obj[key];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string')
@@ -57,7 +168,13 @@ export function optionalString(obj: JsonObject, key: string, path: string): stri
 }
 
 /** Reads an optional boolean member. */
-export function optionalBoolean(obj: JsonObject, key: string, path: string): boolean | undefined {
+export function optionalBoolean(
+  obj: JsonObject,
+  key: string,
+  path: string,
+  alt?: unknown,
+): boolean | undefined {
+  if (alt !== undefined && alt !== null) key = altKey(obj, key, path);
   const value = obj[key];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'boolean')
@@ -72,7 +189,9 @@ export function optionalInteger(
   path: string,
   min = Number.MIN_SAFE_INTEGER,
   max = Number.MAX_SAFE_INTEGER,
+  alt?: unknown,
 ): number | undefined {
+  if (alt !== undefined && alt !== null) key = altKey(obj, key, path);
   const value = obj[key];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'number' || !Number.isInteger(value)) {
@@ -92,7 +211,13 @@ export function optionalObject(obj: JsonObject, key: string, path: string): Json
 }
 
 /** Reads an optional array of strings. */
-export function optionalStringArray(obj: JsonObject, key: string, path: string): string[] | undefined {
+export function optionalStringArray(
+  obj: JsonObject,
+  key: string,
+  path: string,
+  alt?: unknown,
+): string[] | undefined {
+  if (alt !== undefined && alt !== null) key = altKey(obj, key, path);
   const value = obj[key];
   if (value === undefined || value === null) return undefined;
   const at = pointer(path, key);
@@ -112,14 +237,47 @@ export function requiredArray<T>(
   path: string,
   item: (value: unknown, path: string) => T,
   nonEmpty = true,
+  alt?: unknown,
 ): T[] {
+  if (alt !== undefined && alt !== null) key = altKey(obj, key, path);
   const value = obj[key];
   const at = pointer(path, key);
   if (value === undefined || value === null) throw invalidParams(at, 'is required');
   if (!Array.isArray(value)) throw invalidParams(at, `expected an array, got ${describe(value)}`);
-  if (nonEmpty && value.length === 0) throw invalidParams(at, 'must contain at least one element');
+  if (nonEmpty && value.length === 0 && !tolerate(at, 'is empty; at least one element is required'))
+    throw invalidParams(at, 'must contain at least one element');
+  return mapItems(value, at, item);
+}
+
+/**
+ * Maps each element of a list at `at`. In liberal mode an element its reader refuses is skipped
+ * with a warning, so one odd item never costs the rest of the answer (decision 0136).
+ */
+export function mapItems<T>(
+  value: readonly unknown[],
+  at: string,
+  item: (value: unknown, path: string) => T,
+): T[] {
+  if (liberal !== undefined) return mapLiberally(value, at, item);
   const out = new Array<T>(value.length);
   for (let i = 0; i < value.length; i++) out[i] = item(value[i], pointer(at, i));
+  return out;
+}
+
+function mapLiberally<T>(
+  value: readonly unknown[],
+  at: string,
+  item: (value: unknown, path: string) => T,
+): T[] {
+  const out: T[] = [];
+  for (let i = 0; i < value.length; i++) {
+    try {
+      out.push(item(value[i], pointer(at, i)));
+    } catch (error) {
+      if (!(error instanceof A2AError)) throw error;
+      tolerate(pointer(at, i), `item skipped: ${error.message}`);
+    }
+  }
   return out;
 }
 
@@ -129,7 +287,9 @@ export function optionalArray<T>(
   key: string,
   path: string,
   item: (value: unknown, path: string) => T,
+  alt?: unknown,
 ): T[] | undefined {
+  if (alt !== undefined && alt !== null) key = altKey(obj, key, path);
   const value = obj[key];
   if (value === undefined || value === null) return undefined;
   return requiredArray(obj, key, path, item, false);
@@ -152,6 +312,16 @@ export function readEnum<T extends string>(
     const hit = numbers[value];
     if (hit !== undefined) return hit;
   }
+  // A value from a newer peer is kept as it came (a number as its decimal string, so the model
+  // holds strings only); callers tell it apart with the `isKnown*` guards (decision 0136).
+  if (typeof value === 'string' && tolerate(path, `unknown value ${JSON.stringify(value)} kept as it came`))
+    return value as T;
+  if (
+    typeof value === 'number' &&
+    Number.isInteger(value) &&
+    tolerate(path, `unknown value ${value} kept as "${value}"`)
+  )
+    return String(value) as T;
   throw invalidParams(
     path,
     `unknown value ${JSON.stringify(value)}; expected one of ${Object.keys(names).join(', ')}`,

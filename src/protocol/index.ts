@@ -20,7 +20,10 @@ export {
   optionalArray,
   readEnum,
   readTimestamp,
+  readLiberally,
+  protoNameOf,
   type JsonObject,
+  type ReadWarning,
 } from './decode-kit.js';
 export * from './json-rpc.js';
 export * from './sse.js';

@@ -28,8 +28,22 @@ export const TASK_STATES: readonly TaskState[] = [
   'TASK_STATE_REJECTED',
 ];
 
+/**
+ * True for a state this version knows. The model types stay closed for the server, which only
+ * ever builds known values; a client reading liberally keeps a newer peer's unknown state as the
+ * string that came (decision 0136), and this guard tells the two apart.
+ */
+export function isKnownTaskState(state: string): state is TaskState {
+  return (TASK_STATES as readonly string[]).includes(state);
+}
+
 /** Message author role (A2A 1.0 §4.1.4). */
 export type Role = 'ROLE_USER' | 'ROLE_AGENT';
+
+/** True for a role this version knows (see isKnownTaskState, decision 0136). */
+export function isKnownRole(role: string): role is Role {
+  return role === 'ROLE_USER' || role === 'ROLE_AGENT';
+}
 
 /** Arbitrary JSON object carried in `metadata` fields (google.protobuf.Struct). */
 export type Metadata = Record<string, unknown>;

@@ -77,6 +77,12 @@ export function readRole(d: Dialect, value: unknown, path: string): Role {
 }
 
 /** Reads an optional string member; on the REST wire `""` is the proto3 default and reads as absent. */
-export function optionalText(d: Dialect, obj: JsonObject, key: string, path: string): string | undefined {
-  return d.proto ? optionalProtoString(obj, key, path) : optionalString(obj, key, path);
+export function optionalText(
+  d: Dialect,
+  obj: JsonObject,
+  key: string,
+  path: string,
+  alt?: unknown,
+): string | undefined {
+  return d.proto ? optionalProtoString(obj, key, path, alt) : optionalString(obj, key, path, alt);
 }

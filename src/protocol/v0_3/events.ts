@@ -35,8 +35,8 @@ export function decodeStatusUpdate(d: Dialect, value: unknown, path: string): Ta
   const obj = readObject(value, path);
   if (!d.proto) readKind(obj, path, ['status-update']);
   const event: TaskStatusUpdateEvent = {
-    taskId: requiredNonEmptyString(obj, 'taskId', path),
-    contextId: requiredNonEmptyString(obj, 'contextId', path),
+    taskId: requiredNonEmptyString(obj, 'taskId', path, obj.task_id),
+    contextId: requiredNonEmptyString(obj, 'contextId', path, obj.context_id),
     status: requiredStatus(d, obj, path),
   };
   const metadata = optionalObject(obj, 'metadata', path);
@@ -60,14 +60,14 @@ export function encodeArtifactUpdate(d: Dialect, event: TaskArtifactUpdateEvent)
 export function decodeArtifactUpdate(d: Dialect, value: unknown, path: string): TaskArtifactUpdateEvent {
   const obj = readObject(value, path);
   if (!d.proto) readKind(obj, path, ['artifact-update']);
-  const taskId = requiredNonEmptyString(obj, 'taskId', path);
-  const contextId = requiredNonEmptyString(obj, 'contextId', path);
+  const taskId = requiredNonEmptyString(obj, 'taskId', path, obj.task_id);
+  const contextId = requiredNonEmptyString(obj, 'contextId', path, obj.context_id);
   const at = pointer(path, 'artifact');
   if (obj.artifact === undefined || obj.artifact === null) throw invalidParams(at, 'is required');
   const event: TaskArtifactUpdateEvent = { taskId, contextId, artifact: decodeArtifact(d, obj.artifact, at) };
   const append = optionalBoolean(obj, 'append', path);
   if (append !== undefined) event.append = append;
-  const lastChunk = optionalBoolean(obj, 'lastChunk', path);
+  const lastChunk = optionalBoolean(obj, 'lastChunk', path, obj.last_chunk);
   if (lastChunk !== undefined) event.lastChunk = lastChunk;
   const metadata = optionalObject(obj, 'metadata', path);
   if (metadata !== undefined) event.metadata = metadata;

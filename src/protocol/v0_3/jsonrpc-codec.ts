@@ -12,7 +12,9 @@ import {
   optionalString,
   pointer,
   readObject,
+  mapItems,
   requiredNonEmptyString,
+  altKey,
   type JsonObject,
 } from '../decode-kit.js';
 import type {
@@ -49,12 +51,15 @@ function encodeConfig(config: TaskPushNotificationConfig): JsonObject {
 /** Decodes the 0.3 `TaskPushNotificationConfig {taskId, pushNotificationConfig}`. */
 function decodeConfig(value: unknown, path: string): TaskPushNotificationConfig {
   const obj = readObject(value, path);
-  const taskId = requiredNonEmptyString(obj, 'taskId', path);
-  const at = pointer(path, 'pushNotificationConfig');
-  if (obj.pushNotificationConfig === undefined || obj.pushNotificationConfig === null) {
-    throw invalidParams(at, 'is required');
-  }
-  return decodePushConfig(D, obj.pushNotificationConfig, at, taskId);
+  const taskId = requiredNonEmptyString(obj, 'taskId', path, obj.task_id);
+  const alt = obj.push_notification_config;
+  const key =
+    alt === undefined || alt === null
+      ? 'pushNotificationConfig'
+      : altKey(obj, 'pushNotificationConfig', path);
+  const at = pointer(path, key);
+  if (obj[key] === undefined || obj[key] === null) throw invalidParams(at, 'is required');
+  return decodePushConfig(D, obj[key], at, taskId);
 }
 
 /** Reads TaskIdParams `{id, metadata?}`. */
@@ -75,7 +80,7 @@ export const v0_3JsonRpcCodec: WireCodec = Object.freeze<WireCodec>({
     // TaskQueryParams `{id, historyLength?, metadata?}`; the canonical request has no metadata.
     const { obj, id } = readTaskId(value, path);
     const request: GetTaskRequest = { id };
-    const historyLength = readHistoryLength(obj, 'historyLength', path, false);
+    const historyLength = readHistoryLength(obj, 'historyLength', path, false, obj.history_length);
     if (historyLength !== undefined) request.historyLength = historyLength;
     return request;
   },
@@ -107,7 +112,7 @@ export const v0_3JsonRpcCodec: WireCodec = Object.freeze<WireCodec>({
     // Get/delete params `{id (task), pushNotificationConfigId?}`; delete's handler must require the id.
     const { obj, id } = readTaskId(value, path);
     const ref: TaskPushNotificationConfigRef = { taskId: id };
-    const configId = optionalString(obj, 'pushNotificationConfigId', path);
+    const configId = optionalString(obj, 'pushNotificationConfigId', path, obj.push_notification_config_id);
     if (configId !== undefined) ref.id = configId;
     return ref;
   },
@@ -155,9 +160,7 @@ export const v0_3JsonRpcCodec: WireCodec = Object.freeze<WireCodec>({
   encodeListTaskPushNotificationConfigsResponse: (response) => response.configs.map(encodeConfig),
   decodeListTaskPushNotificationConfigsResponse(value, path): ListTaskPushNotificationConfigsResponse {
     if (!Array.isArray(value)) throw invalidParams(path, 'expected an array of TaskPushNotificationConfig');
-    const configs = new Array<TaskPushNotificationConfig>(value.length);
-    for (let i = 0; i < configs.length; i++) configs[i] = decodeConfig(value[i], pointer(path, i));
-    return { configs };
+    return { configs: mapItems(value, path, decodeConfig) };
   },
 
   encodeAgentCard,

@@ -58,7 +58,7 @@ function decodeFile(obj: JsonObject, path: string): Part {
       : { url: requiredString(file, 'uri', at) };
   const name = optionalString(file, 'name', at);
   if (name !== undefined) part.filename = name;
-  const mimeType = optionalString(file, 'mimeType', at);
+  const mimeType = optionalString(file, 'mimeType', at, file.mime_type);
   if (mimeType !== undefined) part.mediaType = mimeType;
   return part;
 }

@@ -12,6 +12,9 @@ import {
   pointer,
   readObject,
   readTimestamp,
+  mapItems,
+  altKey,
+  isSet,
   type JsonObject,
 } from '../decode-kit.js';
 import type { ListTasksRequest, ListTasksResponse, Task } from '../model.js';
@@ -23,7 +26,7 @@ import { optionalWireInteger, readHistoryLength } from './wire-scalars.js';
 export function encodeListTasksRequest(d: Dialect, request: ListTasksRequest): JsonObject {
   const out: JsonObject = {};
   if (request.contextId !== undefined) out.contextId = request.contextId;
-  if (request.status !== undefined) out.status = d.stateOf[request.status];
+  if (request.status !== undefined) out.status = d.stateOf[request.status] ?? request.status;
   if (request.pageSize !== undefined) out.pageSize = request.pageSize;
   if (request.pageToken !== undefined) out.pageToken = request.pageToken;
   if (request.historyLength !== undefined && request.historyLength > 0)
@@ -37,24 +40,24 @@ export function encodeListTasksRequest(d: Dialect, request: ListTasksRequest): J
 export function decodeListTasksRequest(d: Dialect, value: unknown, path: string): ListTasksRequest {
   const obj = readObject(value, path);
   const request: ListTasksRequest = {};
-  const contextId = optionalText(d, obj, 'contextId', path);
+  const contextId = optionalText(d, obj, 'contextId', path, obj.context_id);
   if (contextId !== undefined) request.contextId = contextId;
   if (obj.status !== undefined && obj.status !== null) {
     request.status = readState(d, obj.status, pointer(path, 'status'));
   }
-  const pageSize = optionalWireInteger(obj, 'pageSize', path, d.proto);
+  const pageSize = optionalWireInteger(obj, 'pageSize', path, d.proto, 0, obj.page_size);
   if (pageSize !== undefined) request.pageSize = pageSize;
-  const pageToken = optionalText(d, obj, 'pageToken', path);
+  const pageToken = optionalText(d, obj, 'pageToken', path, obj.page_token);
   if (pageToken !== undefined) request.pageToken = pageToken;
-  const historyLength = readHistoryLength(obj, 'historyLength', path, d.proto);
+  const historyLength = readHistoryLength(obj, 'historyLength', path, d.proto, obj.history_length);
   if (historyLength !== undefined) request.historyLength = historyLength;
-  if (obj.statusTimestampAfter !== undefined && obj.statusTimestampAfter !== null) {
-    request.statusTimestampAfter = readTimestamp(
-      obj.statusTimestampAfter,
-      pointer(path, 'statusTimestampAfter'),
-    );
+  const after = isSet(obj.status_timestamp_after)
+    ? altKey(obj, 'statusTimestampAfter', path)
+    : 'statusTimestampAfter';
+  if (obj[after] !== undefined && obj[after] !== null) {
+    request.statusTimestampAfter = readTimestamp(obj[after], pointer(path, after));
   }
-  const includeArtifacts = optionalBoolean(obj, 'includeArtifacts', path);
+  const includeArtifacts = optionalBoolean(obj, 'includeArtifacts', path, obj.include_artifacts);
   if (includeArtifacts !== undefined) request.includeArtifacts = includeArtifacts;
   return request;
 }
@@ -75,16 +78,15 @@ export function encodeListTasksResponse(d: Dialect, response: ListTasksResponse)
 export function decodeListTasksResponse(d: Dialect, value: unknown, path: string): ListTasksResponse {
   const item = (v: unknown, p: string): Task => decodeTask(d, v, p);
   if (Array.isArray(value)) {
-    const tasks = new Array<Task>(value.length);
-    for (let i = 0; i < tasks.length; i++) tasks[i] = item(value[i], pointer(path, i));
+    const tasks = mapItems(value, path, item);
     return { tasks, nextPageToken: '', pageSize: tasks.length, totalSize: tasks.length };
   }
   const obj = readObject(value, path);
   // ProtoJSON omits default values, so absent members read as their defaults.
   return {
     tasks: optionalArray(obj, 'tasks', path, item) ?? [],
-    nextPageToken: optionalString(obj, 'nextPageToken', path) ?? '',
-    pageSize: optionalWireInteger(obj, 'pageSize', path, d.proto) ?? 0,
-    totalSize: optionalWireInteger(obj, 'totalSize', path, d.proto) ?? 0,
+    nextPageToken: optionalString(obj, 'nextPageToken', path, obj.next_page_token) ?? '',
+    pageSize: optionalWireInteger(obj, 'pageSize', path, d.proto, 0, obj.page_size) ?? 0,
+    totalSize: optionalWireInteger(obj, 'totalSize', path, d.proto, 0, obj.total_size) ?? 0,
   };
 }

@@ -28,7 +28,7 @@ export function encodeParts(d: Dialect, parts: readonly Part[]): JsonObject[] {
  */
 export function encodeMessage(d: Dialect, message: Message): JsonObject {
   const parts = encodeParts(d, message.parts);
-  const role = d.roleOf[message.role];
+  const role = d.roleOf[message.role] ?? message.role; // unknown: as it came (decision 0136)
   const out: JsonObject = d.proto
     ? { messageId: message.messageId, role, content: parts }
     : { kind: 'message', messageId: message.messageId, role, parts };
@@ -45,16 +45,16 @@ export function decodeMessage(d: Dialect, value: unknown, path: string): Message
   const obj = readObject(value, path);
   if (!d.proto) readKind(obj, path, ['message']);
   const message: Message = {
-    messageId: requiredNonEmptyString(obj, 'messageId', path),
+    messageId: requiredNonEmptyString(obj, 'messageId', path, obj.message_id),
     role: readRole(d, requiredValue(obj, 'role', path), pointer(path, 'role')),
     parts: requiredArray(obj, d.partsKey, path, d.decodePart),
   };
-  const contextId = optionalText(d, obj, 'contextId', path);
+  const contextId = optionalText(d, obj, 'contextId', path, obj.context_id);
   if (contextId !== undefined) message.contextId = contextId;
-  const taskId = optionalText(d, obj, 'taskId', path);
+  const taskId = optionalText(d, obj, 'taskId', path, obj.task_id);
   if (taskId !== undefined) message.taskId = taskId;
   // Read on both wires: `types.ts` has it, and a REST peer sending it loses nothing by our reading it.
-  const referenceTaskIds = optionalStringArray(obj, 'referenceTaskIds', path);
+  const referenceTaskIds = optionalStringArray(obj, 'referenceTaskIds', path, obj.reference_task_ids);
   if (referenceTaskIds !== undefined) message.referenceTaskIds = referenceTaskIds;
   const extensions = optionalStringArray(obj, 'extensions', path);
   if (extensions !== undefined) message.extensions = extensions;
@@ -78,7 +78,7 @@ export function encodeArtifact(d: Dialect, artifact: Artifact): JsonObject {
 export function decodeArtifact(d: Dialect, value: unknown, path: string): Artifact {
   const obj = readObject(value, path);
   const artifact: Artifact = {
-    artifactId: requiredNonEmptyString(obj, 'artifactId', path),
+    artifactId: requiredNonEmptyString(obj, 'artifactId', path, obj.artifact_id),
     parts: requiredArray(obj, 'parts', path, d.decodePart),
   };
   const name = optionalText(d, obj, 'name', path);

@@ -17,7 +17,9 @@ export interface ParsedName {
 }
 
 const TASK = /^tasks\/([^/]+)$/;
-const PUSH_CONFIG = /^tasks\/([^/]+)\/pushNotificationConfigs\/([^/]+)$/;
+// The config id may be empty: both SDK generations create configs under
+// `tasks/{id}/pushNotificationConfigs/` and leave the id to the server (decision 0136).
+const PUSH_CONFIG = /^tasks\/([^/]+)\/pushNotificationConfigs(?:\/([^/]*))?$/;
 
 function expectString(value: unknown, path: string, form: string): string {
   if (typeof value !== 'string') throw invalidParams(path, `expected a resource name "${form}"`);
@@ -25,13 +27,19 @@ function expectString(value: unknown, path: string, form: string): string {
 }
 
 /**
- * Parses a push-config name. `tasks/{id}` alone is accepted too: a create body may not know the
- * config id yet, and a get without one asks for the task's default config (digest §12 item 26).
+ * Parses a push-config name. `tasks/{id}` alone, and the collection name with an empty or no
+ * config id, are accepted too: a create body may not know the config id yet (the server then
+ * mints it), and a get without one asks for the task's default config (digest §12 item 26).
  */
 export function parsePushConfigName(value: unknown, path: string): ParsedName {
   const text = expectString(value, path, 'tasks/{id}/pushNotificationConfigs/{configId}');
   const full = PUSH_CONFIG.exec(text);
-  if (full !== null) return { taskId: full[1] as string, configId: full[2] as string };
+  if (full !== null) {
+    const configId = full[2];
+    return configId === undefined || configId === ''
+      ? { taskId: full[1] as string }
+      : { taskId: full[1] as string, configId };
+  }
   const task = TASK.exec(text);
   if (task !== null) return { taskId: task[1] as string };
   throw invalidParams(

@@ -19,7 +19,9 @@ import {
   optionalString,
   pointer,
   readObject,
+  mapItems,
   requiredNonEmptyString,
+  altKey,
   type JsonObject,
 } from '../decode-kit.js';
 import type {
@@ -54,6 +56,12 @@ import { optionalWireInteger, readHistoryLength, readOneof } from './wire-scalar
 
 // ProtoJSON parsers accept a field's proto name as well as its json_name (`msg` for `message`).
 const MSG_ALIAS = Object.freeze({ msg: 'message' });
+// Proto names of the stream oneof, read too (decision 0136).
+const STREAM_ALIASES = Object.freeze({
+  msg: 'message',
+  status_update: 'statusUpdate',
+  artifact_update: 'artifactUpdate',
+});
 
 function encodeConfig(config: TaskPushNotificationConfig): JsonObject {
   const inner = encodePushConfig(config);
@@ -82,11 +90,16 @@ function decodeConfig(value: unknown, path: string): TaskPushNotificationConfig 
       `names task ${JSON.stringify(name.taskId)}, not ${JSON.stringify(routeTaskId)}`,
     );
   }
-  const at = pointer(path, 'pushNotificationConfig');
-  if (obj.pushNotificationConfig === undefined || obj.pushNotificationConfig === null) {
+  const alt = obj.push_notification_config;
+  const key =
+    alt === undefined || alt === null
+      ? 'pushNotificationConfig'
+      : altKey(obj, 'pushNotificationConfig', path);
+  const at = pointer(path, key);
+  if (obj[key] === undefined || obj[key] === null) {
     throw invalidParams(at, 'is required');
   }
-  const config = decodePushConfig(D, obj.pushNotificationConfig, at, routeTaskId ?? name?.taskId ?? '');
+  const config = decodePushConfig(D, obj[key], at, routeTaskId ?? name?.taskId ?? '');
   if (name?.configId !== undefined) {
     if (config.id === undefined) config.id = name.configId;
     else if (config.id !== name.configId) {
@@ -115,7 +128,7 @@ export const v0_3RestCodec: WireCodec = Object.freeze<WireCodec>({
   decodeGetTaskRequest(value, path) {
     const { obj, id } = readId(value, path, 'id');
     const request: GetTaskRequest = { id };
-    const historyLength = readHistoryLength(obj, 'historyLength', path, true);
+    const historyLength = readHistoryLength(obj, 'historyLength', path, true, obj.history_length);
     if (historyLength !== undefined) request.historyLength = historyLength;
     return request;
   },
@@ -156,9 +169,9 @@ export const v0_3RestCodec: WireCodec = Object.freeze<WireCodec>({
   decodeListTaskPushNotificationConfigsRequest(value, path) {
     const { obj, id } = readId(value, path, 'taskId');
     const request: ListTaskPushNotificationConfigsRequest = { taskId: id };
-    const pageSize = optionalWireInteger(obj, 'pageSize', path, true);
+    const pageSize = optionalWireInteger(obj, 'pageSize', path, true, 0, obj.page_size);
     if (pageSize !== undefined && pageSize > 0) request.pageSize = pageSize;
-    const pageToken = optionalString(obj, 'pageToken', path);
+    const pageToken = optionalString(obj, 'pageToken', path, obj.page_token);
     if (pageToken !== undefined && pageToken !== '') request.pageToken = pageToken;
     return request;
   },
@@ -196,7 +209,7 @@ export const v0_3RestCodec: WireCodec = Object.freeze<WireCodec>({
   decodeStreamResponse(value, path): StreamResponse {
     const obj = readObject(value, path);
     const keys = ['task', 'message', 'statusUpdate', 'artifactUpdate'];
-    const { key, member } = readOneof(obj, path, keys, MSG_ALIAS);
+    const { key, member } = readOneof(obj, path, keys, STREAM_ALIASES);
     const at = pointer(path, key);
     if (member === 'task') return { task: decodeTask(D, obj[key], at) };
     if (member === 'message') return { message: decodeMessage(D, obj[key], at) };
@@ -214,12 +227,12 @@ export const v0_3RestCodec: WireCodec = Object.freeze<WireCodec>({
   },
   decodeListTaskPushNotificationConfigsResponse(value, path): ListTaskPushNotificationConfigsResponse {
     // The 0.3 prose shows a bare array; the proto (and this codec's output) wraps it (digest §3.1).
-    if (Array.isArray(value)) return { configs: value.map((v, i) => decodeConfig(v, pointer(path, i))) };
+    if (Array.isArray(value)) return { configs: mapItems(value, path, decodeConfig) };
     const obj = readObject(value, path);
     const response: ListTaskPushNotificationConfigsResponse = {
       configs: optionalArray(obj, 'configs', path, decodeConfig) ?? [],
     };
-    const token = optionalString(obj, 'nextPageToken', path);
+    const token = optionalString(obj, 'nextPageToken', path, obj.next_page_token);
     if (token !== undefined) response.nextPageToken = token;
     return response;
   },

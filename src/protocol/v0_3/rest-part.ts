@@ -27,21 +27,23 @@ export function encodeRestPart(part: Part): JsonObject {
   return out;
 }
 
+// The proto names of the file oneof, read too (decision 0136).
+const FILE_ALIASES = { file_with_uri: 'fileWithUri', file_with_bytes: 'fileWithBytes' };
+
 function decodeFile(value: unknown, at: string): Part {
   const file = readObject(value, at);
-  const { key } = readOneof(file, at, ['fileWithUri', 'fileWithBytes']);
+  const { key, member } = readOneof(file, at, ['fileWithUri', 'fileWithBytes'], FILE_ALIASES);
   let part: Part;
-  if (key === 'fileWithBytes') {
-    part = { raw: readBase64(file.fileWithBytes, pointer(at, 'fileWithBytes')) };
+  const content = file[key];
+  if (member === 'fileWithBytes') {
+    part = { raw: readBase64(content, pointer(at, key)) };
   } else {
-    if (typeof file.fileWithUri !== 'string') {
-      throw invalidParams(pointer(at, 'fileWithUri'), 'expected a string');
-    }
-    part = { url: file.fileWithUri };
+    if (typeof content !== 'string') throw invalidParams(pointer(at, key), 'expected a string');
+    part = { url: content };
   }
   const name = optionalProtoString(file, 'name', at);
   if (name !== undefined) part.filename = name;
-  const mimeType = optionalProtoString(file, 'mimeType', at);
+  const mimeType = optionalProtoString(file, 'mimeType', at, file.mime_type);
   if (mimeType !== undefined) part.mediaType = mimeType;
   return part;
 }

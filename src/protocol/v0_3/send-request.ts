@@ -16,6 +16,7 @@ import {
   optionalStringArray,
   pointer,
   readObject,
+  altKey,
   type JsonObject,
 } from '../decode-kit.js';
 import { invalidParams } from '../errors.js';
@@ -55,11 +56,12 @@ export function encodeSendRequest(d: Dialect, request: SendMessageRequest): Json
 
 function decodeConfiguration(d: Dialect, obj: JsonObject, path: string): SendMessageConfiguration {
   const config: SendMessageConfiguration = {};
-  const modes = optionalStringArray(obj, 'acceptedOutputModes', path);
+  const modes = optionalStringArray(obj, 'acceptedOutputModes', path, obj.accepted_output_modes);
   if (modes !== undefined) config.acceptedOutputModes = modes;
-  const historyLength = readHistoryLength(obj, 'historyLength', path, d.proto);
+  const historyLength = readHistoryLength(obj, 'historyLength', path, d.proto, obj.history_length);
   if (historyLength !== undefined) config.historyLength = historyLength;
-  const key = pushKey(d);
+  const alt = d.proto ? obj.push_notification : obj.push_notification_config;
+  const key = alt === undefined || alt === null ? pushKey(d) : altKey(obj, pushKey(d), path);
   const push = obj[key];
   if (push !== undefined && push !== null) {
     // The inline config belongs to the task the send creates, which has no id yet (A2A 1.0 §3.2.2).

@@ -18,7 +18,8 @@ import { readKind, readStatusTimestamp, requiredValue } from './wire-scalars.js'
 
 /** Encodes a task status. */
 export function encodeStatus(d: Dialect, status: TaskStatus): JsonObject {
-  const out: JsonObject = { state: d.stateOf[status.state] };
+  // `??`: a state a client read liberally from a newer peer is written back as it came (decision 0136).
+  const out: JsonObject = { state: d.stateOf[status.state] ?? status.state };
   if (status.message !== undefined) out.message = encodeMessage(d, status.message);
   if (status.timestamp !== undefined) out.timestamp = status.timestamp;
   return out;
@@ -74,7 +75,7 @@ export function decodeTask(d: Dialect, value: unknown, path: string): Task {
   if (!d.proto) readKind(obj, path, ['task']);
   const task: Task = {
     id: requiredNonEmptyString(obj, 'id', path),
-    contextId: requiredNonEmptyString(obj, 'contextId', path),
+    contextId: requiredNonEmptyString(obj, 'contextId', path, obj.context_id),
     status: requiredStatus(d, obj, path),
   };
   const history = optionalArray(obj, 'history', path, (v, p) => decodeMessage(d, v, p));

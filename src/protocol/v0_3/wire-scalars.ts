@@ -4,7 +4,14 @@
  * `historyLength`. Each throws InvalidParamsError naming the JSON Pointer of the bad value.
  */
 import { invalidParams } from '../errors.js';
-import { optionalInteger, optionalString, pointer, readTimestamp, type JsonObject } from '../decode-kit.js';
+import {
+  optionalInteger,
+  optionalString,
+  pointer,
+  readTimestamp,
+  altKey,
+  type JsonObject,
+} from '../decode-kit.js';
 
 const INT32_MAX = 2147483647;
 
@@ -63,7 +70,9 @@ export function optionalWireInteger(
   path: string,
   proto: boolean,
   min = 0,
+  alt?: unknown,
 ): number | undefined {
+  if (alt !== undefined && alt !== null) key = altKey(obj, key, path);
   const value = obj[key];
   if (proto && typeof value === 'string') {
     if (!/^-?\d{1,10}$/.test(value)) {
@@ -84,8 +93,9 @@ export function readHistoryLength(
   key: string,
   path: string,
   proto: boolean,
+  alt?: unknown,
 ): number | undefined {
-  const value = optionalWireInteger(obj, key, path, proto, 0);
+  const value = optionalWireInteger(obj, key, path, proto, 0, alt);
   return value === 0 ? undefined : value;
 }
 
@@ -122,8 +132,13 @@ export function readOneof(
  * Reads an implicit-presence proto3 `string` (0.3 REST): `""` is its default and cannot be told
  * apart from unset, so it reads as absent.
  */
-export function optionalProtoString(obj: JsonObject, key: string, path: string): string | undefined {
-  const value = optionalString(obj, key, path);
+export function optionalProtoString(
+  obj: JsonObject,
+  key: string,
+  path: string,
+  alt?: unknown,
+): string | undefined {
+  const value = optionalString(obj, key, path, alt);
   return value === '' ? undefined : value;
 }
 

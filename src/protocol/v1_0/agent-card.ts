@@ -19,6 +19,7 @@ import {
   optionalObject,
   optionalString,
   optionalStringArray,
+  altKey,
   pointer,
   readObject,
   requiredArray,
@@ -38,16 +39,23 @@ import {
  * prose name `security` (digest §12.11). Either holds either form; see decodeSecurityRequirement.
  */
 function readRequirements(obj: JsonObject, path: string): SecurityRequirement[] | undefined {
-  const key = isSet(obj.securityRequirements) ? 'securityRequirements' : 'security';
-  return optionalArray(obj, key, path, decodeSecurityRequirement);
+  if (!isSet(obj.securityRequirements) && !isSet(obj.security_requirements))
+    return optionalArray(obj, 'security', path, decodeSecurityRequirement);
+  return optionalArray(
+    obj,
+    'securityRequirements',
+    path,
+    decodeSecurityRequirement,
+    obj.security_requirements,
+  );
 }
 
 function decodeInterface(value: unknown, path: string): AgentInterface {
   const obj = readObject(value, path);
   const entry: AgentInterface = {
     url: requiredNonEmptyString(obj, 'url', path),
-    protocolBinding: requiredNonEmptyString(obj, 'protocolBinding', path),
-    protocolVersion: requiredNonEmptyString(obj, 'protocolVersion', path),
+    protocolBinding: requiredNonEmptyString(obj, 'protocolBinding', path, obj.protocol_binding),
+    protocolVersion: requiredNonEmptyString(obj, 'protocolVersion', path, obj.protocol_version),
   };
   const tenant = optionalProtoString(obj, 'tenant', path);
   if (tenant !== undefined) entry.tenant = tenant;
@@ -72,11 +80,11 @@ function decodeCapabilities(value: unknown, path: string): AgentCapabilities {
   const capabilities: AgentCapabilities = {};
   const streaming = optionalBoolean(obj, 'streaming', path);
   if (streaming !== undefined) capabilities.streaming = streaming;
-  const pushNotifications = optionalBoolean(obj, 'pushNotifications', path);
+  const pushNotifications = optionalBoolean(obj, 'pushNotifications', path, obj.push_notifications);
   if (pushNotifications !== undefined) capabilities.pushNotifications = pushNotifications;
   const extensions = optionalArray(obj, 'extensions', path, decodeExtension);
   if (extensions !== undefined) capabilities.extensions = extensions;
-  const extendedAgentCard = optionalBoolean(obj, 'extendedAgentCard', path);
+  const extendedAgentCard = optionalBoolean(obj, 'extendedAgentCard', path, obj.extended_agent_card);
   if (extendedAgentCard !== undefined) capabilities.extendedAgentCard = extendedAgentCard;
   return capabilities;
 }
@@ -91,9 +99,9 @@ function decodeSkill(value: unknown, path: string): AgentSkill {
   };
   const examples = optionalStringArray(obj, 'examples', path);
   if (examples !== undefined) skill.examples = examples;
-  const inputModes = optionalStringArray(obj, 'inputModes', path);
+  const inputModes = optionalStringArray(obj, 'inputModes', path, obj.input_modes);
   if (inputModes !== undefined) skill.inputModes = inputModes;
-  const outputModes = optionalStringArray(obj, 'outputModes', path);
+  const outputModes = optionalStringArray(obj, 'outputModes', path, obj.output_modes);
   if (outputModes !== undefined) skill.outputModes = outputModes;
   const requirements = readRequirements(obj, path);
   if (requirements !== undefined) skill.securityRequirements = requirements;
@@ -126,14 +134,21 @@ export function decodeAgentCard(value: unknown, path: string): AgentCard {
   const card: AgentCard = {
     name: requiredNonEmptyString(obj, 'name', path),
     description: requiredNonEmptyString(obj, 'description', path),
-    supportedInterfaces: requiredArray(obj, 'supportedInterfaces', path, decodeInterface),
+    supportedInterfaces: requiredArray(
+      obj,
+      'supportedInterfaces',
+      path,
+      decodeInterface,
+      true,
+      obj.supported_interfaces,
+    ),
     version: requiredNonEmptyString(obj, 'version', path),
     capabilities: decodeCapabilities(
       requiredValue(obj.capabilities, path, 'capabilities'),
       `${path}/capabilities`,
     ),
-    defaultInputModes: requiredStringList(obj, 'defaultInputModes', path),
-    defaultOutputModes: requiredStringList(obj, 'defaultOutputModes', path),
+    defaultInputModes: requiredStringList(obj, 'defaultInputModes', path, obj.default_input_modes),
+    defaultOutputModes: requiredStringList(obj, 'defaultOutputModes', path, obj.default_output_modes),
     skills: requiredArray(obj, 'skills', path, decodeSkill),
   };
   if (isSet(obj.provider)) {
@@ -145,13 +160,12 @@ export function decodeAgentCard(value: unknown, path: string): AgentCard {
     };
   }
   // proto3 `optional` strings: presence is tracked, so an empty string is kept as sent.
-  const documentationUrl = optionalString(obj, 'documentationUrl', path);
+  const documentationUrl = optionalString(obj, 'documentationUrl', path, obj.documentation_url);
   if (documentationUrl !== undefined) card.documentationUrl = documentationUrl;
-  const iconUrl = optionalString(obj, 'iconUrl', path);
+  const iconUrl = optionalString(obj, 'iconUrl', path, obj.icon_url);
   if (iconUrl !== undefined) card.iconUrl = iconUrl;
-  if (isSet(obj.securitySchemes)) {
-    card.securitySchemes = decodeSecuritySchemes(obj.securitySchemes, `${path}/securitySchemes`);
-  }
+  const schemes = isSet(obj.security_schemes) ? altKey(obj, 'securitySchemes', path) : 'securitySchemes';
+  if (isSet(obj[schemes])) card.securitySchemes = decodeSecuritySchemes(obj[schemes], `${path}/${schemes}`);
   const requirements = readRequirements(obj, path);
   if (requirements !== undefined) card.securityRequirements = requirements;
   const signatures = optionalArray(obj, 'signatures', path, decodeSignature);

@@ -58,7 +58,7 @@ export function decodePart(value: unknown, path: string): Part {
   if (metadata !== undefined) part.metadata = metadata;
   const filename = protoStringValue(obj.filename, path, 'filename');
   if (filename !== undefined) part.filename = filename;
-  const mediaType = protoStringValue(obj.mediaType, path, 'mediaType');
+  const mediaType = protoStringValue(obj.mediaType, path, 'mediaType', obj.media_type);
   if (mediaType !== undefined) part.mediaType = mediaType;
   return part;
 }
@@ -81,15 +81,20 @@ export function encodePart(part: Part): JsonObject {
 export function decodeMessage(value: unknown, path: string): Message {
   const obj = readObject(value, path);
   const message: Message = {
-    messageId: requiredNonEmptyString(obj, 'messageId', path),
+    messageId: requiredNonEmptyString(obj, 'messageId', path, obj.message_id),
     role: requiredEnumValue(obj.role, path, 'role', ROLE_NAMES, ROLE_NUMBERS),
     parts: requiredListValue(obj.parts, path, 'parts', decodePart),
   };
-  const contextId = protoStringValue(obj.contextId, path, 'contextId');
+  const contextId = protoStringValue(obj.contextId, path, 'contextId', obj.context_id);
   if (contextId !== undefined) message.contextId = contextId;
-  const taskId = protoStringValue(obj.taskId, path, 'taskId');
+  const taskId = protoStringValue(obj.taskId, path, 'taskId', obj.task_id);
   if (taskId !== undefined) message.taskId = taskId;
-  const referenceTaskIds = stringListValue(obj.referenceTaskIds, path, 'referenceTaskIds');
+  const referenceTaskIds = stringListValue(
+    obj.referenceTaskIds,
+    path,
+    'referenceTaskIds',
+    obj.reference_task_ids,
+  );
   if (referenceTaskIds !== undefined) message.referenceTaskIds = referenceTaskIds;
   const extensions = stringListValue(obj.extensions, path, 'extensions');
   if (extensions !== undefined) message.extensions = extensions;

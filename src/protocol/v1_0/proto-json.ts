@@ -6,21 +6,24 @@
  */
 import { invalidParams } from '../errors.js';
 import {
+  altSpelling,
+  isSet,
+  mapItems,
   optionalString,
   pointer,
+  protoNameOf,
   readEnum,
   readObject,
   requiredArray,
+  spelling,
+  tolerate,
   type JsonObject,
 } from '../decode-kit.js';
 
 /** Largest proto `int32`; bounds every count and size field. */
 export const INT32_MAX = 2147483647;
 
-/** True when a member is present: ProtoJSON treats `null` like absence (outside `Value`). */
-export function isSet(value: unknown): boolean {
-  return value !== undefined && value !== null;
-}
+export { isSet };
 
 /**
  * Returns a REQUIRED member's value, read by the caller as `value` from the object at `path`, or
@@ -51,6 +54,36 @@ export function readOneof<K extends string>(obj: JsonObject, path: string, keys:
   return found;
 }
 
+/**
+ * Like readOneof, for oneofs whose members may also come under their proto names (decision 0136):
+ * returns the canonical member `key` and the `member` name it was sent under.
+ */
+export function readOneofMember<K extends string>(
+  obj: JsonObject,
+  path: string,
+  keys: readonly K[],
+): { key: K; member: string } {
+  let found: { key: K; member: string } | undefined;
+  for (const key of keys) {
+    let member: string = key;
+    if (!isSet(obj[key])) {
+      member = protoNameOf(key);
+      if (member === key || !isSet(obj[member])) continue;
+    } else if (protoNameOf(key) !== key && isSet(obj[protoNameOf(key)])) {
+      member = spelling(obj, key, protoNameOf(key), path);
+    }
+    if (found !== undefined) {
+      throw invalidParams(
+        path,
+        `must set exactly one of ${keys.join(', ')}; both ${found.key} and ${key} are set`,
+      );
+    }
+    found = { key, member };
+  }
+  if (found === undefined) throw invalidParams(path, `must set exactly one of ${keys.join(', ')}`);
+  return found;
+}
+
 /** Reads a REQUIRED enum member by name (or proto number); a missing member is "is required". */
 export function requiredEnumValue<T extends string>(
   value: unknown,
@@ -66,8 +99,13 @@ export function requiredEnumValue<T extends string>(
  * Reads an implicit-presence proto3 `string` (not REQUIRED, not `optional`, not in a oneof). Its
  * default `""` is indistinguishable from unset in proto3, so it decodes as absent; encoders omit it.
  */
-export function optionalProtoString(obj: JsonObject, key: string, path: string): string | undefined {
-  const value = optionalString(obj, key, path);
+export function optionalProtoString(
+  obj: JsonObject,
+  key: string,
+  path: string,
+  alt?: unknown,
+): string | undefined {
+  const value = optionalString(obj, key, path, alt);
   return value === '' ? undefined : value;
 }
 
@@ -80,8 +118,8 @@ export function readString(value: unknown, path: string): string {
 }
 
 /** Reads a REQUIRED `repeated string`: present, and non-empty (A2A 1.0 §5.7). */
-export function requiredStringList(obj: JsonObject, key: string, path: string): string[] {
-  return requiredArray(obj, key, path, readString);
+export function requiredStringList(obj: JsonObject, key: string, path: string, alt?: unknown): string[] {
+  return requiredArray(obj, key, path, readString, true, alt);
 }
 
 /**
@@ -118,10 +156,19 @@ export function readBase64(value: unknown, path: string): string {
 // Value-based readers for hot paths. Callers read members by name (`obj.text`), which V8 serves
 // from inline caches, where the key-based decode-kit readers pay a megamorphic keyed load per
 // member (measured ~2x slower on absent members). `key` must be a literal member name: it is
-// appended to the pointer unescaped, and only when reporting an error.
+// appended to the pointer unescaped, and only when reporting an error. A multi-word field also
+// passes its proto-name value as `alt` (`obj.context_id`), read when the json name is absent and
+// refused as a duplicate when both are set (decision 0136); its pointer then names the proto name.
 
 /** Checks an optional string member already read as `value` from the object at `path`. */
-export function stringValue(value: unknown, path: string, key: string): string | undefined {
+export function stringValue(value: unknown, path: string, key: string, alt?: unknown): string | undefined {
+  if (alt !== undefined && alt !== null) {
+    const name = altSpelling(value, path, key);
+    if (name !== undefined) {
+      value = alt;
+      key = name;
+    }
+  }
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string')
     throw invalidParams(`${path}/${key}`, `expected a string, got ${kindOf(value)}`);
@@ -129,7 +176,19 @@ export function stringValue(value: unknown, path: string, key: string): string |
 }
 
 /** Checks an optional implicit-presence string member: `""` reads as absent (see optionalProtoString). */
-export function protoStringValue(value: unknown, path: string, key: string): string | undefined {
+export function protoStringValue(
+  value: unknown,
+  path: string,
+  key: string,
+  alt?: unknown,
+): string | undefined {
+  if (alt !== undefined && alt !== null) {
+    const name = altSpelling(value, path, key);
+    if (name !== undefined) {
+      value = alt;
+      key = name;
+    }
+  }
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value !== 'string')
     throw invalidParams(`${path}/${key}`, `expected a string, got ${kindOf(value)}`);
@@ -137,7 +196,14 @@ export function protoStringValue(value: unknown, path: string, key: string): str
 }
 
 /** Checks an optional boolean member. */
-export function booleanValue(value: unknown, path: string, key: string): boolean | undefined {
+export function booleanValue(value: unknown, path: string, key: string, alt?: unknown): boolean | undefined {
+  if (alt !== undefined && alt !== null) {
+    const name = altSpelling(value, path, key);
+    if (name !== undefined) {
+      value = alt;
+      key = name;
+    }
+  }
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'boolean')
     throw invalidParams(`${path}/${key}`, `expected a boolean, got ${kindOf(value)}`);
@@ -151,7 +217,15 @@ export function integerValue(
   key: string,
   min: number,
   max: number,
+  alt?: unknown,
 ): number | undefined {
+  if (alt !== undefined && alt !== null) {
+    const name = altSpelling(value, path, key);
+    if (name !== undefined) {
+      value = alt;
+      key = name;
+    }
+  }
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'number' || !Number.isInteger(value)) {
     throw invalidParams(`${path}/${key}`, `expected an integer, got ${kindOf(value)}`);
@@ -162,7 +236,19 @@ export function integerValue(
 }
 
 /** Checks an optional object member (metadata, Struct). */
-export function objectValue(value: unknown, path: string, key: string): JsonObject | undefined {
+export function objectValue(
+  value: unknown,
+  path: string,
+  key: string,
+  alt?: unknown,
+): JsonObject | undefined {
+  if (alt !== undefined && alt !== null) {
+    const name = altSpelling(value, path, key);
+    if (name !== undefined) {
+      value = alt;
+      key = name;
+    }
+  }
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'object' || Array.isArray(value)) {
     throw invalidParams(`${path}/${key}`, `expected an object, got ${kindOf(value)}`);
@@ -171,7 +257,19 @@ export function objectValue(value: unknown, path: string, key: string): JsonObje
 }
 
 /** Checks an optional array-of-strings member. */
-export function stringListValue(value: unknown, path: string, key: string): string[] | undefined {
+export function stringListValue(
+  value: unknown,
+  path: string,
+  key: string,
+  alt?: unknown,
+): string[] | undefined {
+  if (alt !== undefined && alt !== null) {
+    const name = altSpelling(value, path, key);
+    if (name !== undefined) {
+      value = alt;
+      key = name;
+    }
+  }
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value)) throw invalidParams(`${path}/${key}`, `expected an array, got ${kindOf(value)}`);
   for (let i = 0; i < value.length; i++) {
@@ -190,8 +288,9 @@ export function requiredListValue<T>(
   const at = `${path}/${key}`;
   if (value === undefined || value === null) throw invalidParams(at, 'is required');
   if (!Array.isArray(value)) throw invalidParams(at, `expected an array, got ${kindOf(value)}`);
-  if (value.length === 0) throw invalidParams(at, 'must contain at least one element');
-  return mapList(value, at, item);
+  if (value.length === 0 && !tolerate(at, 'is empty; at least one element is required'))
+    throw invalidParams(at, 'must contain at least one element');
+  return mapItems(value, at, item);
 }
 
 /** Maps an optional repeated member. */
@@ -200,17 +299,19 @@ export function optionalListValue<T>(
   path: string,
   key: string,
   item: (value: unknown, path: string) => T,
+  alt?: unknown,
 ): T[] | undefined {
+  if (alt !== undefined && alt !== null) {
+    const name = altSpelling(value, path, key);
+    if (name !== undefined) {
+      value = alt;
+      key = name;
+    }
+  }
   if (value === undefined || value === null) return undefined;
   const at = `${path}/${key}`;
   if (!Array.isArray(value)) throw invalidParams(at, `expected an array, got ${kindOf(value)}`);
-  return mapList(value, at, item);
-}
-
-function mapList<T>(value: unknown[], at: string, item: (value: unknown, path: string) => T): T[] {
-  const out = new Array<T>(value.length);
-  for (let i = 0; i < value.length; i++) out[i] = item(value[i], `${at}/${i}`);
-  return out;
+  return mapItems(value, at, item);
 }
 
 function kindOf(value: unknown): string {

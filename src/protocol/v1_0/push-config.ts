@@ -28,7 +28,7 @@ function decodeAuthenticationInfo(value: unknown, path: string): AuthenticationI
 export function decodeTaskPushNotificationConfig(value: unknown, path: string): TaskPushNotificationConfig {
   const obj = readObject(value, path);
   const config: TaskPushNotificationConfig = {
-    taskId: optionalProtoString(obj, 'taskId', path) ?? '',
+    taskId: optionalProtoString(obj, 'taskId', path, obj.task_id) ?? '',
     url: requiredNonEmptyString(obj, 'url', path),
   };
   const tenant = optionalProtoString(obj, 'tenant', path);
@@ -67,7 +67,7 @@ export function decodeTaskPushNotificationConfigRef(
 ): TaskPushNotificationConfigRef {
   const obj = readObject(value, path);
   const ref: TaskPushNotificationConfigRef = {
-    taskId: requiredNonEmptyString(obj, 'taskId', path),
+    taskId: requiredNonEmptyString(obj, 'taskId', path, obj.task_id),
     id: requiredNonEmptyString(obj, 'id', path),
   };
   const tenant = optionalProtoString(obj, 'tenant', path);
@@ -94,13 +94,13 @@ export function decodeListTaskPushNotificationConfigsRequest(
 ): ListTaskPushNotificationConfigsRequest {
   const obj = readObject(value, path);
   const request: ListTaskPushNotificationConfigsRequest = {
-    taskId: requiredNonEmptyString(obj, 'taskId', path),
+    taskId: requiredNonEmptyString(obj, 'taskId', path, obj.task_id),
   };
   const tenant = optionalProtoString(obj, 'tenant', path);
   if (tenant !== undefined) request.tenant = tenant;
-  const pageSize = optionalInteger(obj, 'pageSize', path, 0, INT32_MAX);
+  const pageSize = optionalInteger(obj, 'pageSize', path, 0, INT32_MAX, obj.page_size);
   if (pageSize !== undefined && pageSize !== 0) request.pageSize = pageSize;
-  const pageToken = optionalProtoString(obj, 'pageToken', path);
+  const pageToken = optionalProtoString(obj, 'pageToken', path, obj.page_token);
   if (pageToken !== undefined) request.pageToken = pageToken;
   return request;
 }

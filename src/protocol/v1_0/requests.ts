@@ -7,6 +7,7 @@ import {
   readObject,
   readTimestamp,
   requiredNonEmptyString,
+  altKey,
   type JsonObject,
 } from '../decode-kit.js';
 import type {
@@ -35,18 +36,35 @@ import {
 function decodeSendMessageConfiguration(value: unknown, path: string): SendMessageConfiguration {
   const obj = readObject(value, path);
   const configuration: SendMessageConfiguration = {};
-  const modes = stringListValue(obj.acceptedOutputModes, path, 'acceptedOutputModes');
+  const modes = stringListValue(
+    obj.acceptedOutputModes,
+    path,
+    'acceptedOutputModes',
+    obj.accepted_output_modes,
+  );
   if (modes !== undefined) configuration.acceptedOutputModes = modes;
-  if (isSet(obj.taskPushNotificationConfig)) {
-    configuration.taskPushNotificationConfig = decodeTaskPushNotificationConfig(
-      obj.taskPushNotificationConfig,
-      `${path}/taskPushNotificationConfig`,
-    );
+  const push = isSet(obj.task_push_notification_config)
+    ? altKey(obj, 'taskPushNotificationConfig', path)
+    : 'taskPushNotificationConfig';
+  if (isSet(obj[push])) {
+    configuration.taskPushNotificationConfig = decodeTaskPushNotificationConfig(obj[push], `${path}/${push}`);
   }
   // `optional int32`: presence matters, and 0 means "no history" (A2A 1.0 §3.2.4).
-  const historyLength = integerValue(obj.historyLength, path, 'historyLength', 0, INT32_MAX);
+  const historyLength = integerValue(
+    obj.historyLength,
+    path,
+    'historyLength',
+    0,
+    INT32_MAX,
+    obj.history_length,
+  );
   if (historyLength !== undefined) configuration.historyLength = historyLength;
-  const returnImmediately = booleanValue(obj.returnImmediately, path, 'returnImmediately');
+  const returnImmediately = booleanValue(
+    obj.returnImmediately,
+    path,
+    'returnImmediately',
+    obj.return_immediately,
+  );
   if (returnImmediately !== undefined) configuration.returnImmediately = returnImmediately;
   return configuration;
 }
@@ -100,7 +118,14 @@ export function decodeGetTaskRequest(value: unknown, path: string): GetTaskReque
   const request: GetTaskRequest = { id: requiredNonEmptyString(obj, 'id', path) };
   const tenant = protoStringValue(obj.tenant, path, 'tenant');
   if (tenant !== undefined) request.tenant = tenant;
-  const historyLength = integerValue(obj.historyLength, path, 'historyLength', 0, INT32_MAX);
+  const historyLength = integerValue(
+    obj.historyLength,
+    path,
+    'historyLength',
+    0,
+    INT32_MAX,
+    obj.history_length,
+  );
   if (historyLength !== undefined) request.historyLength = historyLength;
   return request;
 }
@@ -130,22 +155,35 @@ export function decodeListTasksRequest(value: unknown, path: string): ListTasksR
   const request: ListTasksRequest = {};
   const tenant = protoStringValue(obj.tenant, path, 'tenant');
   if (tenant !== undefined) request.tenant = tenant;
-  const contextId = protoStringValue(obj.contextId, path, 'contextId');
+  const contextId = protoStringValue(obj.contextId, path, 'contextId', obj.context_id);
   if (contextId !== undefined) request.contextId = contextId;
   if (isSet(obj.status)) {
     const status = decodeStatusFilter(obj.status, `${path}/status`);
     if (status !== undefined) request.status = status;
   }
-  const pageSize = integerValue(obj.pageSize, path, 'pageSize', 1, 100);
+  const pageSize = integerValue(obj.pageSize, path, 'pageSize', 1, 100, obj.page_size);
   if (pageSize !== undefined) request.pageSize = pageSize;
-  const pageToken = protoStringValue(obj.pageToken, path, 'pageToken');
+  const pageToken = protoStringValue(obj.pageToken, path, 'pageToken', obj.page_token);
   if (pageToken !== undefined) request.pageToken = pageToken;
-  const historyLength = integerValue(obj.historyLength, path, 'historyLength', 0, INT32_MAX);
+  const historyLength = integerValue(
+    obj.historyLength,
+    path,
+    'historyLength',
+    0,
+    INT32_MAX,
+    obj.history_length,
+  );
   if (historyLength !== undefined) request.historyLength = historyLength;
-  if (isSet(obj.statusTimestampAfter)) {
-    request.statusTimestampAfter = readTimestamp(obj.statusTimestampAfter, `${path}/statusTimestampAfter`);
-  }
-  const includeArtifacts = booleanValue(obj.includeArtifacts, path, 'includeArtifacts');
+  const after = isSet(obj.status_timestamp_after)
+    ? altKey(obj, 'statusTimestampAfter', path)
+    : 'statusTimestampAfter';
+  if (isSet(obj[after])) request.statusTimestampAfter = readTimestamp(obj[after], `${path}/${after}`);
+  const includeArtifacts = booleanValue(
+    obj.includeArtifacts,
+    path,
+    'includeArtifacts',
+    obj.include_artifacts,
+  );
   if (includeArtifacts !== undefined) request.includeArtifacts = includeArtifacts;
   return request;
 }

@@ -17,7 +17,7 @@ import type {
 } from '../model.js';
 import { decodeMessage, encodeMessage } from './parts-and-messages.js';
 import { decodeTaskPushNotificationConfig, encodeTaskPushNotificationConfig } from './push-config.js';
-import { INT32_MAX, readOneof } from './proto-json.js';
+import { INT32_MAX, readOneofMember } from './proto-json.js';
 import {
   decodeTaskArtifactUpdateEvent,
   decodeTaskStatusUpdateEvent,
@@ -32,9 +32,9 @@ const STREAM_PAYLOAD = ['task', 'message', 'statusUpdate', 'artifactUpdate'] as 
 /** Decodes SendMessageResponse: exactly one of `task` or `message`. */
 export function decodeSendMessageResponse(value: unknown, path: string): SendMessageResponse {
   const obj = readObject(value, path);
-  const member = readOneof(obj, path, SEND_PAYLOAD);
+  const { key, member } = readOneofMember(obj, path, SEND_PAYLOAD);
   const at = `${path}/${member}`;
-  return member === 'task' ? { task: decodeTask(obj.task, at) } : { message: decodeMessage(obj.message, at) };
+  return key === 'task' ? { task: decodeTask(obj.task, at) } : { message: decodeMessage(obj.message, at) };
 }
 
 /** Encodes SendMessageResponse as the `{task}` / `{message}` wrapper (A2A 1.0 §3.1.1). */
@@ -47,17 +47,17 @@ export function encodeSendMessageResponse(response: SendMessageResponse): JsonOb
 /** Decodes StreamResponse: exactly one of `task`, `message`, `statusUpdate`, `artifactUpdate`. */
 export function decodeStreamResponse(value: unknown, path: string): StreamResponse {
   const obj = readObject(value, path);
-  const member = readOneof(obj, path, STREAM_PAYLOAD);
+  const { key, member } = readOneofMember(obj, path, STREAM_PAYLOAD);
   const at = `${path}/${member}`;
-  switch (member) {
+  switch (key) {
     case 'task':
       return { task: decodeTask(obj.task, at) };
     case 'message':
       return { message: decodeMessage(obj.message, at) };
     case 'statusUpdate':
-      return { statusUpdate: decodeTaskStatusUpdateEvent(obj.statusUpdate, at) };
+      return { statusUpdate: decodeTaskStatusUpdateEvent(obj[member], at) };
     case 'artifactUpdate':
-      return { artifactUpdate: decodeTaskArtifactUpdateEvent(obj.artifactUpdate, at) };
+      return { artifactUpdate: decodeTaskArtifactUpdateEvent(obj[member], at) };
   }
 }
 
@@ -78,9 +78,9 @@ export function decodeListTasksResponse(value: unknown, path: string): ListTasks
   const obj = readObject(value, path);
   return {
     tasks: optionalArray(obj, 'tasks', path, decodeTask) ?? [],
-    nextPageToken: optionalString(obj, 'nextPageToken', path) ?? '',
-    pageSize: optionalInteger(obj, 'pageSize', path, 0, INT32_MAX) ?? 0,
-    totalSize: optionalInteger(obj, 'totalSize', path, 0, INT32_MAX) ?? 0,
+    nextPageToken: optionalString(obj, 'nextPageToken', path, obj.next_page_token) ?? '',
+    pageSize: optionalInteger(obj, 'pageSize', path, 0, INT32_MAX, obj.page_size) ?? 0,
+    totalSize: optionalInteger(obj, 'totalSize', path, 0, INT32_MAX, obj.total_size) ?? 0,
   };
 }
 
@@ -103,7 +103,7 @@ export function decodeListTaskPushNotificationConfigsResponse(
   const response: ListTaskPushNotificationConfigsResponse = {
     configs: optionalArray(obj, 'configs', path, decodeTaskPushNotificationConfig) ?? [],
   };
-  const nextPageToken = optionalString(obj, 'nextPageToken', path);
+  const nextPageToken = optionalString(obj, 'nextPageToken', path, obj.next_page_token);
   if (nextPageToken !== undefined) response.nextPageToken = nextPageToken;
   return response;
 }

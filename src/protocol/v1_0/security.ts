@@ -14,7 +14,7 @@ import {
 } from '../decode-kit.js';
 import {
   optionalProtoString,
-  readOneof,
+  readOneofMember,
   readString,
   readStringMap,
   requiredEnumValue,
@@ -45,7 +45,7 @@ function withDescription<T extends { description?: string }>(target: T, obj: Jso
 
 /** Sets `refreshUrl`, an implicit-presence string common to every flow, when present. */
 function withRefreshUrl<T extends { refreshUrl?: string }>(flow: T, obj: JsonObject, path: string): T {
-  const refreshUrl = optionalProtoString(obj, 'refreshUrl', path);
+  const refreshUrl = optionalProtoString(obj, 'refreshUrl', path, obj.refresh_url);
   if (refreshUrl !== undefined) flow.refreshUrl = refreshUrl;
   return flow;
 }
@@ -55,25 +55,30 @@ function decodeFlow(kind: (typeof FLOW_KINDS)[number], obj: JsonObject, path: st
   switch (kind) {
     case 'authorizationCode': {
       const flow: Flow<'authorizationCode'> = {
-        authorizationUrl: requiredNonEmptyString(obj, 'authorizationUrl', path),
-        tokenUrl: requiredNonEmptyString(obj, 'tokenUrl', path),
+        authorizationUrl: requiredNonEmptyString(obj, 'authorizationUrl', path, obj.authorization_url),
+        tokenUrl: requiredNonEmptyString(obj, 'tokenUrl', path, obj.token_url),
         scopes,
       };
-      const pkceRequired = optionalBoolean(obj, 'pkceRequired', path);
+      const pkceRequired = optionalBoolean(obj, 'pkceRequired', path, obj.pkce_required);
       if (pkceRequired !== undefined) flow.pkceRequired = pkceRequired;
       return { authorizationCode: withRefreshUrl(flow, obj, path) };
     }
     case 'clientCredentials': {
       const flow: Flow<'clientCredentials'> = {
-        tokenUrl: requiredNonEmptyString(obj, 'tokenUrl', path),
+        tokenUrl: requiredNonEmptyString(obj, 'tokenUrl', path, obj.token_url),
         scopes,
       };
       return { clientCredentials: withRefreshUrl(flow, obj, path) };
     }
     case 'deviceCode': {
       const flow: Flow<'deviceCode'> = {
-        deviceAuthorizationUrl: requiredNonEmptyString(obj, 'deviceAuthorizationUrl', path),
-        tokenUrl: requiredNonEmptyString(obj, 'tokenUrl', path),
+        deviceAuthorizationUrl: requiredNonEmptyString(
+          obj,
+          'deviceAuthorizationUrl',
+          path,
+          obj.device_authorization_url,
+        ),
+        tokenUrl: requiredNonEmptyString(obj, 'tokenUrl', path, obj.token_url),
         scopes,
       };
       return { deviceCode: withRefreshUrl(flow, obj, path) };
@@ -82,13 +87,16 @@ function decodeFlow(kind: (typeof FLOW_KINDS)[number], obj: JsonObject, path: st
     // their URLs unannotated; the canonical model (and OAuth itself) needs them.
     case 'implicit': {
       const flow: Flow<'implicit'> = {
-        authorizationUrl: requiredNonEmptyString(obj, 'authorizationUrl', path),
+        authorizationUrl: requiredNonEmptyString(obj, 'authorizationUrl', path, obj.authorization_url),
         scopes,
       };
       return { implicit: withRefreshUrl(flow, obj, path) };
     }
     case 'password': {
-      const flow: Flow<'password'> = { tokenUrl: requiredNonEmptyString(obj, 'tokenUrl', path), scopes };
+      const flow: Flow<'password'> = {
+        tokenUrl: requiredNonEmptyString(obj, 'tokenUrl', path, obj.token_url),
+        scopes,
+      };
       return { password: withRefreshUrl(flow, obj, path) };
     }
   }
@@ -97,9 +105,9 @@ function decodeFlow(kind: (typeof FLOW_KINDS)[number], obj: JsonObject, path: st
 /** Decodes OAuthFlows: a oneof, so exactly one flow (digest §1.1). */
 export function decodeOAuthFlows(value: unknown, path: string): OAuthFlows {
   const obj = readObject(value, path);
-  const kind = readOneof(obj, path, FLOW_KINDS);
-  const at = `${path}/${kind}`;
-  return decodeFlow(kind, readObject(obj[kind], at), at);
+  const { key: kind, member } = readOneofMember(obj, path, FLOW_KINDS);
+  const at = `${path}/${member}`;
+  return decodeFlow(kind, readObject(obj[member], at), at);
 }
 
 /** Encodes OAuthFlows, writing only the first flow set so the oneof holds. */
@@ -122,9 +130,9 @@ export function encodeOAuthFlows(flows: OAuthFlows): JsonObject {
 /** Decodes a SecurityScheme: exactly one of the five wrapper members (digest §1.1). */
 export function decodeSecurityScheme(value: unknown, path: string): SecurityScheme {
   const obj = readObject(value, path);
-  const kind = readOneof(obj, path, SCHEME_KINDS);
-  const at = `${path}/${kind}`;
-  const inner = readObject(obj[kind], at);
+  const { key: kind, member } = readOneofMember(obj, path, SCHEME_KINDS);
+  const at = `${path}/${member}`;
+  const inner = readObject(obj[member], at);
   switch (kind) {
     case 'apiKeySecurityScheme': {
       const scheme: Variant<'apiKeySecurityScheme'> = {
@@ -138,7 +146,7 @@ export function decodeSecurityScheme(value: unknown, path: string): SecuritySche
       const scheme: Variant<'httpAuthSecurityScheme'> = {
         scheme: requiredNonEmptyString(inner, 'scheme', at),
       };
-      const bearerFormat = optionalProtoString(inner, 'bearerFormat', at);
+      const bearerFormat = optionalProtoString(inner, 'bearerFormat', at, inner.bearer_format);
       if (bearerFormat !== undefined) scheme.bearerFormat = bearerFormat;
       return { httpAuthSecurityScheme: withDescription(scheme, inner, at) };
     }
@@ -146,13 +154,13 @@ export function decodeSecurityScheme(value: unknown, path: string): SecuritySche
       const scheme: Variant<'oauth2SecurityScheme'> = {
         flows: decodeOAuthFlows(requiredValue(inner.flows, at, 'flows'), `${at}/flows`),
       };
-      const metadataUrl = optionalProtoString(inner, 'oauth2MetadataUrl', at);
+      const metadataUrl = optionalProtoString(inner, 'oauth2MetadataUrl', at, inner.oauth2_metadata_url);
       if (metadataUrl !== undefined) scheme.oauth2MetadataUrl = metadataUrl;
       return { oauth2SecurityScheme: withDescription(scheme, inner, at) };
     }
     case 'openIdConnectSecurityScheme': {
       const scheme: Variant<'openIdConnectSecurityScheme'> = {
-        openIdConnectUrl: requiredNonEmptyString(inner, 'openIdConnectUrl', at),
+        openIdConnectUrl: requiredNonEmptyString(inner, 'openIdConnectUrl', at, inner.open_id_connect_url),
       };
       return { openIdConnectSecurityScheme: withDescription(scheme, inner, at) };
     }

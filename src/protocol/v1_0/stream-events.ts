@@ -12,8 +12,8 @@ import { decodeArtifact, decodeTaskStatus, encodeArtifact, encodeTaskStatus } fr
 export function decodeTaskStatusUpdateEvent(value: unknown, path: string): TaskStatusUpdateEvent {
   const obj = readObject(value, path);
   const event: TaskStatusUpdateEvent = {
-    taskId: requiredNonEmptyString(obj, 'taskId', path),
-    contextId: requiredNonEmptyString(obj, 'contextId', path),
+    taskId: requiredNonEmptyString(obj, 'taskId', path, obj.task_id),
+    contextId: requiredNonEmptyString(obj, 'contextId', path, obj.context_id),
     status: decodeTaskStatus(requiredValue(obj.status, path, 'status'), `${path}/status`),
   };
   const metadata = objectValue(obj.metadata, path, 'metadata');
@@ -36,13 +36,13 @@ export function encodeTaskStatusUpdateEvent(event: TaskStatusUpdateEvent): JsonO
 export function decodeTaskArtifactUpdateEvent(value: unknown, path: string): TaskArtifactUpdateEvent {
   const obj = readObject(value, path);
   const event: TaskArtifactUpdateEvent = {
-    taskId: requiredNonEmptyString(obj, 'taskId', path),
-    contextId: requiredNonEmptyString(obj, 'contextId', path),
+    taskId: requiredNonEmptyString(obj, 'taskId', path, obj.task_id),
+    contextId: requiredNonEmptyString(obj, 'contextId', path, obj.context_id),
     artifact: decodeArtifact(requiredValue(obj.artifact, path, 'artifact'), `${path}/artifact`),
   };
   const append = booleanValue(obj.append, path, 'append');
   if (append !== undefined) event.append = append;
-  const lastChunk = booleanValue(obj.lastChunk, path, 'lastChunk');
+  const lastChunk = booleanValue(obj.lastChunk, path, 'lastChunk', obj.last_chunk);
   if (lastChunk !== undefined) event.lastChunk = lastChunk;
   const metadata = objectValue(obj.metadata, path, 'metadata');
   if (metadata !== undefined) event.metadata = metadata;

@@ -40,7 +40,7 @@ export function encodeTaskStatus(status: TaskStatus): JsonObject {
 export function decodeArtifact(value: unknown, path: string): Artifact {
   const obj = readObject(value, path);
   const artifact: Artifact = {
-    artifactId: requiredNonEmptyString(obj, 'artifactId', path),
+    artifactId: requiredNonEmptyString(obj, 'artifactId', path, obj.artifact_id),
     parts: requiredListValue(obj.parts, path, 'parts', decodePart),
   };
   const name = protoStringValue(obj.name, path, 'name');
@@ -73,7 +73,7 @@ export function decodeTask(value: unknown, path: string): Task {
   const obj = readObject(value, path);
   const task: Task = {
     id: requiredNonEmptyString(obj, 'id', path),
-    contextId: protoStringValue(obj.contextId, path, 'contextId') ?? '',
+    contextId: protoStringValue(obj.contextId, path, 'contextId', obj.context_id) ?? '',
     status: decodeTaskStatus(requiredValue(obj.status, path, 'status'), `${path}/status`),
   };
   const artifacts = optionalListValue(obj.artifacts, path, 'artifacts', decodeArtifact);

@@ -18,7 +18,7 @@ import { restCodec } from './codecs.js';
 import { mappedError, type ErrorMapper } from './error-mapping.js';
 import type { HttpRequest, HttpResponse } from './http-types.js';
 import { invokeStream, OPERATIONS } from './operations.js';
-import { queryInteger, queryObject } from './rest-query.js';
+import { queryInteger, queryObject, queryString } from './rest-query.js';
 import { JSON_MEDIA_TYPE, restMediaType } from './media-type.js';
 import { matchRestRoute, type RouteMatch } from './rest-routes.js';
 import { sseResponse } from './sse-body.js';
@@ -97,19 +97,22 @@ async function routeParams(request: HttpRequest, route: RouteMatch): Promise<unk
       return { id };
     case 'createTaskPushNotificationConfig': {
       const body = readObject(await readJsonBody(request, true), '');
+      // The path names the task: it replaces a body's `taskId`, under either spelling (decision 0136).
       // eslint-disable-next-line no-restricted-syntax -- peer JSON: a spread keeps a `__proto__` key plain data, where Object.assign would run its setter
-      return { ...body, taskId: id };
+      const params: Record<string, unknown> = { ...body, taskId: id };
+      delete params.task_id;
+      return params;
     }
     case 'getTaskPushNotificationConfig':
     case 'deleteTaskPushNotificationConfig':
       return { taskId: id, id: route.configId };
     case 'listTaskPushNotificationConfigs': {
       const pageSize = queryInteger(request.query, 'pageSize');
-      const pageToken = request.query.get('pageToken');
+      const pageToken = queryString(request.query, 'pageToken');
       return {
         taskId: id,
         ...(pageSize === undefined ? {} : { pageSize }),
-        ...(pageToken === null ? {} : { pageToken }),
+        ...(pageToken === undefined ? {} : { pageToken }),
       };
     }
     case 'getExtendedAgentCard':
