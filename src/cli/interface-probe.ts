@@ -77,10 +77,11 @@ function http2Answers(origin: URL): Promise<void> {
       session.close();
       resolve();
     });
-    session.once('error', (error) => {
+    session.once('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       session.destroy();
-      reject(error);
+      // An HTTP/1.1 server there answers the HTTP/2 preface with a bare "Protocol error".
+      reject(error.code?.startsWith('ERR_HTTP2') === true ? new Error(`no HTTP/2: ${error.message}`) : error);
     });
   });
 }
@@ -129,7 +130,9 @@ export async function unreachableInterfaces(
         continue;
       }
       const why =
-        error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : '';
+        error instanceof Error
+          ? (error.cause instanceof Error ? error.cause.message : error.message).trim()
+          : '';
       const what = entry.grpc ? `gRPC ${entry.url}` : entry.url;
       problems.push({ path: entry.path, severity: 'error', message: `${what} is not reachable (${why})` });
     }

@@ -23,6 +23,7 @@ const COMMANDS = [
   'list',
   'cancel',
   'subscribe',
+  'push-config',
 ];
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -99,6 +100,10 @@ describe('usage errors exit 2, whatever their kind', () => {
       [['list'], /missing the agent URL/],
       [['cancel', 'http://127.0.0.1:9/'], /missing the task id/],
       [['subscribe', 'http://127.0.0.1:9/'], /missing the task id/],
+      [['push-config'], /missing the action; expected create, get, list or delete/],
+      [['push-config', 'list', 'http://127.0.0.1:9/'], /missing the task id/],
+      [['push-config', 'get', 'http://127.0.0.1:9/', 't1'], /get: missing the config id/],
+      [['push-config', 'create', 'http://127.0.0.1:9/', 't1'], /create: --push-url is required/],
     ];
     await fourAtATime(missing, ([args, message]) => expectUsageError(args, message));
   });
@@ -119,8 +124,17 @@ describe('usage errors exit 2, whatever their kind', () => {
       [['check', 'ftp://example.com/'], /only http and https agent URLs are supported/],
       [
         ['send', 'http://127.0.0.1:9/', 'hi', '--binding', 'carrier-pigeon'],
-        /--binding: expected jsonrpc or rest/,
+        /--binding: expected jsonrpc, rest or grpc/,
       ],
+      [['push-config', 'rename', 'http://127.0.0.1:9/', 't1'], /unknown action "rename"/],
+      [['push-config', 'delete', 'http://127.0.0.1:9/', 't1', 'c1', 'c2'], /delete: unexpected "c2"/],
+      [
+        ['send', 'http://127.0.0.1:9/', 'hi', '--push-url', 'ftp://x/'],
+        /--push-url: expected an http\(s\) URL/,
+      ],
+      [['send', 'http://127.0.0.1:9/', 'hi', '--push-token', 't'], /--push-token needs --push-url/],
+      [['card', 'https://example.com/', '--token', 't'], /--token is used with --extended only/],
+      [['card', 'examples/echo', '--extended'], /--extended: expected a card URL/],
       [['get', 'http://127.0.0.1:9/', 't1', '--history', 'many'], /--history: expected a whole number/],
       [['list', 'not a url'], /is not a URL/],
     ];
