@@ -9,7 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startJsonServer, type JsonServer } from '../client/helpers/json-server.js';
 import { startConcordServe, type RunningServer } from '../interop/matrix/servers.js';
-import { concord, ndjson } from './cli-process.js';
+import { join } from 'node:path';
+import { concord, ndjson, ROOT, startConcord } from './cli-process.js';
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -37,6 +38,30 @@ describe('concord card against a server with a gRPC interface', () => {
       expect(run.stdout).toContain(JSON.stringify(server.grpcTarget));
     },
   );
+
+  it('a served example (examples/echo with --grpc-port 0): the card is valid, exit 0', async () => {
+    const serve = startConcord([
+      'serve',
+      join(ROOT, 'examples/echo'),
+      '--port',
+      '0',
+      '--grpc-port',
+      '0',
+      '--store',
+      'memory',
+    ]);
+    try {
+      const banner = await serve.until((s) => s.includes('agent card:'));
+      const url = /serving "[^"]*" at (http:\/\/\S+\/)/.exec(banner)![1]!;
+      const run = await concord(['card', url]);
+      expect(run.stderr).toBe(`${url}: card is valid A2A 1.0\n`);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain('"protocolBinding": "GRPC"');
+    } finally {
+      serve.child.kill('SIGTERM');
+      await serve.exited;
+    }
+  });
 
   describe('a gRPC interface where nothing speaks HTTP/2', () => {
     let fake: JsonServer;
