@@ -1,5 +1,5 @@
 /**
- * What every calling command (send, get, list, cancel, subscribe) shares: the options that pick
+ * What every calling command (send, get, list, cancel, subscribe, push-config) shares: the options that pick
  * the interface, the credentials and the network policy, and the connection they lead to
  * (decision 0038). A loopback URL the user typed is trusted, so agents on localhost work without
  * a flag; every other private or loopback target, including one a fetched card points to, needs
@@ -31,7 +31,7 @@ export const CALL_OPTIONS = {
 
 /** Usage text of the shared options. */
 export const CALL_OPTIONS_USAGE = `Connection options (every calling command):
-  --binding <b>        jsonrpc or rest (default: the agent's preference)
+  --binding <b>        jsonrpc, rest or grpc (default: the agent's preference)
   --a2a-version <v>    1.0 or 0.3 (default: 1.0 when the agent offers it)
   --token <bearer>     bearer token (default: $CONCORD_TOKEN)
   --api-key <key>      API key, placed where the card's apiKey scheme says (default: $CONCORD_API_KEY)
@@ -110,7 +110,9 @@ function preferenceOf(flags: CallFlags): TransportPreference {
   if (binding !== undefined) {
     if (binding === 'jsonrpc' || binding === 'json-rpc') prefer.bindings = ['JSONRPC'];
     else if (binding === 'rest' || binding === 'http+json') prefer.bindings = ['HTTP+JSON'];
-    else throw new UsageError(`--binding: expected jsonrpc or rest, got ${JSON.stringify(flags.binding)}`);
+    else if (binding === 'grpc') prefer.bindings = ['GRPC'];
+    else
+      throw new UsageError(`--binding: expected jsonrpc, rest or grpc, got ${JSON.stringify(flags.binding)}`);
   }
   const version = flags['a2a-version'];
   if (version !== undefined) {
@@ -138,6 +140,16 @@ export function checkCallFlags(flags: CallFlags): void {
   timeoutOf(flags);
 }
 
+/** The credentials `--token` / `--api-key` (or their environment variables) give. */
+export function credentialsOf(flags: CallFlags): Credential[] {
+  const auth: Credential[] = [];
+  const token = flags.token ?? process.env.CONCORD_TOKEN;
+  if (token !== undefined && token !== '') auth.push(bearer(token));
+  const key = flags['api-key'] ?? process.env.CONCORD_API_KEY;
+  if (key !== undefined && key !== '') auth.push(cardApiKey(key));
+  return auth;
+}
+
 /** Resolves the agent's card and picks an interface as the flags say. */
 export async function connectClient(
   url: URL,
@@ -145,16 +157,11 @@ export async function connectClient(
   signal: AbortSignal,
   io?: CliIo,
 ): Promise<A2AClient> {
-  const auth: Credential[] = [];
-  const token = flags.token ?? process.env.CONCORD_TOKEN;
-  if (token !== undefined && token !== '') auth.push(bearer(token));
-  const key = flags['api-key'] ?? process.env.CONCORD_API_KEY;
-  if (key !== undefined && key !== '') auth.push(cardApiKey(key));
   const timeoutMs = timeoutOf(flags);
   return A2AClient.connect(url, {
     ...networkPolicyFor(url, flags['allow-private'] === true),
     prefer: preferenceOf(flags),
-    auth,
+    auth: credentialsOf(flags),
     signal,
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     // What the client read past in an off-spec answer goes to stderr (decision 0136).

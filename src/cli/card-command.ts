@@ -1,31 +1,22 @@
 /**
  * `concord card <dir|file|url>`: prints the card an agent serves (generated from its definitions,
  * or fetched) and lints it against the spec, including whether the URLs its interfaces declare
- * answer. `concord card verify <url|file>`: checks the card's JWS signatures (A2A 1.0 §8.4).
+ * answer (interface-probe.ts); `--extended` asks the agent for its extended card with the
+ * calling commands' credentials (A2A 1.0 §3.1.11, digest §9.2, decision 0142).
+ * `concord card verify <url|file>`: checks the card's JWS signatures (A2A 1.0 §8.4).
  * Cards, key sets and the interface probes go through the client's network guard (decisions
  * 0038, 0039): a loopback URL you typed is allowed, other private targets need --allow-private.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import {
-  lintAgentCard,
-  signAgentCard,
-  verifyAgentCard,
-  type CardProblem,
-  type SigningKey,
-} from '../card/index.js';
-import {
-  A2ALocalError,
-  checkTarget,
-  createJwksFetcher,
-  fetchAgentCardJson,
-  type NetworkPolicy,
-} from '../client/index.js';
+import { lintAgentCard, signAgentCard, verifyAgentCard, type SigningKey } from '../card/index.js';
+import { A2ALocalError, createJwksFetcher, fetchAgentCardJson, type NetworkPolicy } from '../client/index.js';
 import { cardsFor, importSigningKeys, loadHost, type HostConfig } from '../host/index.js';
 import { v0_3JsonRpcCodec, v1_0Codec, type ProtocolVersion } from '../protocol/index.js';
 import { defaultInterfaces } from '../server/index.js';
-import { networkPolicyFor } from './call-flags.js';
+import { connectClient, networkPolicyFor, type CallFlags } from './call-flags.js';
 import { describeFailure, UsageError } from './exit-codes.js';
+import { unreachableInterfaces } from './interface-probe.js';
 
 /** Usage text of `card`. */
 export const CARD_USAGE = `Usage: concord card <agents-dir|config.json5|agent.md|card-url> [options]
@@ -38,7 +29,17 @@ Options:
   --jwks <url|file>   verify: the keys to check signatures against (default: the signature's
                       jku, else <origin>/.well-known/jwks.json for a URL)
   --allow-private     allow private and loopback targets beyond a loopback URL you typed
-                      (a fetched card is found at /.well-known/agent-card.json, else agent.json)`;
+                      (a fetched card is found at /.well-known/agent-card.json, else agent.json)
+
+Extended card (a card URL only; GetExtendedAgentCard, sent in --card-version):
+  --extended          print and lint the agent's extended card instead of the public one
+  --token <bearer>    bearer token for --extended (default: $CONCORD_TOKEN)
+  --api-key <key>     API key for --extended, placed as the card's apiKey scheme says
+                      (default: $CONCORD_API_KEY)
+  --binding <b>       jsonrpc, rest or grpc: the interface to ask on (default: the agent's
+                      preference)
+
+gRPC interfaces (host:port) are probed with an HTTP/2 handshake, HTTP ones with a GET.`;
 
 type Out = (line: string) => void;
 
@@ -53,6 +54,10 @@ export async function cardCommand(args: string[], out: Out, err: Out): Promise<n
       'base-url': { type: 'string', default: 'http://localhost:4000/' },
       jwks: { type: 'string' },
       'allow-private': { type: 'boolean', default: false },
+      extended: { type: 'boolean', default: false },
+      token: { type: 'string' },
+      'api-key': { type: 'string' },
+      binding: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -68,17 +73,37 @@ export async function cardCommand(args: string[], out: Out, err: Out): Promise<n
   if (version !== '1.0' && version !== '0.3')
     throw new UsageError(`--card-version: expected 1.0 or 0.3, got ${version}`);
   const fetched = isUrl(target);
+  const extended = values.extended === true;
+  if (!extended) {
+    // Credentials would go nowhere: the public card is fetched without them (digest §9.1); the
+    // extended one is the authenticated call (digest §9.2).
+    const stray = (['token', 'api-key', 'binding'] as const).find((name) => values[name] !== undefined);
+    if (stray !== undefined) throw new UsageError(`--${stray} is used with --extended only`);
+  } else if (!fetched) {
+    throw new UsageError(`--extended: expected a card URL, got ${JSON.stringify(target)}`);
+  }
   const policy = fetched ? networkPolicyFor(new URL(target), allowPrivate) : {};
-  const cards = fetched
-    ? [{ label: target, json: await fetchCard(target, version, policy) }]
-    : await generated(target, version, values['base-url'] ?? '', values.agent);
+  let cards: { label: string; json: Record<string, unknown> }[];
+  if (extended) {
+    const flags: CallFlags = { ...values, 'a2a-version': version };
+    const answer = await extendedCard(new URL(target), version, flags);
+    if ('failure' in answer) {
+      err(`concord card: ${answer.failure.line}`);
+      return answer.failure.code;
+    }
+    cards = [{ label: `${target} (extended)`, json: answer.json }];
+  } else {
+    cards = fetched
+      ? [{ label: target, json: await fetchCard(target, version, policy) }]
+      : await generated(target, version, values['base-url'] ?? '', values.agent);
+  }
   let errors = 0;
   for (const { label, json } of cards) {
     out(JSON.stringify(json, null, 2));
     // A generated card advertises where it will be served, which need not be up yet.
     const problems = [
       ...lintAgentCard(json, version),
-      ...(fetched ? await unreachable(json, version, policy) : []),
+      ...(fetched ? await unreachableInterfaces(json, version, policy) : []),
     ];
     for (const problem of problems)
       err(`${label}: ${problem.severity}: ${problem.path || '/'}: ${problem.message}`);
@@ -137,55 +162,27 @@ async function fetchCard(
 }
 
 /**
- * Interface URLs that do not answer at all (any HTTP status counts as an answer): 1.0
- * `supportedInterfaces`, or 0.3 `url` and `additionalInterfaces`. A URL listed twice is tried once.
+ * The extended card, asked for on the interface the flags pick with their credentials, written in
+ * `version`'s card shape; or why the call failed (an agent's error, exit 3; no answer, exit 4).
  */
-async function unreachable(
-  json: Record<string, unknown>,
+async function extendedCard(
+  url: URL,
   version: ProtocolVersion,
-  policy: NetworkPolicy,
-): Promise<CardProblem[]> {
-  const urls: { path: string; url: string }[] = [];
-  if (version === '1.0' && Array.isArray(json.supportedInterfaces)) {
-    json.supportedInterfaces.forEach((each: unknown, i) => {
-      const url = (each as { url?: unknown }).url;
-      if (typeof url === 'string') urls.push({ path: `/supportedInterfaces/${i}/url`, url });
-    });
-  } else if (version === '0.3') {
-    // 0.3: the main `url` and every `additionalInterfaces` entry (A2A 0.3 AgentCard).
-    if (typeof json.url === 'string') urls.push({ path: '/url', url: json.url });
-    if (Array.isArray(json.additionalInterfaces)) {
-      json.additionalInterfaces.forEach((each: unknown, i) => {
-        const url = (each as { url?: unknown }).url;
-        if (typeof url === 'string') urls.push({ path: `/additionalInterfaces/${i}/url`, url });
-      });
-    }
-  }
-  const problems: CardProblem[] = [];
-  const seen = new Set<string>();
-  for (const { path, url } of urls) {
-    if (seen.has(url)) continue;
-    seen.add(url);
+  flags: CallFlags,
+): Promise<{ json: Record<string, unknown> } | { failure: ReturnType<typeof describeFailure> }> {
+  try {
+    const client = await connectClient(url, flags, AbortSignal.timeout(30_000));
     try {
-      // The card chose these URLs: the guard decides first whether they may be probed at all.
-      // The probe sends nothing and reads nothing, so it can use fetch after the check.
-      await checkTarget(new URL(url), policy);
-      await fetch(url, { method: 'GET', signal: AbortSignal.timeout(5_000), redirect: 'manual' });
-    } catch (error) {
-      if (error instanceof A2ALocalError && error.kind === 'SSRF_BLOCKED') {
-        problems.push({
-          path,
-          severity: 'warning',
-          message: `${url} was not probed: ${describeFailure(error).line}`,
-        });
-        continue;
-      }
-      const why =
-        error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : '';
-      problems.push({ path, severity: 'error', message: `${url} is not reachable (${why})` });
+      const card = await client.getExtendedAgentCard();
+      const codec = version === '1.0' ? v1_0Codec : v0_3JsonRpcCodec;
+      return { json: codec.encodeAgentCard(card) as Record<string, unknown> };
+    } finally {
+      client.close();
     }
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    return { failure: describeFailure(error) };
   }
-  return problems;
 }
 
 /** The policy for what the user typed: a loopback card URL or --jwks URL lets loopback through. */

@@ -1,6 +1,6 @@
 /**
  * Exit codes: 2 for a usage error on every command; those of the calling commands (send, get,
- * list, cancel, subscribe; decision 0038); and the
+ * list, cancel, subscribe, push-config; decisions 0038, 0142); and the
  * one-line description of a failure. Scripts branch on the code; people read the line, which
  * keeps the A2A code and ErrorInfo reason of an agent's error (digest §5.2).
  */
@@ -32,7 +32,7 @@ export const EXIT_CODES_USAGE = `Exit codes:
   2    every command: a mistake in the command line (unknown command or option, missing argument,
        bad option value, --data that is not JSON)
   1    every command: it failed for another reason (check: a rule failed)
-Exit codes of send, get, list, cancel, subscribe:
+Exit codes of send, get, list, cancel, subscribe, push-config (card --extended: 3 and 4 too):
   0    success (send/subscribe: the task completed, or waits for input or auth)
   3    the agent answered with an A2A error (the message names its code and reason)
   4    no usable answer: network, timeout, refused private target, no compatible interface

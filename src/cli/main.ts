@@ -13,6 +13,7 @@ import { EXIT, EXIT_CODES_USAGE, isUsageError, UsageError } from './exit-codes.j
 import { getCommand } from './get-command.js';
 import { listCommand } from './list-command.js';
 import { pushCommand, PUSH_USAGE } from './push-command.js';
+import { pushConfigCommand } from './push-config-command.js';
 import { sendCommand } from './send-command.js';
 import { serveCommand, SERVE_USAGE } from './serve-command.js';
 import { subscribeCommand } from './subscribe-command.js';
@@ -23,7 +24,8 @@ const USAGE = `Usage: concord <command> [options]
 
 Commands:
   serve <target>  serve agents over A2A (0.3 and 1.0, JSON-RPC and HTTP+JSON)
-  card <target>   print and lint an agent's card; card verify checks its signature
+  card <target>   print and lint an agent's card (--extended: the extended one); card verify
+                  checks its signature
   contracts ...   list an agent's typed message contracts, or the deprecated ones
   approvals ...   list, approve or reject messages held for a requiresApproval contract
   push ...        push deliveries given up (dead letters), and requeueing one
@@ -37,6 +39,7 @@ Calling agents (concord <command> --help for each):
   list <url>            list tasks (A2A 1.0)
   cancel <url> <taskId> cancel a task
   subscribe <url> <id>  follow a running task
+  push-config ...       create, get, list or delete a task's push-notification configs
 
 ${SERVE_USAGE}
 
@@ -76,6 +79,7 @@ const COMMANDS: Record<string, Command> = {
   list: (args) => listCommand(args, processIo()),
   cancel: (args) => cancelCommand(args, processIo()),
   subscribe: (args) => subscribeCommand(args, processIo()),
+  'push-config': (args) => pushConfigCommand(args, processIo()),
 };
 
 /** The package's version, read from its package.json (dist/cli/ and src/cli/ are two levels down). */

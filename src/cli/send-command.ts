@@ -4,13 +4,19 @@
  */
 import { parseArgs } from 'node:util';
 import type { A2AClient } from '../client/index.js';
-import type { SendMessageRequest, StreamResponse, TaskState } from '../protocol/index.js';
+import type {
+  SendMessageConfiguration,
+  SendMessageRequest,
+  StreamResponse,
+  TaskState,
+} from '../protocol/index.js';
 import { agentUrl, CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags, connectClient } from './call-flags.js';
 import { runCall } from './call-runner.js';
 import type { CliIo } from './cli-io.js';
 import { EXIT } from './exit-codes.js';
 import { LiveView } from './live-view.js';
 import { buildMessage } from './message-input.js';
+import { pushConfigOf } from './push-config-command.js';
 
 /** Usage text of `send`. */
 export const SEND_USAGE = `Usage: concord send <url> [text...] [options]
@@ -25,6 +31,8 @@ Options:
   --no-wait               return as soon as the agent has the task (returnImmediately)
   --context <id>          continue a conversation (contextId)
   --task <id>             answer a task that waits for input (taskId)
+  --push-url <url>        have the agent post the task's updates to this webhook (its push config)
+  --push-token <token>    a token the agent sends with every post (needs --push-url)
 
 ${CALL_OPTIONS_USAGE}`;
 
@@ -73,6 +81,8 @@ export function sendCommand(args: string[], io: CliIo): Promise<number> {
           'no-wait': { type: 'boolean', default: false },
           context: { type: 'string' },
           task: { type: 'string' },
+          'push-url': { type: 'string' },
+          'push-token': { type: 'string' },
         },
       });
       if (values.help === true) {
@@ -90,6 +100,7 @@ export function sendCommand(args: string[], io: CliIo): Promise<number> {
         contextId: values.context,
         taskId: values.task,
       });
+      const push = pushConfigOf(values);
       checkCallFlags(values);
       const client = await connectClient(url, values, signal);
       const json = values.json === true;
@@ -105,8 +116,13 @@ export function sendCommand(args: string[], io: CliIo): Promise<number> {
           if (view === undefined) io.write(`${JSON.stringify(event)}\n`);
           else view.event(event);
         };
+        // The config's task is the one this send creates: taskId stays empty (digest §1.6).
+        const configuration: SendMessageConfiguration = {
+          ...(values['no-wait'] === true ? { returnImmediately: true } : {}),
+          ...(push === undefined ? {} : { taskPushNotificationConfig: { ...push, taskId: '' } }),
+        };
         const request: SendMessageRequest =
-          values['no-wait'] === true ? { message, configuration: { returnImmediately: true } } : { message };
+          Object.keys(configuration).length === 0 ? { message } : { message, configuration };
         if (values.stream === true) {
           for await (const event of client.sendStreamingMessage(request, { signal })) show(event);
         } else {

@@ -24,7 +24,7 @@ export function checkOutputModes(accepted: string[] | undefined, offered: string
   for (const a of accepted) for (const o of offered) if (mediaTypesMatch(a, o)) return;
   throw new A2AError(
     'ContentTypeNotSupportedError',
-    `None of the accepted output modes (${accepted.join(', ')}) is produced by this agent (${offered.join(', ')})`,
+    `Incompatible content types: the accepted output modes (${accepted.join(', ')}) are not supported; this agent produces ${offered.join(', ')}`,
     {
       metadata: { acceptedOutputModes: accepted.join(','), supportedOutputModes: offered.join(',') },
       violations: [

@@ -359,7 +359,10 @@ export class RequestHandler {
     if (this.agentCard.capabilities.extendedAgentCard !== true) {
       // 0.3 has no capability error for this; its card flag maps to -32007 (digest §6.7).
       if (call.version === '0.3') throw new A2AError('ExtendedAgentCardNotConfiguredError');
-      throw new A2AError('UnsupportedOperationError', 'This agent declares no extended agent card');
+      throw new A2AError(
+        'UnsupportedOperationError',
+        'This operation is not supported: this agent declares no extended agent card',
+      );
     }
     if (this.extendedAgentCard === undefined) throw new A2AError('ExtendedAgentCardNotConfiguredError');
     if (call.user === undefined)
@@ -432,7 +435,7 @@ export class RequestHandler {
     if (this.push === undefined || this.agentCard.capabilities.pushNotifications !== true) {
       throw new A2AError(
         'PushNotificationNotSupportedError',
-        'This agent does not support push notifications',
+        'Push Notification is not supported by this agent',
       );
     }
     return this.push;
@@ -440,7 +443,10 @@ export class RequestHandler {
 
   private requireStreaming(): void {
     if (this.agentCard.capabilities.streaming !== true) {
-      throw new A2AError('UnsupportedOperationError', 'This agent does not support streaming');
+      throw new A2AError(
+        'UnsupportedOperationError',
+        'This operation is not supported: this agent does not stream',
+      );
     }
   }
 

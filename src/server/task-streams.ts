@@ -138,7 +138,7 @@ export function parseEventId(value: string): number {
 export function finishedTaskError(taskId: string, state: TaskState): A2AError {
   return new A2AError(
     'UnsupportedOperationError',
-    `Task ${taskId} is ${state}; a finished task cannot be subscribed to`,
+    `This operation is not supported: task ${taskId} is ${state}, and a finished task cannot be subscribed to`,
     { metadata: { taskId } },
   );
 }

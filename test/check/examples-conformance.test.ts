@@ -60,7 +60,9 @@ describe('concord check on every example', { timeout: 120_000 }, () => {
 
   it('dealer (AAP requests; a card of 1.0 interfaces only)', async () => {
     const result = await check('dealer', './', ['--data', '{"type":"dealer.information.request"}']);
-    expect(result.report.interfaces).toEqual([`JSONRPC 1.0 ${result.url}`, `HTTP+JSON 1.0 ${result.url}`]);
+    // Interface URLs are listed without the trailing slash (decision 0138).
+    const listed = result.url.replace(/\/$/, '');
+    expect(result.report.interfaces).toEqual([`JSONRPC 1.0 ${listed}`, `HTTP+JSON 1.0 ${listed}`]);
     expectConformant(result, 20);
   });
 

@@ -194,9 +194,9 @@ describe('send', () => {
     const nothing = await concord(['send', echo.url]);
     expect(nothing.code).toBe(2);
     expect(nothing.stderr).toContain('nothing to send');
-    const binding = await concord(['send', echo.url, 'hi', '--binding', 'grpc']);
+    const binding = await concord(['send', echo.url, 'hi', '--binding', 'soap']);
     expect(binding.code).toBe(2);
-    expect(binding.stderr).toContain('--binding: expected jsonrpc or rest, got "grpc"');
+    expect(binding.stderr).toContain('--binding: expected jsonrpc, rest or grpc, got "soap"');
     const unknown = await concord(['send', echo.url, 'hi', '--bogus']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("Unknown option '--bogus'");

@@ -4,6 +4,7 @@
  * whatever its kind — unknown command, unknown option, missing argument, bad option value — on
  * every command (issue 22; a2a-cli SPEC §5.1, §5.2, §9.6).
  */
+import { tmpdir } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -23,6 +24,7 @@ const COMMANDS = [
   'list',
   'cancel',
   'subscribe',
+  'push-config',
 ];
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -89,7 +91,8 @@ describe('usage errors exit 2, whatever their kind', () => {
       [['approvals'], /Usage: concord approvals/],
       [['approvals', 'show', 'http://127.0.0.1:9/'], /missing the approval id/],
       [['push'], /Usage: concord push/],
-      [['push', 'requeue'], /expected a dead letter id/],
+      // An existing --data-dir, so the id is judged whatever the working directory holds.
+      [['push', 'requeue', '--data-dir', tmpdir()], /expected a dead letter id/],
       [['db'], /Usage: concord db/],
       [['check'], /missing the agent URL/],
       [['aump'], /Usage: concord aump/],
@@ -99,6 +102,10 @@ describe('usage errors exit 2, whatever their kind', () => {
       [['list'], /missing the agent URL/],
       [['cancel', 'http://127.0.0.1:9/'], /missing the task id/],
       [['subscribe', 'http://127.0.0.1:9/'], /missing the task id/],
+      [['push-config'], /missing the action; expected create, get, list or delete/],
+      [['push-config', 'list', 'http://127.0.0.1:9/'], /missing the task id/],
+      [['push-config', 'get', 'http://127.0.0.1:9/', 't1'], /get: missing the config id/],
+      [['push-config', 'create', 'http://127.0.0.1:9/', 't1'], /create: --push-url is required/],
     ];
     await fourAtATime(missing, ([args, message]) => expectUsageError(args, message));
   });
@@ -113,14 +120,26 @@ describe('usage errors exit 2, whatever their kind', () => {
       [['card', 'https://example.com/', '--card-version', '2.0'], /--card-version: expected 1\.0 or 0\.3/],
       [['contracts', 'rename', echo], /unknown contracts action "rename"/],
       [['db', 'drop'], /db: unknown action "drop"/],
-      [['push', 'requeue', 'abc'], /expected a dead letter id \(a positive integer\), got "abc"/],
+      [
+        ['push', 'requeue', 'abc', '--data-dir', tmpdir()],
+        /expected a dead letter id \(a positive integer\), got "abc"/,
+      ],
       [['check', 'http://127.0.0.1:9/', '--timeout', 'soon'], /--timeout: expected a positive number/],
       [['check', 'http://127.0.0.1:9/', '--data', '{"type":'], /--data is not valid JSON/],
       [['check', 'ftp://example.com/'], /only http and https agent URLs are supported/],
       [
         ['send', 'http://127.0.0.1:9/', 'hi', '--binding', 'carrier-pigeon'],
-        /--binding: expected jsonrpc or rest/,
+        /--binding: expected jsonrpc, rest or grpc/,
       ],
+      [['push-config', 'rename', 'http://127.0.0.1:9/', 't1'], /unknown action "rename"/],
+      [['push-config', 'delete', 'http://127.0.0.1:9/', 't1', 'c1', 'c2'], /delete: unexpected "c2"/],
+      [
+        ['send', 'http://127.0.0.1:9/', 'hi', '--push-url', 'ftp://x/'],
+        /--push-url: expected an http\(s\) URL/,
+      ],
+      [['send', 'http://127.0.0.1:9/', 'hi', '--push-token', 't'], /--push-token needs --push-url/],
+      [['card', 'https://example.com/', '--token', 't'], /--token is used with --extended only/],
+      [['card', 'examples/echo', '--extended'], /--extended: expected a card URL/],
       [['get', 'http://127.0.0.1:9/', 't1', '--history', 'many'], /--history: expected a whole number/],
       [['list', 'not a url'], /is not a URL/],
     ];

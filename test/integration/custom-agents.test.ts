@@ -179,15 +179,14 @@ describe('capabilities and extensions', () => {
       { execute: (_c, u) => u.complete() },
       { agentCard: { ...card, capabilities: { streaming: false } } },
     );
-    // Streaming methods answer errors in the stream: one event, the JSON-RPC error (decision 0135).
+    // 1.0 streaming methods answer errors as plain JSON-RPC responses (0.3 ones in the stream; 0135).
     for (const [method, params] of [
       ['SendStreamingMessage', message()],
       ['SubscribeToTask', { id: 'x' }],
     ] as const) {
       const { response, text } = await rpcText(method, params);
-      expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
-      const event = JSON.parse(text.replace(/^data: /, '').trim()) as Record<string, unknown>;
-      expect(jsonRpcWireError(200, event).code).toBe(-32004);
+      expect(response.headers.get('content-type')).toBe('application/json');
+      expect(jsonRpcWireError(200, JSON.parse(text) as Record<string, unknown>).code).toBe(-32004);
     }
   });
 

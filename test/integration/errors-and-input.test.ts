@@ -264,6 +264,8 @@ describe('limits, versions and media types', () => {
       V1,
     );
     expect(jsonRpcWireError(200, rpc.json).code).toBe(-32003);
+    // The 0.3 kit's error-code checks look for the spec's default words in the message.
+    expect(jsonRpcWireError(200, rpc.json).message).toMatch(/^Push Notification is not supported/);
     const rest = await fetch(`${server.url}tasks/t/pushNotificationConfigs`, { headers: V1 });
     expect(rest.status).toBe(400);
     expect(restWireError(400, (await rest.json()) as Record<string, unknown>).reason).toBe(
@@ -297,6 +299,7 @@ describe('limits, versions and media types', () => {
       V1,
     );
     expect(jsonRpcWireError(200, json).code).toBe(-32005);
+    expect(jsonRpcWireError(200, json).message).toMatch(/^Incompatible content types: .* not supported/);
     const rest = await fetch(`${server.url}message:send`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...V1 },

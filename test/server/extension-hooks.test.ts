@@ -182,9 +182,11 @@ describe('profile hooks', () => {
     >;
     expect(card.profile_version).toBe('1.0');
     // A 0.3 client sends no header, which is 1.0 here: no HTTP 0.3 interface is claimed (0139).
+    // Listed without the trailing slash (decision 0138).
+    const listed = server.url.replace(/\/$/, '');
     expect(card.supportedInterfaces).toEqual([
-      { url: server.url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
-      { url: server.url, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+      { url: listed, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+      { url: listed, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
     ]);
     const old = (await (
       await fetch(`${server.url}.well-known/agent-card.json`, { headers: { 'a2a-version': '0.3' } })

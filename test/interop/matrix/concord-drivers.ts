@@ -1,9 +1,8 @@
 /**
  * Drivers for Concord's own callers: the public client (src/client, `A2AClient.connect` with the
- * interface under test preferred) and the `concord` CLI as a process (`send`, `send --stream`,
- * `get`, `list`, `cancel`, `subscribe` with `--json`, and `card`). The CLI offers no push-config
- * commands (its `push` command manages dead letters on the server side) and no way to fetch the
- * extended card (`card` takes no credentials), so its rows lack those cells.
+ * interface under test preferred) and the `concord` CLI as a process (`send` with `--push-url`,
+ * `send --stream`, `get`, `list`, `cancel`, `subscribe`, `push-config create/get/list/delete`
+ * with `--json`, and `card`, `card --extended --token`), so the CLI has every cell the client has.
  */
 import { A2AClient, CardCache, bearer, type ClientBinding } from '../../../src/client/index.js';
 import type {
@@ -172,19 +171,30 @@ function cliTask(objects: Record<string, unknown>[]): NTask {
   return taskOf(task);
 }
 
+/** `--binding` of the CLI for a row's binding. */
+const CLI_BINDING = { JSONRPC: 'jsonrpc', 'HTTP+JSON': 'rest', GRPC: 'grpc' } as const;
+
 async function connectCli(
-  binding: 'JSONRPC' | 'HTTP+JSON',
+  binding: ClientRow['binding'],
   version: ClientRow['version'],
   server: ServerUnderTest,
 ): Promise<Driver> {
-  const flags = ['--binding', binding === 'JSONRPC' ? 'jsonrpc' : 'rest', '--a2a-version', version];
+  const flags = ['--binding', CLI_BINDING[binding], '--a2a-version', version];
+  // `concord card <url>` prints the card as JSON on stdout (its lint verdict goes to stderr); a
+  // lint error (an interface that does not answer, a gRPC one included) exits 1 and fails the cell.
+  const card = async (extra: string[]) => {
+    const run = await concord(['card', server.url, '--card-version', version, ...extra]);
+    if (run.code !== 0) throw new Error(`concord card exited ${run.code}: ${run.stderr}`);
+    return cardOf(JSON.parse(run.stdout) as { name: string; skills: { id: string }[] });
+  };
+  const pushConfig = async (args: string[]) => {
+    const [config] = await cli(['push-config', args[0]!, server.url, ...args.slice(1), ...flags]);
+    return configOf(config as unknown as TaskPushNotificationConfig);
+  };
   return {
-    // `concord card <url>` prints the card as JSON on stdout (its lint verdict goes to stderr).
-    card: async () => {
-      const run = await concord(['card', server.url]);
-      if (run.code !== 0) throw new Error(`concord card exited ${run.code}: ${run.stderr}`);
-      return cardOf(JSON.parse(run.stdout) as { name: string; skills: { id: string }[] });
-    },
+    card: () => card([]),
+    extendedCard: () => card(['--extended', '--token', server.token, '--binding', CLI_BINDING[binding]]),
+    sendsPush: true,
     send: async (text, o = {}) =>
       cliTask(
         await cli([
@@ -195,6 +205,7 @@ async function connectCli(
           ...(o.taskId === undefined ? [] : ['--task', o.taskId]),
           ...(o.contextId === undefined ? [] : ['--context', o.contextId]),
           ...(o.returnImmediately === true ? ['--no-wait'] : []),
+          ...(o.push === undefined ? [] : ['--push-url', o.push.url, '--push-token', o.push.token]),
         ]),
       ),
     stream: async (text) =>
@@ -237,6 +248,23 @@ async function connectCli(
         throw new Error(`concord subscribe exited ${run.code}: ${run.stderr}${run.stdout}`);
       return ndjson(run.stdout).map((o) => eventOf(o as StreamResponse));
     },
+    pushCreate: ({ taskId, id, url, token }) =>
+      pushConfig([
+        'create',
+        taskId,
+        '--push-url',
+        url,
+        ...(id === '' ? [] : ['--id', id]),
+        ...(token === undefined ? [] : ['--push-token', token]),
+      ]),
+    pushGet: (taskId, id) => pushConfig(['get', taskId, id]),
+    pushList: async (taskId) => {
+      const [page] = await cli(['push-config', 'list', server.url, taskId, ...flags]);
+      return ((page?.configs ?? []) as TaskPushNotificationConfig[]).map(configOf);
+    },
+    pushDelete: async (taskId, id) => {
+      await cli(['push-config', 'delete', server.url, taskId, id, ...flags]);
+    },
     close: () => undefined,
   };
 }
@@ -255,20 +283,20 @@ export const CONCORD_CLIENT_ROWS: ClientRow[] = BINDINGS.flatMap((binding) =>
 );
 
 /**
- * The CLI on both HTTP bindings and both versions, paired (JSON-RPC 1.0, HTTP+JSON 0.3): every
- * wire path under it is the client's, which the client rows cover on all six interfaces; what the
- * CLI adds (flags, output, exit codes) does not depend on the pairing, and each CLI cell costs a
- * process start per call. It has no gRPC flag.
+ * The CLI once per binding, each binding in one version (JSON-RPC 1.0, HTTP+JSON 0.3, gRPC 1.0):
+ * every wire path under it is the client's, which the client rows cover on all six interfaces;
+ * what the CLI adds (flags, output, exit codes) does not depend on the pairing, and each CLI cell
+ * costs a process start per call.
  */
 export const CONCORD_CLI_ROWS: ClientRow[] = (
   [
     ['JSONRPC', '1.0'],
     ['HTTP+JSON', '0.3'],
+    ['GRPC', '1.0'],
   ] as const
 ).map(([binding, version]): ClientRow => ({
   client: 'concord cli',
   binding,
   version,
-  lacks: ['extendedCard', 'sendsPush', 'pushCreate', 'pushGet', 'pushList', 'pushDelete'],
   connect: (server) => connectCli(binding, version, server),
 }));

@@ -86,15 +86,15 @@ export interface NPage {
 }
 
 /**
- * A client under test. Optional members are operations the client does not offer at all (the
- * CLI has no push-config commands); the matrix leaves those cells out and the report says so.
+ * A client under test. Optional members are operations a client may not offer at all; the matrix
+ * leaves those cells out and the report says so (every client of the matrix offers them today).
  */
 export interface Driver {
   card(): Promise<NCard>;
   /** The extended card, asked for with the server's bearer token. */
   extendedCard?(): Promise<NCard>;
   send(text: string, options?: SendOptions): Promise<NTask>;
-  /** Whether `send` can carry a push config (the CLI's cannot). */
+  /** Whether `send` can carry a push config. */
   sendsPush?: true;
   stream(text: string): Promise<NEvent[]>;
   get(id: string, historyLength?: number): Promise<NTask>;
