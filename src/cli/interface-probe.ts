@@ -8,7 +8,7 @@
  */
 import { connect } from 'node:http2';
 import type { CardProblem } from '../card/index.js';
-import { A2ALocalError, checkTarget, type NetworkPolicy } from '../client/index.js';
+import { A2ALocalError, checkTarget, parseGrpcTarget, type NetworkPolicy } from '../client/index.js';
 import type { ProtocolVersion } from '../protocol/index.js';
 import { describeFailure } from './exit-codes.js';
 
@@ -42,28 +42,6 @@ function declared(json: Record<string, unknown>, version: ProtocolVersion): Decl
   return found;
 }
 
-/** Plaintext schemes and TLS schemes of a gRPC interface URL (decision 0071). */
-const GRPC_TLS: Readonly<Record<string, boolean>> = {
-  'grpc:': false,
-  'http:': false,
-  'grpcs:': true,
-  'https:': true,
-};
-
-/** The HTTP/2 origin a gRPC interface URL names; throws when it names no host and port. */
-function grpcOrigin(text: string): URL {
-  const scheme = /^([a-z][a-z0-9+.-]*:)\/\//i.exec(text)?.[1]?.toLowerCase();
-  const parsed = URL.canParse(scheme === undefined ? `grpc://${text}` : text)
-    ? new URL(scheme === undefined ? `grpc://${text}` : text)
-    : undefined;
-  const tlsByScheme = scheme === undefined ? undefined : GRPC_TLS[scheme];
-  if (parsed === undefined || parsed.port === '' || (scheme !== undefined && tlsByScheme === undefined))
-    throw new Error('not host:port, nor a grpc://, grpcs://, http:// or https:// URL with a port');
-  const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  const loopback = host === 'localhost' || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host);
-  return new URL(`${(tlsByScheme ?? !loopback) ? 'https' : 'http'}://${parsed.host}/`);
-}
-
 /** Resolves once the server at `origin` speaks HTTP/2 (its SETTINGS frame arrived). */
 function http2Answers(origin: URL): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -89,7 +67,8 @@ function http2Answers(origin: URL): Promise<void> {
 /** Probes one interface; the guard decides first whether it may be probed at all. */
 async function probe(entry: DeclaredInterface, policy: NetworkPolicy): Promise<void> {
   if (entry.grpc) {
-    const origin = grpcOrigin(entry.url);
+    // The client's own reading of a gRPC interface URL: host, port and TLS (decision 0071).
+    const origin = parseGrpcTarget(entry.url).url;
     await checkTarget(origin, policy);
     await http2Answers(origin);
     return;

@@ -22,7 +22,8 @@ export type {
 export type { A2AReadWarning } from './answer-reading.js';
 export { selectInterface, type TransportPreference } from './interface-selection.js';
 export type { ClientBinding, TransportInfo } from './transport.js';
-export type { GrpcClientOptions } from './grpc-target.js';
+export { parseGrpcTarget } from './grpc-target.js';
+export type { GrpcClientOptions, GrpcTarget } from './grpc-target.js';
 export type { RetryOptions } from './retry.js';
 export { isFinalEvent, type ResumeOptions } from './resumable-stream.js';
 

@@ -42,6 +42,7 @@ const PUBLIC_VALUES = [
   'headersInterceptor',
   'isFinalEvent',
   'oauth2ClientCredentials',
+  'parseGrpcTarget',
   'resolveAgentCard',
   'selectCredentials',
   'selectInterface',
