@@ -68,6 +68,52 @@ function readTaskId(value: unknown, path: string): { obj: JsonObject; id: string
   return { obj, id: requiredNonEmptyString(obj, 'id', path) };
 }
 
+const TASK_NAME = /^tasks\/([^/]+)$/;
+
+/** The task id a `name: "tasks/{id}"` member holds, or undefined when there is no name. */
+function taskIdOfName(obj: JsonObject, path: string): string | undefined {
+  const name = obj.name;
+  if (name === undefined || name === null || name === '') return undefined;
+  const match = typeof name === 'string' ? TASK_NAME.exec(name) : null;
+  if (match === null) {
+    throw invalidParams(
+      pointer(path, 'name'),
+      `expected a resource name "tasks/{id}", got ${JSON.stringify(name)}`,
+    );
+  }
+  return match[1] as string;
+}
+
+/**
+ * Reads the task of `tasks/get`, `tasks/cancel` and `tasks/resubscribe`: `id` as `types.ts` has it,
+ * or `taskId` / `name: "tasks/{id}"` as versions of the 0.3 kit's client send it (decision 0143).
+ * Names that disagree are refused at the later one's pointer.
+ */
+function readTaskRef(value: unknown, path: string): { obj: JsonObject; id: string } {
+  const obj = readObject(value, path);
+  let id = optionalString(obj, 'id', path);
+  let from = 'id';
+  const alias = optionalString(obj, 'taskId', path);
+  for (const [key, other] of [
+    ['taskId', alias],
+    ['name', taskIdOfName(obj, path)],
+  ] as const) {
+    if (other === undefined) continue;
+    if (id === undefined || id === '') {
+      id = other;
+      from = key;
+    } else if (other !== id) {
+      throw invalidParams(
+        pointer(path, key),
+        `names task ${JSON.stringify(other)}, but ${from} names ${JSON.stringify(id)}`,
+      );
+    }
+  }
+  if (id === undefined) throw invalidParams(pointer(path, 'id'), 'is required');
+  if (id === '') throw invalidParams(pointer(path, from), 'must not be empty');
+  return { obj, id };
+}
+
 /** The 0.3 JSON-RPC wire codec (dialect `0.3-jsonrpc`). */
 export const v0_3JsonRpcCodec: WireCodec = Object.freeze<WireCodec>({
   dialect: '0.3-jsonrpc',
@@ -78,7 +124,7 @@ export const v0_3JsonRpcCodec: WireCodec = Object.freeze<WireCodec>({
 
   decodeGetTaskRequest(value, path) {
     // TaskQueryParams `{id, historyLength?, metadata?}`; the canonical request has no metadata.
-    const { obj, id } = readTaskId(value, path);
+    const { obj, id } = readTaskRef(value, path);
     const request: GetTaskRequest = { id };
     const historyLength = readHistoryLength(obj, 'historyLength', path, false, obj.history_length);
     if (historyLength !== undefined) request.historyLength = historyLength;
@@ -95,14 +141,14 @@ export const v0_3JsonRpcCodec: WireCodec = Object.freeze<WireCodec>({
   encodeListTasksRequest: (request) => encodeListTasksRequest(D, request),
 
   decodeCancelTaskRequest(value, path) {
-    const { obj, id } = readTaskId(value, path);
+    const { obj, id } = readTaskRef(value, path);
     const metadata = optionalObject(obj, 'metadata', path);
     return metadata === undefined ? { id } : { id, metadata };
   },
   encodeCancelTaskRequest: (request) =>
     request.metadata === undefined ? { id: request.id } : { id: request.id, metadata: request.metadata },
 
-  decodeSubscribeToTaskRequest: (value, path) => ({ id: readTaskId(value, path).id }),
+  decodeSubscribeToTaskRequest: (value, path) => ({ id: readTaskRef(value, path).id }),
   encodeSubscribeToTaskRequest: (request) => ({ id: request.id }),
 
   decodeTaskPushNotificationConfig: decodeConfig,
