@@ -34,7 +34,6 @@ import type {
   TaskPushNotificationConfig,
   TaskPushNotificationConfigRef,
 } from '../model.js';
-import { decodeAgentCard, encodeAgentCard } from './agent-card.js';
 import { REST_DIALECT as D } from './dialect.js';
 import {
   decodeArtifactUpdate,
@@ -42,6 +41,7 @@ import {
   encodeArtifactUpdate,
   encodeStatusUpdate,
 } from './events.js';
+import { decodeGrpcAgentCard, encodeGrpcAgentCard } from './grpc-card.js';
 import {
   decodeListTasksRequest,
   decodeListTasksResponse,
@@ -287,6 +287,10 @@ export const v0_3RestCodec: WireCodec = Object.freeze<WireCodec>({
     return response;
   },
 
-  encodeAgentCard,
-  decodeAgentCard,
+  // GET /v1/card answers the proto's AgentCard (`GetAgentCard` is annotated with that path), whose
+  // security schemes are the `SecurityScheme` oneof: both SDK lines' 0.3 REST clients read it so.
+  // The reader also takes the 0.3 JSON card's `{type:"http"}` schemes Concord served before
+  // (decision 0143).
+  encodeAgentCard: encodeGrpcAgentCard,
+  decodeAgentCard: decodeGrpcAgentCard,
 });
