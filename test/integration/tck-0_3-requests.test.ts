@@ -255,6 +255,10 @@ describe('0.3 JSON-RPC tasks/get and tasks/cancel by taskId or name', () => {
     const clash = await rpc03('tasks/cancel', { id: taskId, taskId: 'other' });
     expect((clash.error as { code: number }).code).toBe(-32602);
     expect(JSON.stringify(clash.error)).toContain('/params/taskId');
+    const badName = await rpc03('tasks/get', { name: taskId });
+    expect(JSON.stringify(badName.error)).toContain('/params/name');
+    const otherName = await rpc03('tasks/get', { id: taskId, name: 'not a resource name' });
+    expect((otherName.result as { id: string }).id).toBe(taskId);
     const none = await rpc03('tasks/get', {});
     expect(JSON.stringify(none.error)).toContain('/params/id');
   });
