@@ -11,4 +11,4 @@ import { CONCORD_CLI_ROWS } from './matrix/concord-drivers.js';
 import { runMatrix } from './matrix/run-matrix.js';
 import { startSdk } from './matrix/servers.js';
 
-runMatrix('Concord CLI -> SDK server', CONCORD_CLI_ROWS, startSdk);
+runMatrix('Concord CLI -> SDK server', CONCORD_CLI_ROWS, () => startSdk({ protoJsonCard: true }));

@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { v0_3JsonRpcCodec as rpc, v0_3RestCodec as rest } from '../../src/protocol/v0_3/index.js';
+import { encodeGrpcAgentCard } from '../../src/protocol/v0_3/grpc-card.js';
 import type { AgentCard } from '../../src/protocol/agent-card.js';
 import { expectInvalid } from './expect-invalid.js';
 import { wire, card } from './v0_3-fixtures.js';
@@ -72,8 +73,9 @@ describe('0.3 agent card', () => {
       signatures: [{ protected: 'eyJhbGciOiJFUzI1NiJ9', signature: 'c2ln', header: { kid: 'k1' } }],
       supportedInterfaces: card.supportedInterfaces,
     });
-    // Both 0.3 dialects serve the same card.
-    expect(rest.encodeAgentCard(card)).toEqual(rpc.encodeAgentCard(card));
+    // HTTP+JSON's extended card is the 0.3 proto AgentCard, as gRPC's is (decision 0143).
+    expect(rest.encodeAgentCard(card)).toEqual(encodeGrpcAgentCard(card));
+    expect(JSON.stringify(rest.encodeAgentCard(card))).not.toContain('"type":');
   });
 
   it('round-trips the canonical card through the 0.3 form', () => {

@@ -312,11 +312,13 @@ describe('0.3 REST codec', () => {
     expectInvalid(() => rest.decodeTask(task('TASK_STATE_UNSPECIFIED'), ''), '/status/state');
     expectInvalid(() => rest.decodeMessage({ ...message, role: 'user' }, '/message'), '/message/role');
     expectInvalid(() => rest.decodeMessage({ ...message, content: [] }, '/message'), '/message/content');
-    // `parts` is the 1.0 / JSON-RPC member; the 0.3 proto Message says `content`.
-    expectInvalid(
-      () => rest.decodeMessage({ messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'hi' }] }, ''),
-      '/content',
-    );
+    // The 0.3.x proto copies name field 5 `parts`: read too, but not beside `content` (decision 0143).
+    expect(
+      rest.decodeMessage({ messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'hi' }] }, '').parts,
+    ).toEqual([{ text: 'hi' }]);
+    expectInvalid(() => rest.decodeMessage({ ...message, parts: [{ text: 'hi' }] }, ''), '/parts');
+    // Outside a send request a message has no default role.
+    expectInvalid(() => rest.decodeMessage({ messageId: 'm', content: [{ text: 'hi' }] }, ''), '/role');
     expectInvalid(
       () => rest.decodeMessage({ ...message, content: [{ text: 'a', data: { data: {} } }] }, ''),
       '/content/0',

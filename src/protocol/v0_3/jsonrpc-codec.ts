@@ -8,6 +8,7 @@
 import type { WireCodec } from '../codec.js';
 import { invalidParams } from '../errors.js';
 import {
+  isSet,
   optionalObject,
   optionalString,
   pointer,
@@ -68,6 +69,51 @@ function readTaskId(value: unknown, path: string): { obj: JsonObject; id: string
   return { obj, id: requiredNonEmptyString(obj, 'id', path) };
 }
 
+const TASK_NAME = /^tasks\/([^/]+)$/;
+
+/** The task id a `name: "tasks/{id}"` member holds, or undefined when it holds none. */
+function taskIdOfName(name: unknown): string | undefined {
+  return typeof name === 'string' ? TASK_NAME.exec(name)?.[1] : undefined;
+}
+
+/**
+ * Reads the task of `tasks/get`, `tasks/cancel` and `tasks/resubscribe`: `id` as `types.ts` has it,
+ * or `taskId` / `name: "tasks/{id}"` as versions of the 0.3 kit's client send it (decision 0143).
+ * Two that disagree are refused at the second's pointer. A `name` that is no task resource name is
+ * an unknown member beside an id, and the error when it is all there is.
+ */
+function readTaskRef(value: unknown, path: string): { obj: JsonObject; id: string } {
+  const obj = readObject(value, path);
+  let id = optionalString(obj, 'id', path);
+  // The common case, `{id}` alone, costs two member loads more than before.
+  if (obj.taskId !== undefined || obj.name !== undefined) {
+    let from = 'id';
+    const alias = optionalString(obj, 'taskId', path);
+    if (alias !== undefined && alias !== '') {
+      if (id === undefined || id === '') [id, from] = [alias, 'taskId'];
+      else if (alias !== id) throw disagree(path, 'taskId', alias, from, id);
+    }
+    const named = taskIdOfName(obj.name);
+    if (named !== undefined) {
+      if (id === undefined || id === '') id = named;
+      else if (named !== id) throw disagree(path, 'name', named, from, id);
+    } else if ((id === undefined || id === '') && isSet(obj.name) && obj.name !== '') {
+      const got = JSON.stringify(obj.name);
+      throw invalidParams(pointer(path, 'name'), `expected a resource name "tasks/{id}", got ${got}`);
+    }
+  }
+  if (id === undefined) throw invalidParams(pointer(path, 'id'), 'is required');
+  if (id === '') throw invalidParams(pointer(path, 'id'), 'must not be empty');
+  return { obj, id };
+}
+
+function disagree(path: string, key: string, value: string, from: string, id: string): Error {
+  return invalidParams(
+    pointer(path, key),
+    `names task ${JSON.stringify(value)}, but ${from} names ${JSON.stringify(id)}`,
+  );
+}
+
 /** The 0.3 JSON-RPC wire codec (dialect `0.3-jsonrpc`). */
 export const v0_3JsonRpcCodec: WireCodec = Object.freeze<WireCodec>({
   dialect: '0.3-jsonrpc',
@@ -78,7 +124,7 @@ export const v0_3JsonRpcCodec: WireCodec = Object.freeze<WireCodec>({
 
   decodeGetTaskRequest(value, path) {
     // TaskQueryParams `{id, historyLength?, metadata?}`; the canonical request has no metadata.
-    const { obj, id } = readTaskId(value, path);
+    const { obj, id } = readTaskRef(value, path);
     const request: GetTaskRequest = { id };
     const historyLength = readHistoryLength(obj, 'historyLength', path, false, obj.history_length);
     if (historyLength !== undefined) request.historyLength = historyLength;
@@ -95,14 +141,14 @@ export const v0_3JsonRpcCodec: WireCodec = Object.freeze<WireCodec>({
   encodeListTasksRequest: (request) => encodeListTasksRequest(D, request),
 
   decodeCancelTaskRequest(value, path) {
-    const { obj, id } = readTaskId(value, path);
+    const { obj, id } = readTaskRef(value, path);
     const metadata = optionalObject(obj, 'metadata', path);
     return metadata === undefined ? { id } : { id, metadata };
   },
   encodeCancelTaskRequest: (request) =>
     request.metadata === undefined ? { id: request.id } : { id: request.id, metadata: request.metadata },
 
-  decodeSubscribeToTaskRequest: (value, path) => ({ id: readTaskId(value, path).id }),
+  decodeSubscribeToTaskRequest: (value, path) => ({ id: readTaskRef(value, path).id }),
   encodeSubscribeToTaskRequest: (request) => ({ id: request.id }),
 
   decodeTaskPushNotificationConfig: decodeConfig,

@@ -1,6 +1,7 @@
 /**
  * Message and Artifact on both 0.3 wires (digest §1.2). JSON-RPC: `kind:"message"` and `parts`;
- * REST (0.3 proto): no `kind` and **`content`** instead of `parts`. Artifacts use `parts` on both.
+ * REST (0.3 proto): no `kind` and **`content`** instead of `parts` (`parts` read too, decision 0143).
+ * Artifacts use `parts` on both.
  */
 import {
   optionalObject,
@@ -11,7 +12,8 @@ import {
   requiredNonEmptyString,
   type JsonObject,
 } from '../decode-kit.js';
-import type { Artifact, Message, Part } from '../model.js';
+import { invalidParams } from '../errors.js';
+import type { Artifact, Message, Part, Role } from '../model.js';
 import { optionalText, readRole, type Dialect } from './dialect.js';
 import { readKind, requiredValue } from './wire-scalars.js';
 
@@ -40,14 +42,45 @@ export function encodeMessage(d: Dialect, message: Message): JsonObject {
   return out;
 }
 
-/** Decodes a message; `parts` (JSON-RPC) or `content` (REST) must hold at least one part. */
-export function decodeMessage(d: Dialect, value: unknown, path: string): Message {
+/**
+ * The member holding a REST message's parts: `content` (v0.3.0 proto) or `parts`, the name the
+ * later 0.3.x proto copies in the SDKs give the same field 5 (what the 0.3 kit sends, decision
+ * 0143). Both present is ambiguous and refused at `/parts`.
+ */
+function restPartsKey(obj: JsonObject, path: string): string {
+  if (obj.parts === undefined || obj.parts === null) return 'content';
+  if (obj.content === undefined || obj.content === null) return 'parts';
+  throw invalidParams(
+    pointer(path, 'parts'),
+    'duplicates content: the 0.3 proto field 5 may be sent as content or as parts, not both',
+  );
+}
+
+/**
+ * A ProtoJSON role left out, or sent as the proto3 default `ROLE_UNSPECIFIED` (0): what a 0.3
+ * REST or gRPC client sends when it does not set one (decision 0143).
+ */
+function isUnsetProtoRole(value: unknown): boolean {
+  return value === undefined || value === null || value === 'ROLE_UNSPECIFIED' || value === 0;
+}
+
+/**
+ * Decodes a message; `parts` (JSON-RPC) or `content`/`parts` (REST) must hold at least one part.
+ * `unsetRole` is the role an unset ProtoJSON role reads as: given only for a message a client
+ * sends in a request (decision 0143); elsewhere an unset role is refused.
+ */
+export function decodeMessage(d: Dialect, value: unknown, path: string, unsetRole?: Role): Message {
   const obj = readObject(value, path);
   if (!d.proto) readKind(obj, path, ['message']);
+  const roleValue = obj.role;
+  const role =
+    d.proto && unsetRole !== undefined && isUnsetProtoRole(roleValue)
+      ? unsetRole
+      : readRole(d, requiredValue(obj, 'role', path), pointer(path, 'role'));
   const message: Message = {
     messageId: requiredNonEmptyString(obj, 'messageId', path, obj.message_id),
-    role: readRole(d, requiredValue(obj, 'role', path), pointer(path, 'role')),
-    parts: requiredArray(obj, d.partsKey, path, d.decodePart),
+    role,
+    parts: requiredArray(obj, d.proto ? restPartsKey(obj, path) : d.partsKey, path, d.decodePart),
   };
   const contextId = optionalText(d, obj, 'contextId', path, obj.context_id);
   if (contextId !== undefined) message.contextId = contextId;

@@ -42,6 +42,20 @@ function decodeAuthentication(d: Dialect, obj: JsonObject, path: string): Authen
   return auth;
 }
 
+/**
+ * `authentication: {}` (no schemes, no credentials) is how a ProtoJSON writer that emits default
+ * values spells an unset message, as the 0.3 kit's REST push body does: read as absent (decision
+ * 0143). A JSON-RPC `{}` still lacks its REQUIRED `schemes` and is refused.
+ */
+function isEmptyProtoAuth(auth: JsonObject): boolean {
+  const schemes = auth.schemes;
+  const credentials = auth.credentials;
+  return (
+    (schemes === undefined || schemes === null || (Array.isArray(schemes) && schemes.length === 0)) &&
+    (credentials === undefined || credentials === null || credentials === '')
+  );
+}
+
 /** Decodes a 0.3 PushNotificationConfig into the canonical config of task `taskId`. */
 export function decodePushConfig(
   d: Dialect,
@@ -56,7 +70,7 @@ export function decodePushConfig(
   const token = optionalText(d, obj, 'token', path);
   if (token !== undefined) config.token = token;
   const auth = optionalObject(obj, 'authentication', path);
-  if (auth !== undefined)
+  if (auth !== undefined && !(d.proto && isEmptyProtoAuth(auth)))
     config.authentication = decodeAuthentication(d, auth, pointer(path, 'authentication'));
   return config;
 }

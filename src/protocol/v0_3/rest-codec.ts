@@ -22,6 +22,7 @@ import {
   mapItems,
   requiredNonEmptyString,
   altKey,
+  isSet,
   type JsonObject,
 } from '../decode-kit.js';
 import type {
@@ -33,7 +34,6 @@ import type {
   TaskPushNotificationConfig,
   TaskPushNotificationConfigRef,
 } from '../model.js';
-import { decodeAgentCard, encodeAgentCard } from './agent-card.js';
 import { REST_DIALECT as D } from './dialect.js';
 import {
   decodeArtifactUpdate,
@@ -41,6 +41,7 @@ import {
   encodeArtifactUpdate,
   encodeStatusUpdate,
 } from './events.js';
+import { decodeGrpcAgentCard, encodeGrpcAgentCard } from './grpc-card.js';
 import {
   decodeListTasksRequest,
   decodeListTasksResponse,
@@ -78,7 +79,17 @@ function encodeConfig(config: TaskPushNotificationConfig): JsonObject {
  */
 function decodeConfig(value: unknown, path: string): TaskPushNotificationConfig {
   const obj = readObject(value, path);
-  const routeTaskId = optionalString(obj, 'taskId', path);
+  if (isSet(obj.config) && !isSet(obj.pushNotificationConfig) && !isSet(obj.push_notification_config))
+    return decodeCreateRequest(obj, path);
+  return decodeNamedConfig(obj, path, optionalString(obj, 'taskId', path));
+}
+
+/** `{name, pushNotificationConfig}` of task `routeTaskId` (when known), as decodeConfig reads it. */
+function decodeNamedConfig(
+  obj: JsonObject,
+  path: string,
+  routeTaskId: string | undefined,
+): TaskPushNotificationConfig {
   const nameAt = pointer(path, 'name');
   const name =
     obj.name === undefined || obj.name === null || obj.name === ''
@@ -111,6 +122,45 @@ function decodeConfig(value: unknown, path: string): TaskPushNotificationConfig 
   }
   return config;
 }
+
+/**
+ * The full `CreateTaskPushNotificationConfigRequest {parent, configId, config}` as a create body
+ * (what the 0.3 kit's REST client POSTs, decision 0143): `parent` must name the task of the path,
+ * `configId` names the config when the config itself names none, and must agree when it does.
+ */
+function decodeCreateRequest(obj: JsonObject, path: string): TaskPushNotificationConfig {
+  const routeTaskId = optionalString(obj, 'taskId', path);
+  const parentAt = pointer(path, 'parent');
+  const parent = optionalString(obj, 'parent', path);
+  let taskId = routeTaskId;
+  if (parent !== undefined && parent !== '') {
+    const named = TASK_NAME.exec(parent)?.[1];
+    if (named === undefined)
+      throw invalidParams(parentAt, `expected a resource name "tasks/{id}", got ${JSON.stringify(parent)}`);
+    if (routeTaskId !== undefined && named !== routeTaskId)
+      throw invalidParams(
+        parentAt,
+        `names task ${JSON.stringify(named)}, not ${JSON.stringify(routeTaskId)}`,
+      );
+    taskId = named;
+  }
+  const inner = readObject(obj.config, pointer(path, 'config'));
+  const config = decodeNamedConfig(inner, pointer(path, 'config'), taskId);
+  const configId = optionalString(obj, 'configId', path, obj.config_id);
+  if (configId !== undefined && configId !== '') {
+    if (config.id === undefined) config.id = configId;
+    else if (config.id !== configId) {
+      const key = isSet(obj.config_id) ? 'config_id' : 'configId';
+      throw invalidParams(
+        pointer(path, key),
+        `does not match the config's own id (${JSON.stringify(config.id)})`,
+      );
+    }
+  }
+  return config;
+}
+
+const TASK_NAME = /^tasks\/([^/]+)$/;
 
 function readId(value: unknown, path: string, key: string): { obj: JsonObject; id: string } {
   const obj = readObject(value, path);
@@ -237,6 +287,10 @@ export const v0_3RestCodec: WireCodec = Object.freeze<WireCodec>({
     return response;
   },
 
-  encodeAgentCard,
-  decodeAgentCard,
+  // GET /v1/card answers the proto's AgentCard (`GetAgentCard` is annotated with that path), whose
+  // security schemes are the `SecurityScheme` oneof: both SDK lines' 0.3 REST clients read it so.
+  // The reader also takes the 0.3 JSON card's `{type:"http"}` schemes Concord served before
+  // (decision 0143).
+  encodeAgentCard: encodeGrpcAgentCard,
+  decodeAgentCard: decodeGrpcAgentCard,
 });

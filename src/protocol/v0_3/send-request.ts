@@ -80,7 +80,10 @@ export function decodeSendRequest(d: Dialect, value: unknown, path: string): Sen
   if (absent && d.proto && obj.request !== undefined && obj.request !== null) key = 'request';
   const message = obj[key];
   if (message === undefined || message === null) throw invalidParams(pointer(path, 'message'), 'is required');
-  const request: SendMessageRequest = { message: decodeMessage(d, message, pointer(path, key)) };
+  // Only a client sends a message in a request, so an unset ProtoJSON role is the user's (decision 0143).
+  const request: SendMessageRequest = {
+    message: decodeMessage(d, message, pointer(path, key), 'ROLE_USER'),
+  };
   const configuration = optionalObject(obj, 'configuration', path);
   if (configuration !== undefined) {
     request.configuration = decodeConfiguration(d, configuration, pointer(path, 'configuration'));

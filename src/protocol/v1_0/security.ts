@@ -5,11 +5,13 @@
 import type { OAuthFlows, SecurityRequirement, SecurityScheme } from '../agent-card.js';
 import { invalidParams } from '../errors.js';
 import {
+  isSet,
   optionalBoolean,
   optionalStringArray,
   pointer,
   readObject,
   requiredNonEmptyString,
+  tolerate,
   type JsonObject,
 } from '../decode-kit.js';
 import {
@@ -102,9 +104,37 @@ function decodeFlow(kind: (typeof FLOW_KINDS)[number], obj: JsonObject, path: st
   }
 }
 
+/**
+ * The oneof `field` of `obj` in the form SDK 1.3 serves its card in: `JSON.stringify` of its
+ * ts-proto object, `{scheme: {$case: "httpAuthSecurityScheme", value: {...}}}` where ProtoJSON
+ * says `{httpAuthSecurityScheme: {...}}` (decision 0143). Read only by a liberal reader (a client
+ * reading a card) and only when no ProtoJSON member is set, with a warning; a strict reader
+ * refuses it as before. The value is taken from `value`, or from the member `$case` names.
+ */
+function tsProtoOneof<K extends string>(
+  obj: JsonObject,
+  field: string,
+  keys: readonly K[],
+  path: string,
+): { key: K; inner: JsonObject; at: string } | undefined {
+  const holder = obj[field];
+  if (typeof holder !== 'object' || holder === null || Array.isArray(holder)) return undefined;
+  const kind = (holder as JsonObject).$case;
+  if (typeof kind !== 'string' || !(keys as readonly string[]).includes(kind)) return undefined;
+  if (keys.some((key) => isSet(obj[key]))) return undefined;
+  const at = pointer(path, field);
+  if (!tolerate(at, `a ts-proto oneof ({$case: ${JSON.stringify(kind)}}), not ProtoJSON; read as ${kind}`))
+    return undefined;
+  const valueKey = isSet((holder as JsonObject).value) ? 'value' : kind;
+  const valueAt = pointer(at, valueKey);
+  return { key: kind as K, inner: readObject((holder as JsonObject)[valueKey], valueAt), at: valueAt };
+}
+
 /** Decodes OAuthFlows: a oneof, so exactly one flow (digest §1.1). */
 export function decodeOAuthFlows(value: unknown, path: string): OAuthFlows {
   const obj = readObject(value, path);
+  const tsProto = tsProtoOneof(obj, 'flow', FLOW_KINDS, path);
+  if (tsProto !== undefined) return decodeFlow(tsProto.key, tsProto.inner, tsProto.at);
   const { key: kind, member } = readOneofMember(obj, path, FLOW_KINDS);
   const at = `${path}/${member}`;
   return decodeFlow(kind, readObject(obj[member], at), at);
@@ -130,9 +160,15 @@ export function encodeOAuthFlows(flows: OAuthFlows): JsonObject {
 /** Decodes a SecurityScheme: exactly one of the five wrapper members (digest §1.1). */
 export function decodeSecurityScheme(value: unknown, path: string): SecurityScheme {
   const obj = readObject(value, path);
+  const tsProto = tsProtoOneof(obj, 'scheme', SCHEME_KINDS, path);
+  if (tsProto !== undefined) return decodeScheme(tsProto.key, tsProto.inner, tsProto.at);
   const { key: kind, member } = readOneofMember(obj, path, SCHEME_KINDS);
   const at = `${path}/${member}`;
-  const inner = readObject(obj[member], at);
+  return decodeScheme(kind, readObject(obj[member], at), at);
+}
+
+/** Decodes the `kind` variant of a SecurityScheme from its message `inner` at `at`. */
+function decodeScheme(kind: (typeof SCHEME_KINDS)[number], inner: JsonObject, at: string): SecurityScheme {
   switch (kind) {
     case 'apiKeySecurityScheme': {
       const scheme: Variant<'apiKeySecurityScheme'> = {

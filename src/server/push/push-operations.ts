@@ -56,7 +56,27 @@ export async function createConfig(
   return push.configs.put(record);
 }
 
-/** Get; 0.3 without a config id reads the task's default config (digest §12 item 26). */
+const DEFAULT_ALIAS = 'default';
+
+/**
+ * The config id a 0.3 get or delete means. In 0.3 a task's default config is the one whose id is
+ * the task id (digest §12 item 26); the id `default` names it too unless a config is stored under
+ * that very id, because clients built on a2a-python 0.3 (whose server ignores the id on get) ask
+ * for `default` after creating a config without an id, the 0.3 kit among them (decision 0143).
+ */
+async function configIdFor(
+  push: PushNotifications,
+  taskId: string,
+  id: string | undefined,
+  call: CallContext,
+): Promise<string> {
+  if (id === undefined || id === '') return taskId;
+  if (call.version !== '0.3' || id !== DEFAULT_ALIAS) return id;
+  const { configs } = await push.configs.list(taskId);
+  return configs.some((c) => c.id === DEFAULT_ALIAS) ? DEFAULT_ALIAS : taskId;
+}
+
+/** Get; 0.3 without a config id (or with `default`) reads the task's default config. */
 export async function getConfig(
   push: PushNotifications,
   load: TaskLoader,
@@ -64,7 +84,7 @@ export async function getConfig(
   call: CallContext,
 ): Promise<TaskPushNotificationConfig> {
   const stored = await load(ref.taskId, call);
-  return push.configs.get(stored.task.id, ref.id === undefined || ref.id === '' ? stored.task.id : ref.id);
+  return push.configs.get(stored.task.id, await configIdFor(push, stored.task.id, ref.id, call));
 }
 
 /** List. */
@@ -89,7 +109,7 @@ export async function deleteConfig(
     throw invalidParams(call.version === '0.3' ? '/pushNotificationConfigId' : '/id', 'is required');
   }
   const stored = await load(ref.taskId, call);
-  await push.configs.delete(stored.task.id, ref.id);
+  await push.configs.delete(stored.task.id, await configIdFor(push, stored.task.id, ref.id, call));
 }
 
 /**

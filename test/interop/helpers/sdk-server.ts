@@ -215,10 +215,10 @@ async function startGrpc(
  * Starts the SDK agent on 127.0.0.1 with an ephemeral port. With `push`, its card declares push
  * notifications and the SDK keeps push configs in its in-memory store (for the client's CRUD);
  * `full` adds the SDK's push sender and the extended card; with `grpc`, the SDK's gRPC services
- * run too and the card lists them.
+ * run too and the card lists them. `protoJsonCard` serves 1.0 callers the card in ProtoJSON.
  */
 export async function startSdkServer(
-  options: { push?: boolean; grpc?: boolean; full?: boolean } = {},
+  options: { push?: boolean; grpc?: boolean; full?: boolean; protoJsonCard?: boolean } = {},
 ): Promise<SdkServer> {
   const full = options.full === true;
   const push = options.push === true || full;
@@ -268,10 +268,12 @@ export async function startSdkServer(
   const userBuilder = full ? httpUser : UserBuilder.noAuthentication;
   const legacyCompat = { enabled: true };
   // SDK 1.3's agentCardHandler serves the 1.0 card as `JSON.stringify` of its ts-proto object, so a
-  // oneof reads `{"scheme":{"$case":"httpAuthSecurityScheme","value":{...}}}` instead of ProtoJSON's
-  // `{"httpAuthSecurityScheme":{...}}` (decision 0047). A card with security schemes (`full`) is
-  // served to 1.0 callers as ProtoJSON here, as an SDK user must do; 0.3 callers get the SDK's own.
-  if (full) {
+  // security scheme reads `{"scheme":{"$case":"httpAuthSecurityScheme","value":{...}}}` instead of
+  // ProtoJSON's `{"httpAuthSecurityScheme":{...}}` (decision 0047). Concord's client reads that form
+  // liberally (decision 0143), so the client matrices get the SDK's own card. `concord card` is a
+  // linter and rightly reports it as an error; for it (`protoJsonCard`) 1.0 callers get ProtoJSON,
+  // as an SDK user who wants a conforming card must serve it.
+  if (full && options.protoJsonCard === true) {
     app.get('/.well-known/agent-card.json', (req, res, next) => {
       if (!(req.header('a2a-version') ?? '').startsWith('1')) return next();
       res.json({

@@ -64,9 +64,10 @@ export async function startConcordServe(): Promise<RunningServer> {
   }
 }
 
-export async function startSdk(): Promise<RunningServer> {
+/** The SDK server; `protoJsonCard` for the CLI, whose `card` lints (helpers/sdk-server.ts). */
+export async function startSdk(options: { protoJsonCard?: boolean } = {}): Promise<RunningServer> {
   const webhook = await startWebhook();
-  const sdk = await startSdkServer({ grpc: true, full: true });
+  const sdk = await startSdkServer({ grpc: true, full: true, ...options });
   return {
     url: sdk.url,
     grpcTarget: sdk.grpcTarget!,
