@@ -167,6 +167,21 @@ export function optionalString(
   return value;
 }
 
+/**
+ * Reads an implicit-presence proto3 `string` of a ProtoJSON wire (0.3 REST and gRPC, every 1.0
+ * binding): not REQUIRED, not `optional`, not in a oneof. Its default `""` cannot be told apart
+ * from unset in proto3, so it reads as absent; encoders omit it.
+ */
+export function optionalProtoString(
+  obj: JsonObject,
+  key: string,
+  path: string,
+  alt?: unknown,
+): string | undefined {
+  const value = optionalString(obj, key, path, alt);
+  return value === '' ? undefined : value;
+}
+
 /** Reads an optional boolean member. */
 export function optionalBoolean(
   obj: JsonObject,

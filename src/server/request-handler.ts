@@ -49,6 +49,7 @@ import type { AcceptedSend, ServerExtension } from './server-extension.js';
 import { EventHub, type HubSubscription } from './event-hub.js';
 import { applyHistoryLength, withoutArtifacts } from './history-length.js';
 import { checkSendMediaTypes } from './input-modes.js';
+import { terminalTaskError } from './task-state-machine.js';
 import {
   empty,
   finishedTaskError,
@@ -591,15 +592,4 @@ export class RequestHandler {
 /** The store scope of a call: its tenant and its caller. */
 export function scopeOf(call: CallContext): TaskScope {
   return { tenant: call.tenant, owner: call.user?.name ?? '' };
-}
-
-/** 1.0 answers -32004 (A2A 1.0 §3.4.4); 0.3 names no code, so -32602 as a2a-python does (digest §12.7). */
-function terminalTaskError(task: Task, call: CallContext): A2AError {
-  const message = `Task ${task.id} is ${task.status.state}; a finished task accepts no more messages, start a new task`;
-  const metadata = { taskId: task.id, state: task.status.state };
-  if (call.version === '1.0') return new A2AError('UnsupportedOperationError', message, { metadata });
-  return new A2AError('InvalidParamsError', message, {
-    metadata,
-    violations: [{ field: '/message/taskId', description: 'refers to a task in a terminal state' }],
-  });
 }

@@ -4,14 +4,7 @@
  * `historyLength`. Each throws InvalidParamsError naming the JSON Pointer of the bad value.
  */
 import { invalidParams } from '../errors.js';
-import {
-  optionalInteger,
-  optionalString,
-  pointer,
-  readTimestamp,
-  altKey,
-  type JsonObject,
-} from '../decode-kit.js';
+import { optionalInteger, pointer, readTimestamp, altKey, type JsonObject } from '../decode-kit.js';
 
 const INT32_MAX = 2147483647;
 
@@ -128,19 +121,7 @@ export function readOneof(
   return found;
 }
 
-/**
- * Reads an implicit-presence proto3 `string` (0.3 REST): `""` is its default and cannot be told
- * apart from unset, so it reads as absent.
- */
-export function optionalProtoString(
-  obj: JsonObject,
-  key: string,
-  path: string,
-  alt?: unknown,
-): string | undefined {
-  const value = optionalString(obj, key, path, alt);
-  return value === '' ? undefined : value;
-}
+export { optionalProtoString } from '../decode-kit.js';
 
 /** Returns a REQUIRED member's value, or throws "is required" at its pointer. */
 export function requiredValue(obj: JsonObject, key: string, path: string): unknown {

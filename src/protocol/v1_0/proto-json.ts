@@ -9,7 +9,6 @@ import {
   altSpelling,
   isSet,
   mapItems,
-  optionalString,
   pointer,
   protoNameOf,
   readEnum,
@@ -95,19 +94,7 @@ export function requiredEnumValue<T extends string>(
   return readEnum(requiredValue(value, path, key), `${path}/${key}`, names, numbers);
 }
 
-/**
- * Reads an implicit-presence proto3 `string` (not REQUIRED, not `optional`, not in a oneof). Its
- * default `""` is indistinguishable from unset in proto3, so it decodes as absent; encoders omit it.
- */
-export function optionalProtoString(
-  obj: JsonObject,
-  key: string,
-  path: string,
-  alt?: unknown,
-): string | undefined {
-  const value = optionalString(obj, key, path, alt);
-  return value === '' ? undefined : value;
-}
+export { optionalProtoString } from '../decode-kit.js';
 
 /** Reads one string element of a list. */
 export function readString(value: unknown, path: string): string {
