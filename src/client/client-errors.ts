@@ -121,3 +121,14 @@ export class A2ALocalError extends Error {
     this.url = options.url;
   }
 }
+
+/**
+ * A stream whose server went silent past the idle timeout: a dropped connection (NETWORK), which
+ * a resumable stream re-attaches to; but not a reason to send a send again, since a silent server
+ * is most likely still working on it (retry.ts, decision 0137).
+ */
+export class StreamIdleError extends A2ALocalError {
+  constructor(message: string, url: string) {
+    super('NETWORK', message, { url });
+  }
+}

@@ -11,7 +11,7 @@ import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { bareHostname, pinnedLookup } from '../net/index.js';
 import { checkTarget, type NetworkPolicy, type ResolvedAddress } from './address-guard.js';
-import { A2ALocalError } from './client-errors.js';
+import { A2ALocalError, StreamIdleError } from './client-errors.js';
 import type { ConnectionPool } from './connection-pool.js';
 import type { Deadline } from './deadline.js';
 
@@ -25,6 +25,9 @@ export interface HttpRequestSpec {
 
 /** Largest unary answer read into memory (a card, a task, a list page). */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+/** A redirect body read out to keep its connection; a longer one closes the connection instead. */
+const DISCARD_READ_LIMIT = 64 * 1024;
 
 /** An answer whose headers have arrived; the body is read once, as text or as chunks. */
 export class HttpAnswer {
@@ -84,22 +87,26 @@ export class HttpAnswer {
    */
   async *chunks(idleTimeoutMs = 0): AsyncGenerator<string> {
     this.response.setEncoding('utf8');
-    const idle =
-      idleTimeoutMs > 0
-        ? setTimeout(() => {
-            this.response.destroy(
-              new A2ALocalError(
-                'NETWORK',
-                `${this.url.host} sent nothing on the stream for ${idleTimeoutMs} ms (no event, no heartbeat)`,
-                { url: this.url.href },
-              ),
-            );
-          }, idleTimeoutMs)
-        : undefined;
+    const onIdle = (): void => {
+      this.response.destroy(
+        new StreamIdleError(
+          `${this.url.host} sent nothing on the stream for ${idleTimeoutMs} ms (no event, no heartbeat)`,
+          this.url.href,
+        ),
+      );
+    };
+    let idle: ReturnType<typeof setTimeout> | undefined;
+    const arm = (): void => {
+      if (idleTimeoutMs > 0) idle = setTimeout(onIdle, idleTimeoutMs);
+    };
+    arm();
     try {
       for await (const chunk of this.response as AsyncIterable<string>) {
-        idle?.refresh();
+        // Only the server's silence counts: the clock stops while the caller handles the chunk
+        // (a cleared timer cannot be refreshed, so each wait gets a new one).
+        clearTimeout(idle);
         yield chunk;
+        arm();
       }
     } catch (error) {
       throw this.failure(error);
@@ -108,9 +115,15 @@ export class HttpAnswer {
     }
   }
 
-  /** Reads and drops the body (a redirect's), so a kept-alive connection can serve the next request. */
+  /**
+   * Drops the body of an answer nobody reads (a redirect's). A short body with a known length is
+   * read out, so the kept-alive connection can serve the next request; anything else (chunked,
+   * or long) closes the connection rather than read whatever a server keeps sending.
+   */
   discard(): void {
-    this.response.resume();
+    const length = Number(this.response.headers['content-length']);
+    if (Number.isFinite(length) && length <= DISCARD_READ_LIMIT) this.response.resume();
+    else this.response.destroy();
   }
 
   /** Drops the connection (a stream the caller stopped reading). */

@@ -7,7 +7,7 @@
  * one beyond the policy's `maxDelayMs` ends the retries, since an earlier retry would be refused
  * again. A caller's abort ends the retries at once.
  */
-import { A2AClientError, A2ALocalError } from './client-errors.js';
+import { A2AClientError, A2ALocalError, StreamIdleError } from './client-errors.js';
 
 /** Retry settings; `retries: 0` turns retrying off. */
 export interface RetryOptions {
@@ -65,9 +65,12 @@ export function isRetryable(error: unknown): boolean {
  * True for failures after which a send is tried again (with its Idempotency-Key): those of
  * `isRetryable` except the call's own timeout. A send that timed out is most likely still
  * running (a long blocking send); a retry would only wait for it again, past the `timeoutMs` the
- * caller set for the call (decision 0137).
+ * caller set for the call. A stream that went silent before its first event is not sent again
+ * either: its server is most likely still working, and one that ignores the key (the official
+ * SDKs' servers) would run the task twice (decision 0137).
  */
 export function isRetryableSend(error: unknown): boolean {
+  if (error instanceof StreamIdleError) return false;
   return isRetryable(error) && !(error instanceof A2ALocalError && error.kind === 'TIMEOUT');
 }
 

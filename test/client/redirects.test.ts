@@ -4,6 +4,8 @@
  * hop's target goes through the SSRF guard again; credentials stay on a same-origin hop and are
  * dropped on a hop to another origin.
  */
+import { createServer, type Server } from 'node:http';
+import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   A2AClient,
@@ -151,5 +153,35 @@ describe('redirects', () => {
     // The rest of the request is the same: the A2A headers and the send's Idempotency-Key.
     expect(cross?.headers['a2a-version']).toBe('1.0');
     expect(cross?.headers['idempotency-key']).toBe(first?.headers['idempotency-key']);
+  });
+
+  it('closes a redirect whose body never ends, instead of reading it forever', async () => {
+    front = await startFront();
+    let closed = false;
+    const endless: Server = createServer((_req, res) => {
+      res.writeHead(307, { location: new URL('/', front.url).href });
+      const timer = setInterval(() => res.write('x'.repeat(1024)), 5);
+      res.on('close', () => {
+        clearInterval(timer);
+        closed = true;
+      });
+    });
+    endless.listen(0, '127.0.0.1');
+    await once(endless, 'listening');
+    try {
+      const { port } = endless.address() as { port: number };
+      const client = new A2AClient({
+        card: front.a2a.agentCard,
+        transport: { url: `http://127.0.0.1:${port}/`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+        allowPrivateNetworks: true,
+        retry: { retries: 0 },
+      });
+      expect(echoed(await send(client, 'past an endless redirect'))).toBe('echo: past an endless redirect');
+      await expect.poll(() => closed, { timeout: 2000 }).toBe(true);
+      client.close();
+    } finally {
+      endless.closeAllConnections();
+      endless.close();
+    }
   });
 });
