@@ -140,6 +140,21 @@ describe('card caching', () => {
       await server.close();
     }
   });
+
+  it('nor after two replacements in a row, the middle card never served', async () => {
+    const server = await startEcho();
+    try {
+      const url = `${server.url}.well-known/agent-card.json`;
+      const since = (await fetch(url)).headers.get('last-modified')!;
+      server.a2a.updateCard({ ...server.a2a.agentCard, description: 'middle' });
+      server.a2a.updateCard({ ...server.a2a.agentCard, description: 'last' });
+      const after = await fetch(url, { headers: { 'if-modified-since': since } });
+      expect(after.status).toBe(200);
+      expect(((await after.json()) as { description: string }).description).toBe('last');
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe('interface URLs', () => {

@@ -77,9 +77,13 @@ export class AgentCardEndpoint {
     this.datesUsable = options.replacedServedDate?.getTime() !== this.lastModified.getTime();
   }
 
-  /** `Last-Modified` if a client may hold this card, for the card that replaces it. */
+  /**
+   * The newest `Last-Modified` a client may hold, for the card that replaces this one: this
+   * card's once served, else the one it replaced had (a card rebuilt twice within a second, the
+   * middle one never served, must not let a client keep the first).
+   */
   get servedDate(): Date | undefined {
-    return this.#served ? this.lastModified : undefined;
+    return this.#served ? this.lastModified : this.options.replacedServedDate;
   }
 
   /** The card JSON for a version, as served. */
