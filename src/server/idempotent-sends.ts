@@ -20,7 +20,7 @@ import { scopedIdempotencyKey, type StoredTask, type TaskScope, type TaskStore }
 import type { CallContext } from './call-context.js';
 import type { TaskExecution } from './task-execution.js';
 import { ReleasingMap } from './releasing-map.js';
-import { RecentReplies, type RecentReply } from './recent-replies.js';
+import { partsDigest, RecentReplies, type RecentReply } from './recent-replies.js';
 
 /** Longest `Idempotency-Key` accepted (the IETF draft leaves it open; Stripe allows 255). */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
@@ -134,7 +134,19 @@ export class IdempotentSends {
       throw reused(call, `was already used for a message to task ${taskId}`, '/message/taskId');
     }
     const stored = await this.load(taskId, call);
-    const original = stored.task.history?.find((earlier) => earlier.messageId === message.messageId);
+    const history = stored.task.history ?? [];
+    const original = history.find((earlier) => earlier.messageId === message.messageId);
+    // A header key names one request. A retry may come with a fresh messageId (clients rebuild the
+    // message per attempt) but not with other content: a key on parts the task never received is
+    // a new message under an old key (draft-ietf-httpapi-idempotency-key-header §2.6).
+    if (original === undefined && call.idempotencyKey !== undefined) {
+      const parts = JSON.stringify(message.parts);
+      if (
+        !history.some((earlier) => earlier.role === 'ROLE_USER' && JSON.stringify(earlier.parts) === parts)
+      ) {
+        throw reused(call, 'was already used for a message with different parts', '/message/parts');
+      }
+    }
     if (original !== undefined && JSON.stringify(original.parts) !== JSON.stringify(message.parts)) {
       throw reused(call, 'was already used for a message with different parts', '/message/parts');
     }
@@ -150,7 +162,7 @@ function earlierReply(earlier: RecentReply, message: Message, call: CallContext)
     const what = earlier.taskId === '' ? 'a message without a task' : `a message to task ${earlier.taskId}`;
     throw reused(call, `was already used for ${what}`, '/message/taskId');
   }
-  if (JSON.stringify(message.parts) !== earlier.parts) {
+  if (partsDigest(message.parts) !== earlier.parts) {
     throw reused(call, 'was already used for a message with different parts', '/message/parts');
   }
   return earlier.reply;

@@ -104,6 +104,16 @@ describe('a default server: a recycled messageId is a new message', () => {
       expect(counter.runs() - runs).toBe(1);
     });
 
+    it('a repeated Idempotency-Key on other content is refused, not answered with the first task', async () => {
+      const client = keyed(crypto.randomUUID());
+      const runs = counter.runs();
+      taskOf(await client.send(userText('pay 30')));
+      const refused = await client.send(userText('pay 31'));
+      expect(refused.error).toMatchObject({ code: -32602 });
+      expect(refused.error?.violations[0]?.field).toBe('/message/parts');
+      expect(counter.runs() - runs).toBe(1);
+    });
+
     it("a key sent bare and as an RFC 8941 sf-string (as Concord's client sends it) is one key", async () => {
       const key = `k-${crypto.randomUUID()}`;
       const runs = counter.runs();
