@@ -109,8 +109,10 @@ describe('a default server: a recycled messageId is a new message', () => {
       const runs = counter.runs();
       taskOf(await client.send(userText('pay 30')));
       const refused = await client.send(userText('pay 31'));
-      expect(refused.error).toMatchObject({ code: -32602 });
-      expect(refused.error?.violations[0]?.field).toBe('/message/parts');
+      expect(refused.ok).toBe(false);
+      const error = refused.ok ? undefined : refused.error;
+      expect(error).toMatchObject({ code: -32602 });
+      expect(error?.violations[0]?.field).toBe('/message/parts');
       expect(counter.runs() - runs).toBe(1);
     });
 

@@ -55,11 +55,18 @@ export function jsonRpcErrorResponse(
   };
 }
 
+/** The largest refused body whose id is read to be echoed. */
+const ID_READ_LIMIT = 16 * 1024;
+
 /**
  * The request's `id` when an error is answered before the envelope is parsed (an unsupported
  * A2A-Version): JSON-RPC 2.0 §5 echoes the id whenever it can be read, `null` only when not.
  */
 export async function readableRequestId(request: HttpRequest): Promise<JsonRpcId> {
+  // Only a small body is read for it: a refused (unauthenticated) caller must not get the server
+  // to read and parse a megabyte per request just to have its id echoed.
+  const declared = Number(request.header('content-length'));
+  if (!(declared <= ID_READ_LIMIT)) return null;
   try {
     const body: unknown = JSON.parse(await request.text());
     const id = (body as { id?: unknown } | null)?.id;
