@@ -15,7 +15,6 @@ import {
   readObject,
   mapItems,
   requiredNonEmptyString,
-  altKey,
   type JsonObject,
 } from '../decode-kit.js';
 import type {
@@ -40,7 +39,7 @@ import {
   encodeListTasksResponse,
 } from './list-tasks.js';
 import { decodeMessage, encodeMessage } from './message.js';
-import { decodePushConfig, encodePushConfig } from './push-config.js';
+import { decodePushConfig, encodePushConfig, innerConfigMember } from './push-config.js';
 import { decodeSendRequest, encodeSendRequest } from './send-request.js';
 import { decodeTask, encodeTask } from './task.js';
 import { readHistoryLength, readKind } from './wire-scalars.js';
@@ -53,14 +52,8 @@ function encodeConfig(config: TaskPushNotificationConfig): JsonObject {
 function decodeConfig(value: unknown, path: string): TaskPushNotificationConfig {
   const obj = readObject(value, path);
   const taskId = requiredNonEmptyString(obj, 'taskId', path, obj.task_id);
-  const alt = obj.push_notification_config;
-  const key =
-    alt === undefined || alt === null
-      ? 'pushNotificationConfig'
-      : altKey(obj, 'pushNotificationConfig', path);
-  const at = pointer(path, key);
-  if (obj[key] === undefined || obj[key] === null) throw invalidParams(at, 'is required');
-  return decodePushConfig(D, obj[key], at, taskId);
+  const inner = innerConfigMember(obj, path);
+  return decodePushConfig(D, inner.value, inner.at, taskId);
 }
 
 /** Reads TaskIdParams `{id, metadata?}`. */

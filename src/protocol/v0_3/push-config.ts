@@ -8,7 +8,9 @@
  * `AuthenticationInfo`). Decoding keeps the first: 0.3 §9.2 has the server authenticate with one of
  * them, and the first is the client's natural preference. Encoding sends a one-element list.
  */
+import { invalidParams } from '../errors.js';
 import {
+  altKey,
   optionalObject,
   pointer,
   readObject,
@@ -73,4 +75,20 @@ export function decodePushConfig(
   if (auth !== undefined && !(d.proto && isEmptyProtoAuth(auth)))
     config.authentication = decodeAuthentication(d, auth, pointer(path, 'authentication'));
   return config;
+}
+
+/**
+ * The member holding a TaskPushNotificationConfig's inner config, `pushNotificationConfig` or its
+ * proto name `push_notification_config` (decision 0136), with its JSON Pointer; "is required"
+ * when neither is set.
+ */
+export function innerConfigMember(obj: JsonObject, path: string): { value: unknown; at: string } {
+  const alt = obj.push_notification_config;
+  const key =
+    alt === undefined || alt === null
+      ? 'pushNotificationConfig'
+      : altKey(obj, 'pushNotificationConfig', path);
+  const at = pointer(path, key);
+  if (obj[key] === undefined || obj[key] === null) throw invalidParams(at, 'is required');
+  return { value: obj[key], at };
 }

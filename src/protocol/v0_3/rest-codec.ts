@@ -21,7 +21,6 @@ import {
   readObject,
   mapItems,
   requiredNonEmptyString,
-  altKey,
   isSet,
   type JsonObject,
 } from '../decode-kit.js';
@@ -49,7 +48,7 @@ import {
   encodeListTasksResponse,
 } from './list-tasks.js';
 import { decodeMessage, encodeMessage } from './message.js';
-import { decodePushConfig, encodePushConfig } from './push-config.js';
+import { decodePushConfig, encodePushConfig, innerConfigMember } from './push-config.js';
 import { parsePushConfigName, pushConfigName } from './resource-names.js';
 import { decodeSendRequest, encodeSendRequest } from './send-request.js';
 import { decodeTask, encodeTask } from './task.js';
@@ -101,21 +100,13 @@ function decodeNamedConfig(
       `names task ${JSON.stringify(name.taskId)}, not ${JSON.stringify(routeTaskId)}`,
     );
   }
-  const alt = obj.push_notification_config;
-  const key =
-    alt === undefined || alt === null
-      ? 'pushNotificationConfig'
-      : altKey(obj, 'pushNotificationConfig', path);
-  const at = pointer(path, key);
-  if (obj[key] === undefined || obj[key] === null) {
-    throw invalidParams(at, 'is required');
-  }
-  const config = decodePushConfig(D, obj[key], at, routeTaskId ?? name?.taskId ?? '');
+  const inner = innerConfigMember(obj, path);
+  const config = decodePushConfig(D, inner.value, inner.at, routeTaskId ?? name?.taskId ?? '');
   if (name?.configId !== undefined) {
     if (config.id === undefined) config.id = name.configId;
     else if (config.id !== name.configId) {
       throw invalidParams(
-        pointer(at, 'id'),
+        pointer(inner.at, 'id'),
         `does not match the config id in name (${JSON.stringify(name.configId)})`,
       );
     }

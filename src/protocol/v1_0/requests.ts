@@ -50,14 +50,7 @@ function decodeSendMessageConfiguration(value: unknown, path: string): SendMessa
     configuration.taskPushNotificationConfig = decodeTaskPushNotificationConfig(obj[push], `${path}/${push}`);
   }
   // `optional int32`: presence matters, and 0 means "no history" (A2A 1.0 §3.2.4).
-  const historyLength = integerValue(
-    obj.historyLength,
-    path,
-    'historyLength',
-    0,
-    INT32_MAX,
-    obj.history_length,
-  );
+  const historyLength = historyLengthOf(obj, path);
   if (historyLength !== undefined) configuration.historyLength = historyLength;
   const returnImmediately = booleanValue(
     obj.returnImmediately,
@@ -118,14 +111,7 @@ export function decodeGetTaskRequest(value: unknown, path: string): GetTaskReque
   const request: GetTaskRequest = { id: requiredNonEmptyString(obj, 'id', path) };
   const tenant = protoStringValue(obj.tenant, path, 'tenant');
   if (tenant !== undefined) request.tenant = tenant;
-  const historyLength = integerValue(
-    obj.historyLength,
-    path,
-    'historyLength',
-    0,
-    INT32_MAX,
-    obj.history_length,
-  );
+  const historyLength = historyLengthOf(obj, path);
   if (historyLength !== undefined) request.historyLength = historyLength;
   return request;
 }
@@ -165,14 +151,7 @@ export function decodeListTasksRequest(value: unknown, path: string): ListTasksR
   if (pageSize !== undefined) request.pageSize = pageSize;
   const pageToken = protoStringValue(obj.pageToken, path, 'pageToken', obj.page_token);
   if (pageToken !== undefined) request.pageToken = pageToken;
-  const historyLength = integerValue(
-    obj.historyLength,
-    path,
-    'historyLength',
-    0,
-    INT32_MAX,
-    obj.history_length,
-  );
+  const historyLength = historyLengthOf(obj, path);
   if (historyLength !== undefined) request.historyLength = historyLength;
   const after = isSet(obj.status_timestamp_after)
     ? altKey(obj, 'statusTimestampAfter', path)
@@ -237,4 +216,9 @@ export function encodeSubscribeToTaskRequest(request: SubscribeToTaskRequest): J
   if (request.tenant) out.tenant = request.tenant;
   out.id = request.id;
   return out;
+}
+
+/** The `optional int32 history_length` of a request, under either spelling (0 means none, §3.2.4). */
+function historyLengthOf(obj: JsonObject, path: string): number | undefined {
+  return integerValue(obj.historyLength, path, 'historyLength', 0, INT32_MAX, obj.history_length);
 }
