@@ -18,6 +18,18 @@
  */
 import { A2AError, invalidParams } from './errors.js';
 
+/** The longest quotation of a client's value an error message carries (issue 23). */
+const QUOTE_MAX = 64;
+
+/**
+ * A client's value as an error message quotes it: its JSON, cut to QUOTE_MAX characters with the
+ * full length named, so a megabyte of bad input never comes back in the answer.
+ */
+export function quote(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length <= QUOTE_MAX ? text : `${text.slice(0, QUOTE_MAX)}… (${text.length} characters)`;
+}
+
 /** A JSON object as decoded by JSON.parse. */
 export type JsonObject = Record<string, unknown>;
 
@@ -113,7 +125,7 @@ export function altSpelling(json: unknown, path: string, key: string): string | 
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)}`;
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${quote(value)}`;
 }
 
 /** True when a member is present: ProtoJSON treats `null` like absence (outside `Value`). */
@@ -329,7 +341,7 @@ export function readEnum<T extends string>(
   }
   // A value from a newer peer is kept as it came (a number as its decimal string, so the model
   // holds strings only); callers tell it apart with the `isKnown*` guards (decision 0136).
-  if (typeof value === 'string' && tolerate(path, `unknown value ${JSON.stringify(value)} kept as it came`))
+  if (typeof value === 'string' && tolerate(path, `unknown value ${quote(value)} kept as it came`))
     return value as T;
   if (
     typeof value === 'number' &&
@@ -339,7 +351,7 @@ export function readEnum<T extends string>(
     return String(value) as T;
   throw invalidParams(
     path,
-    `unknown value ${JSON.stringify(value)}; expected one of ${Object.keys(names).join(', ')}`,
+    `unknown value ${quote(value)}; expected one of ${Object.keys(names).join(', ')}`,
   );
 }
 

@@ -3,6 +3,7 @@
  * query parameter; empty or missing means 0.3; patch numbers are ignored; anything else this
  * server does not speak is VersionNotSupportedError (-32009).
  */
+import { quote } from './decode-kit.js';
 import { A2AError } from './errors.js';
 import type { ProtocolVersion } from './codec.js';
 
@@ -25,7 +26,7 @@ export function negotiateVersion(requested: string | null | undefined): Protocol
   if (best === undefined) {
     throw new A2AError(
       'VersionNotSupportedError',
-      `A2A-Version ${JSON.stringify(raw)} is not supported; supported versions: ${SUPPORTED_VERSIONS.join(', ')}`,
+      `A2A-Version ${quote(raw)} is not supported; supported versions: ${SUPPORTED_VERSIONS.join(', ')}`,
       { metadata: { requestedVersion: raw, supportedVersions: SUPPORTED_VERSIONS.join(',') } },
     );
   }

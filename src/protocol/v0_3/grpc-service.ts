@@ -8,7 +8,7 @@
  * (its HTTP annotation is `/v1/card`, the REST binding's extended card).
  */
 import { invalidParams } from '../errors.js';
-import { optionalString, readObject, type JsonObject } from '../decode-kit.js';
+import { optionalString, readObject, type JsonObject, quote } from '../decode-kit.js';
 import type { GrpcServiceSpec } from '../grpc/service-spec.js';
 import { resultMaps, rpcIn } from '../grpc/method-builder.js';
 import type { AgentCard } from '../agent-card.js';
@@ -37,8 +37,7 @@ const TASK_NAME = /^tasks\/([^/]+)$/;
 function taskIdOf(value: unknown, path: string): string {
   if (value === undefined || value === null || value === '') throw invalidParams(path, 'is required');
   const match = typeof value === 'string' ? TASK_NAME.exec(value) : null;
-  if (match === null)
-    throw invalidParams(path, `expected a resource name "tasks/{id}", got ${JSON.stringify(value)}`);
+  if (match === null) throw invalidParams(path, `expected a resource name "tasks/{id}", got ${quote(value)}`);
   return match[1] as string;
 }
 

@@ -16,6 +16,7 @@ import {
   mapItems,
   requiredNonEmptyString,
   type JsonObject,
+  quote,
 } from '../decode-kit.js';
 import type {
   GetTaskRequest,
@@ -101,10 +102,7 @@ function readTaskRef(value: unknown, path: string): { obj: JsonObject; id: strin
 }
 
 function disagree(path: string, key: string, value: string, from: string, id: string): Error {
-  return invalidParams(
-    pointer(path, key),
-    `names task ${JSON.stringify(value)}, but ${from} names ${JSON.stringify(id)}`,
-  );
+  return invalidParams(pointer(path, key), `names task ${quote(value)}, but ${from} names ${quote(id)}`);
 }
 
 /** The 0.3 JSON-RPC wire codec (dialect `0.3-jsonrpc`). */

@@ -3,6 +3,7 @@
  * config `name`, `tasks/{id}/pushNotificationConfigs/{configId}` (digest §1.5, 0.3 proto
  * TaskPushNotificationConfig.name). Other calls carry their ids in the URL path.
  */
+import { quote } from '../decode-kit.js';
 import { invalidParams } from '../errors.js';
 
 /** `tasks/{taskId}/pushNotificationConfigs/{configId}`, or `tasks/{taskId}` without a config id. */
@@ -42,8 +43,5 @@ export function parsePushConfigName(value: unknown, path: string): ParsedName {
   }
   const task = TASK.exec(text);
   if (task !== null) return { taskId: task[1] as string };
-  throw invalidParams(
-    path,
-    `expected "tasks/{id}/pushNotificationConfigs/{configId}", got ${JSON.stringify(value)}`,
-  );
+  throw invalidParams(path, `expected "tasks/{id}/pushNotificationConfigs/{configId}", got ${quote(value)}`);
 }

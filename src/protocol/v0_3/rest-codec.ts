@@ -23,6 +23,7 @@ import {
   requiredNonEmptyString,
   isSet,
   type JsonObject,
+  quote,
 } from '../decode-kit.js';
 import type {
   GetTaskRequest,
@@ -95,10 +96,7 @@ function decodeNamedConfig(
       ? undefined
       : parsePushConfigName(obj.name, nameAt);
   if (routeTaskId !== undefined && name !== undefined && name.taskId !== routeTaskId) {
-    throw invalidParams(
-      nameAt,
-      `names task ${JSON.stringify(name.taskId)}, not ${JSON.stringify(routeTaskId)}`,
-    );
+    throw invalidParams(nameAt, `names task ${quote(name.taskId)}, not ${quote(routeTaskId)}`);
   }
   const inner = innerConfigMember(obj, path);
   const config = decodePushConfig(D, inner.value, inner.at, routeTaskId ?? name?.taskId ?? '');
@@ -107,7 +105,7 @@ function decodeNamedConfig(
     else if (config.id !== name.configId) {
       throw invalidParams(
         pointer(inner.at, 'id'),
-        `does not match the config id in name (${JSON.stringify(name.configId)})`,
+        `does not match the config id in name (${quote(name.configId)})`,
       );
     }
   }
@@ -127,12 +125,9 @@ function decodeCreateRequest(obj: JsonObject, path: string): TaskPushNotificatio
   if (parent !== undefined && parent !== '') {
     const named = TASK_NAME.exec(parent)?.[1];
     if (named === undefined)
-      throw invalidParams(parentAt, `expected a resource name "tasks/{id}", got ${JSON.stringify(parent)}`);
+      throw invalidParams(parentAt, `expected a resource name "tasks/{id}", got ${quote(parent)}`);
     if (routeTaskId !== undefined && named !== routeTaskId)
-      throw invalidParams(
-        parentAt,
-        `names task ${JSON.stringify(named)}, not ${JSON.stringify(routeTaskId)}`,
-      );
+      throw invalidParams(parentAt, `names task ${quote(named)}, not ${quote(routeTaskId)}`);
     taskId = named;
   }
   const inner = readObject(obj.config, pointer(path, 'config'));
@@ -142,10 +137,7 @@ function decodeCreateRequest(obj: JsonObject, path: string): TaskPushNotificatio
     if (config.id === undefined) config.id = configId;
     else if (config.id !== configId) {
       const key = isSet(obj.config_id) ? 'config_id' : 'configId';
-      throw invalidParams(
-        pointer(path, key),
-        `does not match the config's own id (${JSON.stringify(config.id)})`,
-      );
+      throw invalidParams(pointer(path, key), `does not match the config's own id (${quote(config.id)})`);
     }
   }
   return config;

@@ -14,6 +14,7 @@ import {
   readObject,
   requiredString,
   type JsonObject,
+  quote,
 } from '../decode-kit.js';
 import type { OAuthFlows, OAuthScopes, SecurityRequirement, SecurityScheme } from '../agent-card.js';
 import { readString, requiredValue } from './wire-scalars.js';
@@ -168,7 +169,7 @@ export function decodeSecurityScheme(value: unknown, path: string): SecuritySche
     default:
       throw invalidParams(
         pointer(path, 'type'),
-        `unknown security scheme type ${JSON.stringify(type)}; expected apiKey, http, oauth2, openIdConnect or mutualTLS`,
+        `unknown security scheme type ${quote(type)}; expected apiKey, http, oauth2, openIdConnect or mutualTLS`,
       );
   }
 }

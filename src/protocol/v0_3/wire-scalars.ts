@@ -4,14 +4,14 @@
  * `historyLength`. Each throws InvalidParamsError naming the JSON Pointer of the bad value.
  */
 import { invalidParams } from '../errors.js';
-import { optionalInteger, pointer, readTimestamp, altKey, type JsonObject } from '../decode-kit.js';
+import { optionalInteger, pointer, readTimestamp, altKey, type JsonObject, quote } from '../decode-kit.js';
 
 const INT32_MAX = 2147483647;
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)}`;
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${quote(value)}`;
 }
 
 /**

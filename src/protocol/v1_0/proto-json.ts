@@ -17,6 +17,7 @@ import {
   spelling,
   tolerate,
   type JsonObject,
+  quote,
 } from '../decode-kit.js';
 
 /** Largest proto `int32`; bounds every count and size field. */
@@ -304,5 +305,5 @@ export function optionalListValue<T>(
 function kindOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)}`;
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${quote(value)}`;
 }
