@@ -47,7 +47,8 @@ describe('a huge bad value is quoted, not echoed', () => {
     ],
     [
       '1.0 HTTP+JSON',
-      () => post('./message:send', { message: { messageId: 'm', role: HUGE, parts: [{ text: 'hi' }] } }, '1.0'),
+      () =>
+        post('./message:send', { message: { messageId: 'm', role: HUGE, parts: [{ text: 'hi' }] } }, '1.0'),
     ],
     [
       '0.3 JSON-RPC',
