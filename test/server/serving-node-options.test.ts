@@ -49,6 +49,8 @@ describe('SERVING_NODE_OPTIONS (decision 0132)', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
       scripts: { start: string };
     };
-    expect(pkg.scripts.start).toMatch(new RegExp(`^exec node ${SERVING_NODE_OPTIONS} dist/cli/main\\.js serve `));
+    expect(pkg.scripts.start).toMatch(
+      new RegExp(`^exec node ${SERVING_NODE_OPTIONS} dist/cli/main\\.js serve `),
+    );
   });
 });
