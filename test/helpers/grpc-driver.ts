@@ -4,15 +4,19 @@
  * reads answers and google.rpc.Status error details back, so the same scenarios run over gRPC.
  * gRPC streams carry no event ids (digest §4), so `StreamedItem.id` is always undefined here.
  */
+import { fileURLToPath } from 'node:url';
 import {
   credentials,
+  loadPackageDefinition,
   Metadata,
   makeGenericClientConstructor,
   type Client,
   type ClientReadableStream,
+  type ServiceClientConstructor,
   type ServiceDefinition,
   type ServiceError,
 } from '@grpc/grpc-js';
+import { loadSync } from '@grpc/proto-loader';
 import { ERROR_CATALOG, type ProtocolVersion } from '../../src/protocol/index.js';
 import {
   decodeErrorStatus,
@@ -157,4 +161,18 @@ export function grpcDriver(
     subscribe: (id, options = {}) => stream('subscribeToTask', { id }, options.stopAfter),
     close: () => client.close(),
   };
+}
+
+/**
+ * A client of the 0.3 service built by @grpc/proto-loader from the vendored proto, with the proto
+ * field names as written (`keepCase`): requests in the form the kits' and SDKs' stubs send.
+ */
+export function protoLoaderClient03<T>(target: string): Client & T {
+  const protos = fileURLToPath(new URL('../../protos', import.meta.url));
+  const pkg = loadPackageDefinition(
+    loadSync('a2a/v1/a2a.proto', { includeDirs: [protos], keepCase: true, enums: String }),
+  );
+  const Ctor = (pkg.a2a as Record<string, Record<string, unknown>>).v1!
+    .A2AService as ServiceClientConstructor;
+  return new Ctor(target, credentials.createInsecure()) as unknown as Client & T;
 }

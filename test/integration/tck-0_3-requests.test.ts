@@ -5,19 +5,11 @@
  * create body, `tasks/get` / `tasks/cancel` by `taskId` or `name`, and a push get of `default`.
  * What stays meaningless is still refused, naming its JSON Pointer.
  */
-import { fileURLToPath } from 'node:url';
-import {
-  credentials,
-  loadPackageDefinition,
-  type Client,
-  type ServiceClientConstructor,
-} from '@grpc/grpc-js';
-import { loadSync } from '@grpc/proto-loader';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenGrpc, type RunningGrpcServer } from '../../src/server/grpc/index.js';
+import { protoLoaderClient03 } from '../helpers/grpc-driver.js';
 import { rpc, startPushServer, type PushServer } from '../push/helpers/push-server.js';
 
-const PROTOS = fileURLToPath(new URL('../../protos', import.meta.url));
 const HOOK = 'https://example.com/webhook';
 
 type Json = Record<string, unknown>;
@@ -141,15 +133,10 @@ describe('0.3 REST message bodies as the kit sends them', () => {
 
 describe('0.3 gRPC SendMessage with ROLE_UNSPECIFIED', () => {
   it('reads an unset role as user, as the kit sends it when a test omits role', async () => {
-    const pkg = loadPackageDefinition(
-      loadSync('a2a/v1/a2a.proto', { includeDirs: [PROTOS], keepCase: true, enums: String }),
-    );
-    const Ctor = (pkg.a2a as Record<string, Record<string, unknown>>).v1!
-      .A2AService as ServiceClientConstructor;
     type Answer = { task?: { status: { state: string }; history: { role: string }[] } };
-    const client = new Ctor(grpc.target, credentials.createInsecure()) as unknown as Client & {
+    const client = protoLoaderClient03<{
       SendMessage(request: unknown, callback: (error: Error | null, value?: Answer) => void): void;
-    };
+    }>(grpc.target);
     try {
       const answer = await new Promise<Answer>((resolve, reject) =>
         client.SendMessage(

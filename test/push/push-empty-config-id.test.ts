@@ -4,19 +4,11 @@
  * (decision 0136; for 0.3 the minted id is the task id, digest §12 item 26), over HTTP+JSON and
  * gRPC, and reads a snake_case (proto field name) body the same way, 1.0 included.
  */
-import { fileURLToPath } from 'node:url';
-import {
-  credentials,
-  loadPackageDefinition,
-  type Client,
-  type ServiceClientConstructor,
-} from '@grpc/grpc-js';
-import { loadSync } from '@grpc/proto-loader';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenGrpc, type RunningGrpcServer } from '../../src/server/grpc/index.js';
+import { protoLoaderClient03 } from '../helpers/grpc-driver.js';
 import { message, rpc, startPushServer, type PushServer } from './helpers/push-server.js';
 
-const PROTOS = fileURLToPath(new URL('../../protos', import.meta.url));
 const HOOK = 'https://hooks.example/a2a';
 
 let server: PushServer;
@@ -102,12 +94,7 @@ describe('0.3 push-config create with an empty config id', () => {
 
   it('gRPC: CreateTaskPushNotificationConfig with the empty config id is accepted and the id minted', async () => {
     const taskId = await newTask();
-    const pkg = loadPackageDefinition(
-      loadSync('a2a/v1/a2a.proto', { includeDirs: [PROTOS], keepCase: true, enums: String }),
-    );
-    const Ctor = (pkg.a2a as Record<string, Record<string, unknown>>).v1!
-      .A2AService as ServiceClientConstructor;
-    const client = new Ctor(grpc.target, credentials.createInsecure()) as unknown as Client & {
+    const client = protoLoaderClient03<{
       CreateTaskPushNotificationConfig(
         request: unknown,
         callback: (
@@ -115,7 +102,7 @@ describe('0.3 push-config create with an empty config id', () => {
           value?: { name: string; push_notification_config: { id: string } },
         ) => void,
       ): void;
-    };
+    }>(grpc.target);
     try {
       const answer = await new Promise<{ name: string; push_notification_config: { id: string } }>(
         (resolve, reject) =>
