@@ -2,6 +2,7 @@
  * The one error table (digest §5.1, HTTP statuses from A2A 1.0.1 §5.4) and the error classes the
  * core throws. Bindings never invent codes: they look the error's `type` up here.
  */
+import { bounded, boundedMetadata, boundedViolations, DETAIL_MAX, MESSAGE_MAX } from './error-bounds.js';
 
 /** Every error Concord can put on the wire. */
 export type A2AErrorType =
@@ -269,14 +270,15 @@ export class A2AError extends Error {
   readonly headers: Record<string, string> | undefined;
 
   constructor(type: A2AErrorType, message?: string, options: A2AErrorOptions = {}) {
+    // Bounded here, once, so no binding can echo a client's megabyte back (error-bounds.ts).
     super(
-      message ?? ERROR_CATALOG[type].defaultMessage,
+      bounded(message ?? ERROR_CATALOG[type].defaultMessage, MESSAGE_MAX),
       options.cause === undefined ? undefined : { cause: options.cause },
     );
     this.name = type;
     this.type = type;
-    this.metadata = options.metadata;
-    this.violations = options.violations;
+    this.metadata = boundedMetadata(options.metadata);
+    this.violations = boundedViolations(options.violations);
     this.data = options.data;
     this.details = options.details;
     this.headers = options.headers;
@@ -290,7 +292,9 @@ export class A2AError extends Error {
 
 /** Builds the "task not found" error with the id in ErrorInfo metadata. */
 export function taskNotFound(taskId: string): A2AError {
-  return new A2AError('TaskNotFoundError', `Task not found: ${taskId}`, { metadata: { taskId } });
+  return new A2AError('TaskNotFoundError', `Task not found: ${bounded(taskId, DETAIL_MAX)}`, {
+    metadata: { taskId },
+  });
 }
 
 /** Builds an invalid-params error for one field (JSON Pointer path). */

@@ -148,7 +148,9 @@ function listToJson(list: object): unknown[] {
   return ((list as { values?: object[] }).values ?? []).map(valueToJson);
 }
 
-function valueToJson(value: object): unknown {
+function valueToJson(value: object | null | undefined): unknown {
+  // A map entry sent without its value decodes as undefined: the Struct member reads as null.
+  if (value === null || value === undefined) return null;
   const v = value as Record<string, unknown>;
   if (Object.hasOwn(v, 'nullValue')) return null;
   if (Object.hasOwn(v, 'numberValue')) return v.numberValue;
