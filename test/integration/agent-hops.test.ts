@@ -3,7 +3,7 @@
 // counts the hops in message metadata and ends the chain at the limit with an error naming it:
 // in process, and across two hosts over HTTP, where the count continues on the other host and a
 // receiver refuses a message already past its own limit on every binding.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,8 +52,8 @@ function loopingModel(maxCalls = 20): {
 }
 
 /** The tool results the model read, in the order it read them, parsed. */
-function toolResults(stub: OpenAiStub): Record<string, unknown>[] {
-  return stub.requests.flatMap((request) => {
+function toolResults(stub: OpenAiStub, from = 0): Record<string, unknown>[] {
+  return stub.requests.slice(from).flatMap((request) => {
     const last = (request.body?.messages as { role: string; content: string }[] | undefined)?.at(-1);
     return last?.role === 'tool' ? [JSON.parse(last.content) as Record<string, unknown>] : [];
   });
@@ -116,15 +116,28 @@ async function ask(url: string): Promise<Task> {
   return taskOf(await jsonRpcDriver(url, '1.0').send(userText('What is known about tides?')));
 }
 
-const errors = (stub: OpenAiStub): unknown[] =>
-  toolResults(stub).flatMap((result) => ('error' in result ? [result.error] : []));
+const errors = (stub: OpenAiStub, from = 0): unknown[] =>
+  toolResults(stub, from).flatMap((result) => ('error' in result ? [result.error] : []));
 
-describe('two model agents of one host asking each other', () => {
+describe('agents of one host asking each other', () => {
+  let model: ReturnType<typeof loopingModel>;
+  let stub: OpenAiStub;
+  let served: RunningHost;
+
+  beforeAll(async () => {
+    model = loopingModel();
+    stub = await stubWith(model);
+    const dir = hostDir(stub, [
+      modelAgent('planner'),
+      modelAgent('researcher'),
+      // A code agent that sends where its message's data part says (context.agents.send).
+      { id: 'caller', description: 'Sends where it is told', exposed: true, handler: './caller.mjs' },
+    ]);
+    copyFileSync(join(import.meta.dirname, 'fixtures/remote/caller.mjs'), join(dir, 'caller.mjs'));
+    served = await host(dir);
+  });
+
   it('stop at the default limit of 8 hops, the refused send naming the chain', async () => {
-    const model = loopingModel();
-    const stub = await stubWith(model);
-    const served = await host(hostDir(stub, [modelAgent('planner'), modelAgent('researcher')]));
-
     const task = await ask(`${served.url}agents/planner/`);
 
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
@@ -137,6 +150,44 @@ describe('two model agents of one host asking each other', () => {
     // Every other level got its callee's answer and answered in turn.
     const answered = toolResults(stub).filter((result) => result.state === 'completed');
     expect(answered).toHaveLength(8);
+  });
+
+  it('continue the count a message arrived with, for code agents too', async () => {
+    const from = stub.requests.length;
+    const calls = model.calls();
+    const chain = ['a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7'];
+    const driver = jsonRpcDriver(`${served.url}agents/caller/`, '1.0');
+    const order = { messageId: crypto.randomUUID(), role: 'ROLE_USER' as const };
+    // Hop 7 reaches the caller, whose send to the planner is hop 8; the planner may send no more.
+    const relayed = taskOf(
+      await driver.send({
+        ...order,
+        parts: [{ data: { target: 'planner', text: 'What do you know?' } }],
+        metadata: { [HOPS]: { count: 7, chain } },
+      }),
+    );
+    expect(relayed.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(model.calls() - calls).toBe(1);
+    expect(errors(stub, from)).toEqual([
+      'Agent hop limit 8 reached: a1 -> a2 -> a3 -> a4 -> a5 -> a6 -> a7 -> caller -> planner; ' +
+        'sending on to "researcher" would be hop 9',
+    ]);
+
+    // At hop 8 the caller itself may not send: its send throws, naming the chain.
+    const refused = taskOf(
+      await driver.send({
+        ...order,
+        messageId: crypto.randomUUID(),
+        parts: [{ data: { target: 'planner', text: 'What do you know?' } }],
+        metadata: { [HOPS]: { count: 8, chain: [...chain, 'a8'] } },
+      }),
+    );
+    expect(refused.status.state).toBe('TASK_STATE_FAILED');
+    expect(refused.status.message?.parts[0]?.text).toBe(
+      'AgentHopLimitError: Agent hop limit 8 reached: a1 -> a2 -> a3 -> a4 -> a5 -> a6 -> a7 -> a8 -> ' +
+        'caller; sending on to "planner" would be hop 9',
+    );
+    expect(model.calls() - calls).toBe(1);
   });
 });
 
