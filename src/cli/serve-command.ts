@@ -1,7 +1,7 @@
 /**
  * `concord serve <target> [--port N] [--host H] [--grpc-port N] [--data-dir DIR]
  * [--store sqlite|memory|postgres] [--database-url URL] [--retention AGE] [--push-allow <host|cidr>]...
- * [--no-push]`: serves on the embedded SQLite store (default) or PostgreSQL (decision 0100), with
+ * [--no-push] [--max-agent-hops N]`: serves on the embedded SQLite store (default) or PostgreSQL (decision 0100), with
  * push notifications on (decision 0086), and stops cleanly on SIGTERM / SIGINT. The target is a
  * code agent (a directory with `agent.mjs`/`agent.js`, or the module itself), or agent definitions
  * for the host (a directory of markdown agents and/or `concord.config.json5`, or one such file).
