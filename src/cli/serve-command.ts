@@ -1,7 +1,7 @@
 /**
  * `concord serve <target> [--port N] [--host H] [--grpc-port N] [--data-dir DIR]
  * [--store sqlite|memory|postgres] [--database-url URL] [--retention AGE] [--push-allow <host|cidr>]...
- * [--no-push]`: serves on the embedded SQLite store (default) or PostgreSQL (decision 0100), with
+ * [--no-push] [--max-agent-hops N]`: serves on the embedded SQLite store (default) or PostgreSQL (decision 0100), with
  * push notifications on (decision 0086), and stops cleanly on SIGTERM / SIGINT. The target is a
  * code agent (a directory with `agent.mjs`/`agent.js`, or the module itself), or agent definitions
  * for the host (a directory of markdown agents and/or `concord.config.json5`, or one such file).
@@ -20,6 +20,7 @@ import {
   type ClusterSetup,
   databaseUrlOf,
   describeTaskStores,
+  MAX_AGENT_HOPS,
   openTaskStore,
   parseTaskStoreKind,
   startHost,
@@ -55,6 +56,8 @@ ${CLUSTER_USAGE}
                         (e.g. 127.0.0.1 for a receiver on this machine); repeatable
   --no-push             do not offer push notifications
   --internal-port <n>   also serve every agent, exposed or not, on 127.0.0.1:<n> (host only)
+  --max-agent-hops <n>  how many agent-to-agent sends one chain may make, 1-64 (default: the
+                        config's maxAgentHops, else 8); a send past it is refused (host only)
   --watch               dev mode: reload when a definition, the config or a handler changes (host only)
   --help                show this help`;
 
@@ -79,6 +82,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
       'grpc-port': { type: 'string' },
       'public-url': { type: 'string' },
       'grpc-public-url': { type: 'string' },
+      'max-agent-hops': { type: 'string' },
       watch: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -177,6 +181,16 @@ export async function serveCommand(args: string[], out: (line: string) => void):
   await agent.close?.();
   out('Concord stopped');
   return 0;
+}
+
+/** The `--max-agent-hops` value, or undefined when the flag is absent (decision 0148). */
+function maxAgentHopsFlag(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const limit = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(limit >= 1 && limit <= MAX_AGENT_HOPS)) {
+    throw new UsageError(`--max-agent-hops: expected an integer from 1 to ${MAX_AGENT_HOPS}, got ${value}`);
+  }
+  return limit;
 }
 
 /** A port flag's value, or undefined when the flag is absent. */
@@ -280,6 +294,7 @@ interface HostFlags {
   grpcPort?: number | undefined;
   'public-url'?: string | undefined;
   'grpc-public-url'?: string | undefined;
+  'max-agent-hops'?: string | undefined;
   watch?: boolean | undefined;
 }
 
@@ -295,6 +310,7 @@ async function serveHost(
     if (!Number.isInteger(internalPort) || internalPort < 0 || internalPort > 65535)
       throw new UsageError(`--internal-port: expected 0-65535, got ${flags['internal-port']}`);
   }
+  const maxAgentHops = maxAgentHopsFlag(flags['max-agent-hops']);
   const running = await startHost(target, {
     port: flags.port,
     host: flags.host ?? '127.0.0.1',
@@ -306,6 +322,7 @@ async function serveHost(
     ...(flags.grpcPort === undefined ? {} : { grpcPort: flags.grpcPort }),
     ...(flags['public-url'] === undefined ? {} : { publicUrl: flags['public-url'] }),
     ...(flags['grpc-public-url'] === undefined ? {} : { grpcPublicUrl: flags['grpc-public-url'] }),
+    ...(maxAgentHops === undefined ? {} : { maxAgentHops }),
     watch: flags.watch === true,
     extensions: HOST_EXTENSIONS,
     push: { enabled: flags['no-push'] !== true, allow: flags['push-allow'] ?? [] },

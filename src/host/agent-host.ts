@@ -25,6 +25,7 @@ import {
 import type { A2AServer, Cluster, OrphanPolicy, PushOptions } from '../server/index.js';
 import type { TaskStore } from '../store/index.js';
 import type { HostConfig } from './host-config.js';
+import { DEFAULT_MAX_AGENT_HOPS, maxAgentHopsProblem } from './agent-hops.js';
 import { createAgentSender } from './agent-sender.js';
 import { handleApprovals } from './approvals-api.js';
 import { handleContracts } from './contracts-api.js';
@@ -61,6 +62,11 @@ export interface AgentHostOptions {
   cluster?: Cluster;
   /** Without a cluster: tasks an earlier process left running, per agent store (decision 0119). */
   orphans?: OrphanPolicy;
+  /**
+   * The agent hop limit, overriding the config's `maxAgentHops` (the `--max-agent-hops` flag);
+   * 1 to 64 (decision 0148).
+   */
+  maxAgentHops?: number;
 }
 
 /** What a reload changed. */
@@ -84,7 +90,7 @@ interface HostState {
 
 const AGENTS_PREFIX = '/agents/';
 const JSON_HEADERS = { 'content-type': 'application/json' };
-const HOST_SECTIONS = ['organization', 'security', 'signing', 'model', 'mcpServers'] as const;
+const HOST_SECTIONS = ['organization', 'security', 'signing', 'model', 'mcpServers', 'maxAgentHops'] as const;
 
 /** A mounted set of agents; see the file comment. */
 export class AgentHost implements HttpApp {
@@ -107,8 +113,16 @@ export class AgentHost implements HttpApp {
    * every agent's problems in one DefinitionError when they are definition problems.
    */
   static async create(config: HostConfig, options: AgentHostOptions): Promise<AgentHost> {
+    if (options.maxAgentHops !== undefined) {
+      const problem = maxAgentHopsProblem(options.maxAgentHops);
+      if (problem !== undefined) throw new Error(`maxAgentHops ${problem}`);
+    }
     const parts = await buildHostParts(config, options.env ?? process.env, options.onMcpLog);
     const agents = new Map<string, MountedAgent>();
+    const state: HostState = { parts, agents, options, jwks: undefined, views: [] };
+    // Read per send from the state, so a reload that changes the config's limit applies at once.
+    const maxAgentHops = (): number =>
+      options.maxAgentHops ?? state.parts.config.maxAgentHops ?? DEFAULT_MAX_AGENT_HOPS;
     const onError = options.onError ?? (() => undefined);
     // Senders look agents up when they send, so an agent may send to one mounted after it.
     const local = (id: string) => agents.get(id)?.server.handler;
@@ -129,9 +143,11 @@ export class AgentHost implements HttpApp {
             ...(options.push === undefined ? {} : { push: options.push }),
             ...(options.cluster === undefined ? {} : { cluster: options.cluster }),
             ...(options.orphans === undefined ? {} : { orphans: options.orphans }),
+            maxAgentHops,
             sender: createAgentSender({
               from: definition.id,
               local,
+              maxHops: maxAgentHops,
               ...(options.remoteAgents === undefined ? {} : { remote: options.remoteAgents }),
             }),
           });
@@ -149,7 +165,7 @@ export class AgentHost implements HttpApp {
     } finally {
       allMounted();
     }
-    return new AgentHost({ parts, agents, options, jwks: undefined, views: [] }, 'public');
+    return new AgentHost(state, 'public');
   }
 
   /** The same host as its internal listener sees it (every agent, no internal-scope check). */

@@ -4,12 +4,22 @@
  * target's own request handler, so its contract gate, approvals and skill checks run exactly as
  * for a remote caller; the sender acts as the principal `agent:<its id>` (decision 0020). A URL is
  * sent over A2A with the client, after checking the payload against the contracts the remote
- * card publishes (remote-agents.ts, decision 0031).
+ * card publishes (remote-agents.ts, decision 0031). Each send carries on the agent-to-agent hop
+ * count of the message being handled, and is refused past the host's limit (agent-hops.ts,
+ * decision 0148).
  */
 import { randomUUID } from 'node:crypto';
 import { createContractMessage } from '../contracts/index.js';
 import { A2AError, type Message } from '../protocol/index.js';
 import type { AgentMessageInput, AgentSender, CallContext, RequestHandler } from '../server/index.js';
+import {
+  DEFAULT_MAX_AGENT_HOPS,
+  nextHops,
+  NO_HOPS,
+  readHops,
+  withHops,
+  type AgentHops,
+} from './agent-hops.js';
 import type { RemoteAgents } from './remote-agents.js';
 
 /** Options of `createAgentSender`. */
@@ -20,6 +30,8 @@ export interface AgentSenderOptions {
   local: (id: string) => RequestHandler | undefined;
   /** Sends to (and describes) URLs; without it, URL targets are refused. */
   remote?: RemoteAgents;
+  /** The host's agent hop limit, read at each send so a reload applies (default 8, decision 0148). */
+  maxHops?: () => number;
 }
 
 /** The message an input stands for. */
@@ -49,60 +61,92 @@ function isMessage(input: Exclude<AgentMessageInput, string>): input is Message 
 
 const isUrl = (target: string): boolean => /^https?:\/\//i.test(target);
 
-/** The sender an agent's executors get as `context.agents`. */
+/** The sender an agent's executors get as `context.agents`: bound per message to its hops. */
 export function createAgentSender(options: AgentSenderOptions): AgentSender {
-  const remote = (target: string): RemoteAgents => {
-    if (options.remote === undefined) {
-      throw new A2AError(
-        'UnsupportedOperationError',
-        `Agent "${options.from}" may not send to URLs (${target})`,
+  return new HostAgentSender(options, NO_HOPS);
+}
+
+/**
+ * A sender for the hops of one message. The hops were checked when the message was admitted
+ * (admitHops); one that still cannot be read is kept as its error and thrown by every send, so a
+ * chain never restarts from zero by accident.
+ */
+class HostAgentSender implements AgentSender {
+  constructor(
+    private readonly options: AgentSenderOptions,
+    private readonly carried: AgentHops | A2AError,
+  ) {}
+
+  forMessage(message: Message): AgentSender {
+    let carried: AgentHops | A2AError;
+    try {
+      carried = readHops(message);
+    } catch (error) {
+      if (!(error instanceof A2AError)) throw error;
+      carried = error;
+    }
+    return new HostAgentSender(this.options, carried);
+  }
+
+  async send(
+    target: string,
+    input: AgentMessageInput,
+    sendOptions: { contextId?: string; taskId?: string; signal?: AbortSignal } = {},
+  ): ReturnType<AgentSender['send']> {
+    const { options } = this;
+    if (this.carried instanceof A2AError) throw this.carried;
+    // Refused here, before anything is built or sent, when the chain is at the limit.
+    const hops = nextHops(this.carried, options.from, target, options.maxHops?.() ?? DEFAULT_MAX_AGENT_HOPS);
+    const message = withHops(toMessage(input, sendOptions), hops);
+    if (isUrl(target)) {
+      return this.remote(target).send(
+        target,
+        message,
+        sendOptions.signal === undefined ? {} : { signal: sendOptions.signal },
       );
     }
-    return options.remote;
-  };
-  return {
-    async send(target, input, sendOptions = {}) {
-      const message = toMessage(input, sendOptions);
-      if (isUrl(target)) {
-        return remote(target).send(
-          target,
-          message,
-          sendOptions.signal === undefined ? {} : { signal: sendOptions.signal },
-        );
-      }
-      const handler = options.local(target);
-      if (handler === undefined) {
-        throw new A2AError('InvalidParamsError', `No agent "${target}" on this host`, {
-          violations: [{ field: 'target', description: 'not the id of an agent on this host, nor a URL' }],
-        });
-      }
-      const call: CallContext = {
-        version: '1.0',
-        tenant: '',
-        // In process there is no header: the extensions the message lists, and the target supports,
-        // are the ones it activates (A2A 1.0 §8.2), as they would be over HTTP.
-        activatedExtensions: (message.extensions ?? []).filter((uri) =>
-          (handler.agentCard.capabilities.extensions ?? []).some((declared) => declared.uri === uri),
-        ),
-        user: { name: `agent:${options.from}`, scopes: [] },
-        ...(sendOptions.signal === undefined ? {} : { signal: sendOptions.signal }),
-      };
-      return handler.sendMessage({ message }, call);
-    },
-    async describe(target, describeOptions = {}) {
-      if (!isUrl(target)) {
-        throw new A2AError(
-          'InvalidParamsError',
-          `describe takes the URL of a remote agent, got "${target}"`,
-          {
-            violations: [{ field: 'target', description: 'not an http or https URL' }],
-          },
-        );
-      }
-      return remote(target).describe(
-        target,
-        describeOptions.signal === undefined ? {} : { signal: describeOptions.signal },
+    const handler = options.local(target);
+    if (handler === undefined) {
+      throw new A2AError('InvalidParamsError', `No agent "${target}" on this host`, {
+        violations: [{ field: 'target', description: 'not the id of an agent on this host, nor a URL' }],
+      });
+    }
+    const call: CallContext = {
+      version: '1.0',
+      tenant: '',
+      // In process there is no header: the extensions the message lists, and the target supports,
+      // are the ones it activates (A2A 1.0 §8.2), as they would be over HTTP.
+      activatedExtensions: (message.extensions ?? []).filter((uri) =>
+        (handler.agentCard.capabilities.extensions ?? []).some((declared) => declared.uri === uri),
+      ),
+      user: { name: `agent:${options.from}`, scopes: [] },
+      ...(sendOptions.signal === undefined ? {} : { signal: sendOptions.signal }),
+    };
+    return handler.sendMessage({ message }, call);
+  }
+
+  async describe(
+    target: string,
+    describeOptions: { signal?: AbortSignal } = {},
+  ): ReturnType<NonNullable<AgentSender['describe']>> {
+    if (!isUrl(target)) {
+      throw new A2AError('InvalidParamsError', `describe takes the URL of a remote agent, got "${target}"`, {
+        violations: [{ field: 'target', description: 'not an http or https URL' }],
+      });
+    }
+    return this.remote(target).describe(
+      target,
+      describeOptions.signal === undefined ? {} : { signal: describeOptions.signal },
+    );
+  }
+
+  private remote(target: string): RemoteAgents {
+    if (this.options.remote === undefined) {
+      throw new A2AError(
+        'UnsupportedOperationError',
+        `Agent "${this.options.from}" may not send to URLs (${target})`,
       );
-    },
-  };
+    }
+    return this.options.remote;
+  }
 }

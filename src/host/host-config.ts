@@ -145,6 +145,11 @@ export interface HostConfig {
   push?: PushConfig;
   /** The default of every agent's `idempotency` (decision 0133): is a repeated messageId a retry? */
   idempotency?: { messageId?: boolean };
+  /**
+   * How many agent-to-agent sends one chain may make (1-64; absent: 8). A send past it is refused
+   * with the chain in the error, and so is a message arriving past it (decision 0148).
+   */
+  maxAgentHops?: number;
   /** MCP servers by name; agents pick from them in their `mcpServers`. */
   mcpServers: Record<string, McpServerConfig>;
   agents: AgentDefinition[];

@@ -7,6 +7,13 @@ export type { ReloadOutcome } from './definition-watch.js';
 export { createHost, startHost, type RunningHost, type StartHostOptions } from './serve-host.js';
 export { loadHost, DefinitionError, type DefinitionProblem } from './definitions/index.js';
 export { importSigningKeys, publicJwks } from './signing-keys.js';
+export {
+  AgentHopLimitError,
+  DEFAULT_MAX_AGENT_HOPS,
+  HOPS_METADATA_KEY,
+  MAX_AGENT_HOPS,
+  type AgentHops,
+} from './agent-hops.js';
 export { cardsFor } from './mounted-agent.js';
 export { invokedSkill } from '../server/index.js';
 export * from './security/index.js';

@@ -25,6 +25,7 @@ import {
 } from '../server/index.js';
 import type { TaskStore } from '../store/index.js';
 import { buildAgent, type AgentBuild } from './agent-build.js';
+import { admitHops, DEFAULT_MAX_AGENT_HOPS } from './agent-hops.js';
 import type { HostParts } from './host-parts.js';
 import { ExecutorSlot } from './executor-slot.js';
 import { mountExtensions, type HostExtension } from './host-extensions.js';
@@ -49,6 +50,8 @@ export interface MountContext {
   orphans?: OrphanPolicy;
   /** Settles once every agent of the host is mounted: recovery waits for it. */
   mounted?: Promise<unknown>;
+  /** The host's agent hop limit, read per send (default 8, decision 0148). */
+  maxAgentHops?: () => number;
 }
 
 /** A reload of one agent, built but not applied yet. */
@@ -93,7 +96,11 @@ export async function mountAgent(definition: AgentDefinition, context: MountCont
     contracts: forwardingGate(() => current.contracts),
     signCard: (json: Record<string, unknown>, version: ProtocolVersion) =>
       current.signCard === undefined ? Promise.resolve([]) : current.signCard(json, version),
-    admitMessage: (request, call) => skillAdmission(current.definition, request, call),
+    admitMessage: (request, call) => {
+      // A message past the host's hop limit, or with hop metadata Concord never writes, makes no task.
+      admitHops(request.message, context.maxAgentHops?.() ?? DEFAULT_MAX_AGENT_HOPS);
+      skillAdmission(current.definition, request, call);
+    },
     // Read per send, so a reload that changes the setting applies to the next send (decision 0133).
     idempotency: {
       get messageId() {

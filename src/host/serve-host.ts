@@ -80,6 +80,11 @@ export interface StartHostOptions {
    * the config's `push.allow` (`concord serve --push-allow`).
    */
   push?: { enabled?: boolean; allow?: string[] };
+  /**
+   * The agent hop limit (1-64), overriding the config's `maxAgentHops` (`concord serve
+   * --max-agent-hops`; decision 0148).
+   */
+  maxAgentHops?: number;
 }
 
 /** A running host. */
@@ -112,6 +117,7 @@ export async function createHost(
     | 'extensions'
     | 'push'
     | 'cluster'
+    | 'maxAgentHops'
   > = {},
 ): Promise<AgentHost> {
   const kind = options.store ?? 'sqlite';
@@ -157,6 +163,7 @@ export async function createHost(
       ...(options.onError === undefined ? {} : { onError: options.onError }),
       ...(options.onMcpLog === undefined ? {} : { onMcpLog: options.onMcpLog }),
       ...(options.extensions === undefined ? {} : { extensions: options.extensions }),
+      ...(options.maxAgentHops === undefined ? {} : { maxAgentHops: options.maxAgentHops }),
     });
   } catch (error) {
     for (const store of opened) await store.close();

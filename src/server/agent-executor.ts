@@ -58,6 +58,12 @@ export interface AgentSender {
    * contracts, so a model can be told how to address it. Absent when the sender cannot reach URLs.
    */
   describe?(target: string, options?: { signal?: AbortSignal }): Promise<AgentDescription>;
+  /**
+   * The sender the executor handling `message` gets as `context.agents`: a host binds the
+   * message so the sends it causes continue its agent-to-agent hop count (decision 0148).
+   * Without it, every request gets this sender as it is.
+   */
+  forMessage?(message: Message): AgentSender;
 }
 
 /** An agent as it describes itself to senders (its card and published contracts, decision 0018). */

@@ -84,7 +84,8 @@ class ExecutionContext implements RequestContext {
     this.metadata = options.request.metadata;
     this.call = options.call;
     if (options.contract !== undefined) this.contract = options.contract;
-    if (agents !== undefined) this.agents = agents;
+    // Bound to this message, so its sends carry on the hop count it arrived with (decision 0148).
+    if (agents !== undefined) this.agents = agents.forMessage?.(options.message) ?? agents;
     this.extensions = extensions;
   }
 

@@ -3,7 +3,8 @@
  * request and answers `POST /v1/chat/completions` with a scripted reply streamed as
  * `chat.completion.chunk` SSE events (text deltas, and tool calls whose arguments arrive in
  * pieces), an error status, a malformed stream, or a stream that hangs until the client goes away.
- * `replies` scripts a different reply for each successive request (a tool loop's rounds).
+ * `replies` scripts a different reply for each successive request (a tool loop's rounds);
+ * `respond` decides each reply from the request itself (a model that reacts to what it is told).
  */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -32,6 +33,8 @@ export interface StubReply {
 export interface OpenAiStubOptions {
   /** One reply per chat-completions request, in order; the last repeats once the list is used up. */
   replies?: StubReply[];
+  /** The reply to each request, from its parsed body and its number (0-based); wins over `replies`. */
+  respond?: (body: Record<string, unknown> | undefined, request: number) => StubReply;
   /** Content deltas of the reply (default `['Hello', ',', ' world', '!']`). */
   tokens?: string[];
   /** Pause before each token after the first, in ms (default 0: all in one write). */
@@ -124,7 +127,8 @@ export async function startOpenAiStub(options: OpenAiStubOptions = {}): Promise<
   async function reply(res: ServerResponse, body: Record<string, unknown> | undefined): Promise<void> {
     const model = typeof body?.model === 'string' ? body.model : 'stub-model';
     const request = completions++;
-    const scripted = options.replies?.[Math.min(request, options.replies.length - 1)];
+    const scripted =
+      options.respond?.(body, request) ?? options.replies?.[Math.min(request, options.replies.length - 1)];
     const toolCalls = scripted?.toolCalls ?? [];
     const tokens = scripted?.tokens ?? (toolCalls.length > 0 ? [] : (options.tokens ?? DEFAULT_TOKENS));
     const finish = toolCalls.length > 0 ? 'tool_calls' : 'stop';

@@ -47,13 +47,22 @@ export interface RawHostConfig {
   push?: Omit<Partial<PushConfig>, 'secretKey'> & { secretKey?: SecretInput };
   mcpServers?: Record<string, RawMcpServer>;
   idempotency?: { messageId?: boolean };
+  maxAgentHops?: number;
   agents?: { dir?: string; list?: RawAgent[] };
 }
 
 /** The host-level part of a `HostConfig`. */
 export type HostSettings = Pick<
   HostConfig,
-  'organization' | 'security' | 'signing' | 'model' | 'outbound' | 'push' | 'mcpServers' | 'idempotency'
+  | 'organization'
+  | 'security'
+  | 'signing'
+  | 'model'
+  | 'outbound'
+  | 'push'
+  | 'mcpServers'
+  | 'idempotency'
+  | 'maxAgentHops'
 >;
 
 /** Normalises the host-level sections of `raw` (written in `file`); problems go to `sink`. */
@@ -73,6 +82,8 @@ export async function normalizeHostSettings(
   if (raw.outbound && !sink.hasUnder('/outbound')) settings.outbound = { ...raw.outbound };
   if (raw.push && !sink.hasUnder('/push')) settings.push = normalizePush(raw.push, sink, env);
   if (raw.idempotency && !sink.hasUnder('/idempotency')) settings.idempotency = { ...raw.idempotency };
+  if (raw.maxAgentHops !== undefined && !sink.hasUnder('/maxAgentHops'))
+    settings.maxAgentHops = raw.maxAgentHops;
   if (raw.mcpServers) settings.mcpServers = normalizeMcpServers(raw.mcpServers, file, sink, env);
   return settings;
 }
