@@ -5,7 +5,12 @@
  * answered. Every A2AError is cut to these sizes when it is made, whatever built it: long text
  * keeps its head and names its full length, so the answer stays useful and small.
  */
-import type { FieldViolation } from './errors.js';
+
+/** A field violation as errors.ts declares it (restated here so the two files do not import each other). */
+interface FieldViolation {
+  field: string;
+  description: string;
+}
 
 /** The longest error message sent (characters). */
 export const MESSAGE_MAX = 1024;
