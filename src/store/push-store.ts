@@ -13,6 +13,10 @@
  * of each (task, config), and a claimed entry stays in place (leased until `now + leaseMs`) until
  * it is settled, so the next one waits for it. A claim that is never settled (the process died)
  * becomes due again when its lease runs out: delivery is at least once.
+ *
+ * Tries are counted per delivery, not per entry (decision 0145): an entry's `attempts` belongs to
+ * the delivery it owes next, each settlement says what that count now is, and a delivery that runs
+ * out of tries in the middle of an entry is given up alone (`skip`) while the rest goes on.
  */
 import type { StreamResponse, Task } from '../protocol/index.js';
 
@@ -50,7 +54,10 @@ export interface PushOutboxEntry {
   task: Task;
   /** Events up to this sequence number are delivered (`firstSeq - 1` when none is). */
   deliveredSeq: number;
-  /** Attempts so far, this claim included. */
+  /**
+   * Tries of the delivery the entry owes next (the first event after `deliveredSeq`), this claim
+   * included: a claim adds one, and a settlement after progress starts it again (decision 0145).
+   */
   attempts: number;
   /** Why the last attempt failed. */
   lastError?: string;
@@ -68,11 +75,24 @@ export interface PushDeadLetter extends PushOutboxEntry {
   failedAt: string;
 }
 
-/** How a claimed entry ended. */
+/**
+ * How a claimed entry ended. `attempts` is the count of the delivery the entry owes next (the one
+ * that failed): after an event went out during the claim it is no longer the claim's count, which
+ * stands when `attempts` is absent (decision 0145).
+ */
 export type PushSettlement =
   | { outcome: 'delivered' }
-  | { outcome: 'retry'; deliveredSeq: number; nextAttemptAt: number; error: string }
-  | { outcome: 'dead'; deliveredSeq: number; reason: string; url: string };
+  /** Events up to `deliveredSeq` went out; the next one is tried again at `nextAttemptAt`. */
+  | { outcome: 'retry'; deliveredSeq: number; attempts?: number; nextAttemptAt: number; error: string }
+  /** What the entry still owes is given up: the entry moves to the dead letters under its id. */
+  | { outcome: 'dead'; deliveredSeq: number; attempts?: number; reason: string; url: string }
+  /**
+   * Event `seq` alone is given up while the entry owes events after it (those before it went
+   * out): it becomes a dead letter of its own (`firstSeq = lastSeq = seq`) under a new id, since
+   * the entry keeps its id and so its place in the order; the entry goes on after it, its count
+   * back to 0, due at `nextAttemptAt`.
+   */
+  | { outcome: 'skip'; seq: number; attempts: number; nextAttemptAt: number; reason: string; url: string };
 
 /** Page size of `listDeadLetters` when the query names none. */
 export const DEFAULT_DEAD_LETTER_PAGE_SIZE = 50;
@@ -111,7 +131,10 @@ export interface PushStore {
   /** Ends a claim: removes a delivered entry, reschedules it, or moves it to the dead letters. */
   settle(entryId: number, settlement: PushSettlement): Promise<void>;
   listDeadLetters(query?: DeadLetterQuery): Promise<DeadLetterPage>;
-  /** Puts a dead letter back in the outbox, due now, its attempts reset; false if unknown. */
+  /**
+   * Puts a dead letter back in the outbox under its id (before the later entries of its config that
+   * are still pending), due now, its attempts reset; false if unknown.
+   */
   requeueDeadLetter(id: number): Promise<boolean>;
   /** Calls `listener` after each commit of this process that wrote outbox entries; returns an unsubscribe. */
   onOutbox(listener: () => void): () => void;

@@ -3,7 +3,8 @@
  * exposes `push`: configs (put, replace, list order, delete), the outbox written by the task
  * commit itself (nothing for tasks without configs, one entry per config per commit, the commit's
  * events and snapshot), claims (heads only, oldest first, leases, attempts), settlements
- * (delivered, retry, dead), dead letters (paging, requeue) and the outbox listener.
+ * (delivered, retry, dead, skip; the count each gives), dead letters (paging, requeue) and the
+ * outbox listener.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PushConfigRecord, PushStore, TaskStore } from '../../src/store/index.js';
@@ -218,6 +219,99 @@ export function describePushStoreSuite(name: string, open: OpenPushStore): void 
         expect(head).toMatchObject({ id, attempts: 1, deliveredSeq: 2 });
       });
 
+      it('keeps the count a retry or a dead settlement gives: the count of the delivery owed next', async () => {
+        const id = await oneEntry();
+        // The claim counted 1; an event went out meanwhile and the next one failed its first try.
+        await push.settle(id, {
+          outcome: 'retry',
+          deliveredSeq: 2,
+          attempts: 1,
+          nextAttemptAt: 0,
+          error: 'x',
+        });
+        let [entry] = await push.claimDue(Date.now(), 1, 60_000);
+        expect(entry).toMatchObject({ id, deliveredSeq: 2, attempts: 2 });
+        await push.settle(id, {
+          outcome: 'retry',
+          deliveredSeq: 2,
+          attempts: 0,
+          nextAttemptAt: 0,
+          error: 'y',
+        });
+        [entry] = await push.claimDue(Date.now(), 1, 60_000);
+        expect(entry).toMatchObject({ id, attempts: 1 });
+        await push.settle(id, { outcome: 'dead', deliveredSeq: 2, attempts: 7, reason: 'r', url: 'u' });
+        expect((await push.listDeadLetters()).deadLetters[0]).toMatchObject({ id, attempts: 7 });
+      });
+
+      it('skips one event: a dead letter of its own under a new id, the entry going on at its place', async () => {
+        await create();
+        await push.putConfig(pushConfig('t1', 'a'));
+        const steps = [1, 2, 3].map((n) =>
+          makeTask('t1', { state: 'TASK_STATE_WORKING', timestamp: `2025-01-01T00:00:0${n}Z` }),
+        );
+        await store.commit({ ...ANON, task: steps[2]!, expectedVersion: 1, events: steps.map(statusEvent) });
+        // A later commit of the same config queues behind the entry.
+        await store.commit({ ...ANON, task: done, expectedVersion: 4, events: [statusEvent(done)] });
+        const [entry] = await push.claimDue(Date.now(), 10, 60_000);
+        expect(entry).toMatchObject({ firstSeq: 2, lastSeq: 4 });
+        await push.settle(entry!.id, {
+          outcome: 'retry',
+          deliveredSeq: 1,
+          nextAttemptAt: 0,
+          error: 'HTTP 500',
+        });
+        await push.claimDue(Date.now(), 10, 60_000);
+        // Event 2 went out, event 3 ran out of tries; event 4 is still owed.
+        const due = Date.now() + 5000;
+        await push.settle(entry!.id, {
+          outcome: 'skip',
+          seq: 3,
+          attempts: 3,
+          nextAttemptAt: due,
+          reason: 'gave up after 3 attempts: HTTP 500',
+          url: 'https://hooks.example/a',
+        });
+        const [dead, ...others] = (await push.listDeadLetters()).deadLetters;
+        expect(others).toEqual([]);
+        expect(dead).toMatchObject({
+          taskId: 't1',
+          configId: 'a',
+          firstSeq: 3,
+          lastSeq: 3,
+          deliveredSeq: 2,
+          attempts: 3,
+          events: [statusEvent(steps[1]!)],
+          task: steps[2],
+          url: 'https://hooks.example/a',
+          reason: 'gave up after 3 attempts: HTTP 500',
+          lastError: 'HTTP 500',
+          createdAt: entry!.createdAt,
+        });
+        // A new id, after every outbox id so far.
+        expect(dead!.id).toBeGreaterThan(entry!.id + 1);
+        // The entry keeps its place (the later commit still waits), owing event 4 with no tries.
+        expect(await push.nextDueAt()).toBe(due);
+        const [next, ...rest] = await push.claimDue(due, 10, 60_000);
+        expect(rest).toEqual([]);
+        expect(next).toMatchObject({ id: entry!.id, deliveredSeq: 3, lastSeq: 4, attempts: 1 });
+        expect(next!.lastError).toBeUndefined();
+        await push.settle(entry!.id, { outcome: 'delivered' });
+        // Requeued, the dead letter owes its one event; its id never meets a new entry's.
+        expect(await push.requeueDeadLetter(dead!.id)).toBe(true);
+        const after = makeTask('t1', { state: 'TASK_STATE_COMPLETED', timestamp: '2025-01-01T00:00:09Z' });
+        await store.commit({ ...ANON, task: after, expectedVersion: 5, events: [statusEvent(after)] });
+        const heads = await push.claimDue(Date.now() + 60_000, 10, 60_000);
+        expect(heads.map((e) => [e.firstSeq, e.lastSeq, e.deliveredSeq])).toEqual([[5, 5, 4]]);
+        await push.settle(heads[0]!.id, { outcome: 'delivered' });
+        const [back] = await push.claimDue(Date.now() + 60_000, 10, 60_000);
+        expect(back).toMatchObject({ id: dead!.id, firstSeq: 3, lastSeq: 3, deliveredSeq: 2, attempts: 1 });
+        expect(back!.events).toEqual([statusEvent(steps[1]!)]);
+        await push.settle(back!.id, { outcome: 'delivered' });
+        const last = await push.claimDue(Date.now() + 120_000, 10, 60_000);
+        expect(last.map((e) => [e.firstSeq, e.id > dead!.id])).toEqual([[6, true]]);
+      });
+
       it('pages dead letters with a cursor and refuses a foreign one', async () => {
         await create();
         await push.putConfig(pushConfig('t1', 'a'));
@@ -264,6 +358,14 @@ export function describePushStoreSuite(name: string, open: OpenPushStore): void 
         await push.deleteConfig('t1', 'a');
         await push.settle(id, { outcome: 'dead', deliveredSeq: 0, reason: 'x', url: 'u' });
         await push.settle(id, { outcome: 'delivered' });
+        await push.settle(id, {
+          outcome: 'skip',
+          seq: 2,
+          attempts: 1,
+          nextAttemptAt: 0,
+          reason: 'x',
+          url: 'u',
+        });
         expect((await push.listDeadLetters()).deadLetters).toEqual([]);
       });
     });

@@ -4,18 +4,22 @@
  * an idle timer also polls, for entries written by another process or due after a backoff.
  *
  * One claimed entry is the events of one commit for one config. Its deliveries are POSTed in order;
- * the first failure stops the entry and reschedules it from the first event not delivered, after
- * `initialDelayMs · 2^(attempt-1)` capped at `maxDelayMs`, scaled by a random factor in [0.5, 1]
- * so receivers coming back are not hit by every sender at once. After `maxAttempts` the entry
- * becomes a dead letter; so does one that can never succeed (its target refused by the SSRF
- * guard, its secrets no longer opening, or a 410 Gone). Entries of one config wait for each
- * other (PushStore), so a receiver gets a config's events in order (docs/decisions/0087-push-outbox.md).
+ * the first failure stops the entry and reschedules it from the first event not delivered. Tries
+ * are counted per delivery (decision 0145): the entry's count is that of the event it owes next,
+ * and an event delivered hands the next one a count (and a backoff) of its own. A failed try `n`
+ * waits `initialDelayMs · 2^(n-1)` capped at `maxDelayMs`, scaled by a random factor in [0.5, 1]
+ * so receivers coming back are not hit by every sender at once. An event that fails `maxAttempts`
+ * tries is given up: alone when the entry owes events after it (they keep their own tries), else
+ * with the entry; an entry that can never succeed (its target refused by the SSRF guard, its
+ * secrets no longer opening, or a 410 Gone) is given up at once. Entries of one config wait for
+ * each other (PushStore), so a receiver gets a config's events in order
+ * (docs/decisions/0087-push-outbox.md).
  */
 import type { PushConfigRecord, PushOutboxEntry, PushSettlement, PushStore } from '../../store/index.js';
 import type { PushSigner } from './push-signer.js';
 import { SecretOpenError, type PushSecrets, type SecretBox } from './secret-box.js';
 import type { WebhookGuard } from './webhook-guard.js';
-import { deliveriesOf } from './webhook-payload.js';
+import { deliveriesOf, nextOwedSeq } from './webhook-payload.js';
 import { postWebhook } from './webhook-post.js';
 
 /** Retry settings (PushOptions `retry`). */
@@ -51,11 +55,12 @@ export class PushDeadLetterError extends Error {
   }
 }
 
-/** Why an attempt stopped: retry later, or never. */
+/** Why an attempt stopped: retry later, or never; `untried` when the next event was not sent at all. */
 class AttemptFailed extends Error {
   constructor(
     message: string,
     readonly permanent: boolean,
+    readonly untried = false,
   ) {
     super(message);
   }
@@ -182,7 +187,7 @@ export class PushDispatcher {
       settlement = this.afterFailure(entry, config, delivered, failure);
     }
     await store.settle(entry.id, settlement);
-    if (settlement.outcome === 'dead') {
+    if (settlement.outcome === 'dead' || settlement.outcome === 'skip') {
       this.deps.onError(
         new PushDeadLetterError(entry.taskId, entry.configId, settlement.reason),
         'push delivery',
@@ -196,19 +201,29 @@ export class PushDispatcher {
     delivered: number,
     failure: AttemptFailed,
   ): PushSettlement {
-    const { maxAttempts } = this.deps.retry;
-    if (failure.permanent)
-      return { outcome: 'dead', deliveredSeq: delivered, reason: failure.message, url: config.url };
-    if (entry.attempts >= maxAttempts) {
-      const reason = `gave up after ${entry.attempts} attempt${entry.attempts === 1 ? '' : 's'}: ${failure.message}`;
-      return { outcome: 'dead', deliveredSeq: delivered, reason, url: config.url };
+    const { retry } = this.deps;
+    const { url } = config;
+    const deliveredSeq = delivered;
+    const progressed = delivered > entry.deliveredSeq;
+    const error = failure.message;
+    // The lease ran out after some events went out, before the next was sent: that one was not
+    // tried, so it starts at no tries and does not wait.
+    if (failure.untried && progressed)
+      return { outcome: 'retry', deliveredSeq, attempts: 0, nextAttemptAt: Date.now(), error };
+    // The claim counted a try of the event owed when it began; once an event went out, the one
+    // that failed has had this single try (decision 0145).
+    const attempts = progressed ? 1 : entry.attempts;
+    if (failure.permanent) return { outcome: 'dead', deliveredSeq, attempts, reason: error, url };
+    if (attempts < retry.maxAttempts) {
+      const nextAttemptAt = Date.now() + backoffMs(retry, attempts);
+      return { outcome: 'retry', deliveredSeq, attempts, nextAttemptAt, error };
     }
-    return {
-      outcome: 'retry',
-      deliveredSeq: delivered,
-      nextAttemptAt: Date.now() + backoffMs(this.deps.retry, entry.attempts),
-      error: failure.message,
-    };
+    const reason = `gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${error}`;
+    const seq = nextOwedSeq(entry, delivered, config.protocolVersion);
+    // The last event the entry owes: the entry is the dead letter. Otherwise this event alone is;
+    // the ones after it have tries of their own, and go on in order, at once.
+    if (seq >= entry.lastSeq) return { outcome: 'dead', deliveredSeq, attempts, reason, url };
+    return { outcome: 'skip', seq, attempts, nextAttemptAt: Date.now(), reason, url };
   }
 
   /** POSTs what the entry still owes; returns the last delivered sequence number. */
@@ -229,7 +244,7 @@ export class PushDispatcher {
     for (const delivery of deliveriesOf(entry, config.protocolVersion)) {
       const remaining = deadline - Date.now() - 1000;
       if (remaining <= 0)
-        throw new AttemptFailed('the attempt ran out of time before every event went out', false);
+        throw new AttemptFailed('the attempt ran out of time before every event went out', false, true);
       const jwt = await signer.sign({
         issuer,
         audience: config.url,
@@ -278,7 +293,7 @@ export class PushDispatcher {
   }
 }
 
-/** The delay before attempt `attempts + 1`: exponential, capped, with jitter in [½, 1]. */
+/** The delay after an event's try `attempts` failed: exponential, capped, with jitter in [½, 1]. */
 export function backoffMs(policy: RetryPolicy, attempts: number): number {
   const exponential = policy.initialDelayMs * 2 ** Math.max(0, attempts - 1);
   const capped = Math.min(policy.maxDelayMs, exponential);

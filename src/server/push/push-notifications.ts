@@ -21,7 +21,10 @@ export interface PushOptions {
   signingKey: SigningKey;
   /** Host names, IP literals or CIDR blocks webhooks may reach although private (default none). */
   allow?: readonly string[];
-  /** Attempts per delivery (default 10) and the backoff between them (1 s doubling, at most 5 min). */
+  /**
+   * Tries per delivery, each event counting its own (default 10), and the backoff between them (1 s
+   * doubling, at most 5 min), started afresh for each event (decision 0145).
+   */
   retry?: Partial<RetryPolicy>;
   /** Timeout of one webhook POST, in ms (default 10 000; A2A 1.0 §13.2 recommends 10-30 s). */
   timeoutMs?: number;

@@ -47,3 +47,12 @@ export function deliveriesOf(entry: PushOutboxEntry, protocolVersion: string): W
   }
   return out;
 }
+
+/**
+ * The event id of the delivery an entry owes next once events up to `delivered` went out: the next
+ * event (1.0), or the entry's change as a whole (0.3). Its tries are what the entry counts
+ * (decision 0145).
+ */
+export function nextOwedSeq(entry: PushOutboxEntry, delivered: number, protocolVersion: string): number {
+  return protocolVersion === '0.3' ? entry.lastSeq : delivered + 1;
+}

@@ -162,7 +162,8 @@ export class MemoryPushStore implements PushStore {
     if (pending === undefined) return Promise.resolve();
     const { entry } = pending;
     this.settleEntry(entryId, pending, settlement);
-    if (settlement.outcome !== 'retry' && this.evicted.has(entry.taskId) && !this.hasPending(entry.taskId)) {
+    const ended = settlement.outcome === 'delivered' || settlement.outcome === 'dead';
+    if (ended && this.evicted.has(entry.taskId) && !this.hasPending(entry.taskId)) {
       this.evicted.delete(entry.taskId);
       this.configs.delete(entry.taskId);
     }
@@ -171,25 +172,59 @@ export class MemoryPushStore implements PushStore {
 
   private settleEntry(entryId: number, pending: Pending, settlement: PushSettlement): void {
     const { entry } = pending;
-    if (settlement.outcome === 'delivered') this.outbox.delete(entryId);
-    else if (settlement.outcome === 'retry') {
-      pending.entry = Object.assign({}, entry, {
-        deliveredSeq: settlement.deliveredSeq,
-        lastError: settlement.error,
-      });
-      pending.dueAt = settlement.nextAttemptAt;
-    } else {
-      this.outbox.delete(entryId);
-      this.deadLetters.push(
-        Object.assign({}, entry, {
+    switch (settlement.outcome) {
+      case 'delivered':
+        this.outbox.delete(entryId);
+        return;
+      case 'retry':
+        pending.entry = Object.assign({}, entry, {
           deliveredSeq: settlement.deliveredSeq,
-          url: settlement.url,
-          reason: settlement.reason,
-          failedAt: new Date().toISOString(),
-        }),
-      );
-      if (this.deadLetters.length > MAX_MEMORY_DEAD_LETTERS) this.deadLetters.shift();
+          attempts: settlement.attempts ?? entry.attempts,
+          lastError: settlement.error,
+        });
+        pending.dueAt = settlement.nextAttemptAt;
+        return;
+      case 'dead':
+        this.outbox.delete(entryId);
+        this.bury(
+          Object.assign({}, entry, {
+            deliveredSeq: settlement.deliveredSeq,
+            attempts: settlement.attempts ?? entry.attempts,
+          }),
+          settlement,
+        );
+        return;
+      case 'skip': {
+        // The one event, under a new id: the entry keeps its own id, and with it its place.
+        const { seq } = settlement;
+        const single = Object.assign({}, entry, {
+          id: this.nextId++,
+          firstSeq: seq,
+          lastSeq: seq,
+          events: entry.events.slice(seq - entry.firstSeq, seq - entry.firstSeq + 1),
+          deliveredSeq: seq - 1,
+          attempts: settlement.attempts,
+        });
+        this.bury(single, settlement);
+        const { lastError: _lastError, ...rest } = entry;
+        pending.entry = Object.assign(rest, { deliveredSeq: seq, attempts: 0 });
+        pending.dueAt = settlement.nextAttemptAt;
+        return;
+      }
     }
+  }
+
+  /** Files a dead letter in id order (the order pages are read in), dropping the oldest past the bound. */
+  private bury(entry: PushOutboxEntry, settlement: { url: string; reason: string }): void {
+    const letter: PushDeadLetter = Object.assign({}, entry, {
+      url: settlement.url,
+      reason: settlement.reason,
+      failedAt: new Date().toISOString(),
+    });
+    let at = this.deadLetters.length;
+    while (at > 0 && this.deadLetters[at - 1]!.id > letter.id) at--;
+    this.deadLetters.splice(at, 0, letter);
+    if (this.deadLetters.length > MAX_MEMORY_DEAD_LETTERS) this.deadLetters.shift();
   }
 
   listDeadLetters(query?: DeadLetterQuery): Promise<DeadLetterPage> {

@@ -52,6 +52,23 @@ UPDATE push_outbox o SET attempts = o.attempts + 1, due_at = $3
   FROM due WHERE o.id = due.id
 RETURNING ${OUTBOX_COLUMNS.replace(/(\w+)/g, 'o.$1')}`;
 
+/**
+ * One event given up in the middle of an entry (PushSettlement `skip`), in one statement: its dead
+ * letter takes the next value of the outbox's id sequence (no outbox entry ever gets it), and the
+ * entry, keeping its id and so its place, goes on after the event with its count back to 0 (0145).
+ */
+const SKIP = `
+WITH entry AS (SELECT * FROM push_outbox WHERE id = $1 FOR UPDATE),
+filed AS (
+  INSERT INTO push_dead_letters (${OUTBOX_COLUMNS}, url, reason, failed_at)
+  SELECT nextval(pg_get_serial_sequence('push_outbox', 'id')), task_id, config_id, $2::integer,
+         $2::integer, $2::integer - 1, json_build_array(events -> ($2::integer - first_seq)), snapshot,
+         $3::integer, last_error, created_at, $4::text, $5::text, $6::text
+    FROM entry
+)
+UPDATE push_outbox o SET delivered_seq = $2::integer, attempts = 0, due_at = $7::bigint, last_error = NULL
+  FROM entry WHERE o.id = entry.id`;
+
 /** A PushStore on a PostgreSQL pool; see the file comment. */
 export class PostgresPushStore implements PushStore {
   private readonly listeners = new Set<() => void>();
@@ -117,25 +134,40 @@ export class PostgresPushStore implements PushStore {
   }
 
   async settle(entryId: number, s: PushSettlement): Promise<void> {
-    if (s.outcome === 'retry') {
-      await this.query(
-        'UPDATE push_outbox SET delivered_seq = $1, due_at = $2, last_error = $3 WHERE id = $4',
-        [s.deliveredSeq, s.nextAttemptAt, s.error, entryId],
-      );
-      return;
+    switch (s.outcome) {
+      case 'retry':
+        await this.query(
+          // Without `attempts` the claim's count stands (push-store.ts).
+          `UPDATE push_outbox SET delivered_seq = $1, attempts = coalesce($2::integer, attempts),
+             due_at = $3, last_error = $4 WHERE id = $5`,
+          [s.deliveredSeq, s.attempts ?? null, s.nextAttemptAt, s.error, entryId],
+        );
+        return;
+      case 'delivered':
+        await this.query('DELETE FROM push_outbox WHERE id = $1', [entryId]);
+        return;
+      case 'dead':
+        // One statement: the entry leaves the outbox and enters the dead letters together.
+        await this.query(
+          `WITH gone AS (DELETE FROM push_outbox WHERE id = $1 RETURNING *)
+           INSERT INTO push_dead_letters (${OUTBOX_COLUMNS}, url, reason, failed_at)
+           SELECT id, task_id, config_id, first_seq, last_seq, $2, events, snapshot,
+                  coalesce($3::integer, attempts), last_error, created_at, $4, $5, $6 FROM gone`,
+          [entryId, s.deliveredSeq, s.attempts ?? null, s.url, s.reason, new Date().toISOString()],
+        );
+        return;
+      case 'skip':
+        await this.query(SKIP, [
+          entryId,
+          s.seq,
+          s.attempts,
+          s.url,
+          s.reason,
+          new Date().toISOString(),
+          s.nextAttemptAt,
+        ]);
+        return;
     }
-    if (s.outcome === 'delivered') {
-      await this.query('DELETE FROM push_outbox WHERE id = $1', [entryId]);
-      return;
-    }
-    // One statement: the entry leaves the outbox and enters the dead letters together.
-    await this.query(
-      `WITH gone AS (DELETE FROM push_outbox WHERE id = $1 RETURNING *)
-       INSERT INTO push_dead_letters (${OUTBOX_COLUMNS}, url, reason, failed_at)
-       SELECT id, task_id, config_id, first_seq, last_seq, $2, events, snapshot, attempts, last_error,
-              created_at, $3, $4, $5 FROM gone`,
-      [entryId, s.deliveredSeq, s.url, s.reason, new Date().toISOString()],
-    );
   }
 
   async listDeadLetters(query?: DeadLetterQuery): Promise<DeadLetterPage> {

@@ -107,14 +107,36 @@ export class SqlitePushStore implements PushStore {
       `UPDATE push_outbox SET attempts = attempts + 1, due_at = ? WHERE id = ? RETURNING ${OUTBOX_COLUMNS}`,
     );
     const deleteEntry = db.prepare<[number]>('DELETE FROM push_outbox WHERE id = ?');
-    const retry = db.prepare<[number, number, string, number]>(
-      'UPDATE push_outbox SET delivered_seq = ?, due_at = ?, last_error = ? WHERE id = ?',
+    // A settlement without `attempts` leaves the claim's count (push-store.ts).
+    const retry = db.prepare<[number, number | null, number, string, number]>(
+      `UPDATE push_outbox SET delivered_seq = ?, attempts = coalesce(?, attempts), due_at = ?,
+         last_error = ? WHERE id = ?`,
     );
-    const bury = db.prepare<[number, string, string, string, number]>(
+    const bury = db.prepare<[number, number | null, string, string, string, number]>(
       `INSERT INTO push_dead_letters (${OUTBOX_COLUMNS}, url, reason, failed_at)
-       SELECT id, task_id, config_id, first_seq, last_seq, ?, events, snapshot, attempts, last_error,
-         created_at, ?, ?, ? FROM push_outbox WHERE id = ?`,
+       SELECT id, task_id, config_id, first_seq, last_seq, ?, events, snapshot, coalesce(?, attempts),
+         last_error, created_at, ?, ?, ? FROM push_outbox WHERE id = ?`,
     );
+    // A skipped event's dead letter takes the next outbox id (AUTOINCREMENT's counter, so no
+    // outbox entry ever gets it): the entry it came from keeps its own id and place (0145).
+    const nextId = db
+      .prepare<[], number>(
+        `UPDATE sqlite_sequence SET seq = seq + 1 WHERE name = 'push_outbox' RETURNING seq`,
+      )
+      .pluck();
+    // Bound numbers arrive as REAL: the CASTs keep the JSON path an integer index.
+    const buryOne = db.prepare<
+      [number, number, number, number, number, number, string, string, string, number]
+    >(
+      `INSERT INTO push_dead_letters (${OUTBOX_COLUMNS}, url, reason, failed_at)
+       SELECT ?, task_id, config_id, ?, ?, ? - 1,
+         '[' || (events -> ('$[' || (CAST(? AS INTEGER) - first_seq) || ']')) || ']', snapshot, ?,
+         last_error, created_at, ?, ?, ? FROM push_outbox WHERE id = ?`,
+    );
+    const skipPast = db.prepare<[number, number, number]>(
+      'UPDATE push_outbox SET delivered_seq = ?, attempts = 0, due_at = ?, last_error = NULL WHERE id = ?',
+    );
+    const entryExists = db.prepare<[number], number>('SELECT 1 FROM push_outbox WHERE id = ?').pluck();
     const unbury = db.prepare<[number]>(
       `INSERT INTO push_outbox (${OUTBOX_COLUMNS}, due_at)
        SELECT id, task_id, config_id, first_seq, last_seq, delivered_seq, events, snapshot, 0, NULL,
@@ -138,10 +160,20 @@ export class SqlitePushStore implements PushStore {
     );
     this.settleTx = db.transaction((entryId: number, s: PushSettlement) => {
       if (s.outcome === 'retry') {
-        retry.run(s.deliveredSeq, s.nextAttemptAt, s.error, entryId);
+        retry.run(s.deliveredSeq, s.attempts ?? null, s.nextAttemptAt, s.error, entryId);
         return;
       }
-      if (s.outcome === 'dead') bury.run(s.deliveredSeq, s.url, s.reason, new Date().toISOString(), entryId);
+      if (s.outcome === 'skip') {
+        // Gone meanwhile (its config deleted): nothing to file.
+        if (entryExists.get(entryId) === undefined) return;
+        const at = new Date().toISOString();
+        buryOne.run(nextId.get()!, s.seq, s.seq, s.seq, s.seq, s.attempts, s.url, s.reason, at, entryId);
+        skipPast.run(s.seq, s.nextAttemptAt, entryId);
+        return;
+      }
+      if (s.outcome === 'dead') {
+        bury.run(s.deliveredSeq, s.attempts ?? null, s.url, s.reason, new Date().toISOString(), entryId);
+      }
       deleteEntry.run(entryId);
     });
     this.requeueTx = db.transaction((id: number) => {

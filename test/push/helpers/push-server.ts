@@ -6,6 +6,7 @@ import {
   createA2AServer,
   loadPushKeys,
   type A2AServer,
+  type AgentExecutor,
   type PushOptions,
 } from '../../../src/server/index.js';
 import { listen, type RunningServer } from '../../../src/server/adapters/node.js';
@@ -28,9 +29,17 @@ export interface PushServer {
   close(): Promise<void>;
 }
 
-/** Starts the echo agent with `push` (keys made in memory unless given); retries are quick by default. */
+/**
+ * Starts the echo agent (or `executor`, under the echo card) with `push` (keys made in memory
+ * unless given); retries are quick by default.
+ */
 export async function startPushServer(
-  options: { store?: 'memory' | 'sqlite' | 'postgres'; push?: Partial<PushOptions>; file?: string } = {},
+  options: {
+    store?: 'memory' | 'sqlite' | 'postgres';
+    push?: Partial<PushOptions>;
+    file?: string;
+    executor?: AgentExecutor;
+  } = {},
 ): Promise<PushServer> {
   let dir: string | undefined;
   let store: TaskStore;
@@ -52,7 +61,7 @@ export async function startPushServer(
   const errors: unknown[] = [];
   const server = createA2AServer({
     agentCard: echo.agentCard,
-    executor: echo.executor,
+    executor: options.executor ?? echo.executor,
     store,
     onError: (error) => errors.push(error),
     push: {

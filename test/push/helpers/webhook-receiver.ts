@@ -24,6 +24,8 @@ export interface WebhookReceiver {
   url(path?: string): string;
   readonly port: number;
   readonly received: Received[];
+  /** Picks the status of a request when it returns one (before `answers` and `fallback`). */
+  answerFor?: (headers: IncomingHttpHeaders) => number | undefined;
   /** The statuses to answer with next, in order; when empty, `fallback`. */
   answers: number[];
   fallback: number;
@@ -58,7 +60,7 @@ export async function startReceiver(port = 0): Promise<WebhookReceiver> {
         req.on('data', (c: Buffer) => chunks.push(c));
         req.on('end', () => {
           const body = Buffer.concat(chunks).toString('utf8');
-          const answered = receiver.answers.shift() ?? receiver.fallback;
+          const answered = receiver.answerFor?.(req.headers) ?? receiver.answers.shift() ?? receiver.fallback;
           let json: unknown;
           try {
             json = JSON.parse(body);
