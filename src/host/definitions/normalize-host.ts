@@ -47,7 +47,8 @@ export interface RawHostConfig {
   push?: Omit<Partial<PushConfig>, 'secretKey'> & { secretKey?: SecretInput };
   mcpServers?: Record<string, RawMcpServer>;
   idempotency?: { messageId?: boolean };
-  agents?: { dir?: string; list?: RawAgent[] };
+  /** The seed's `{ list, dir }`, or the list alone. */
+  agents?: { dir?: string; list?: RawAgent[] } | RawAgent[];
 }
 
 /** The host-level part of a `HostConfig`. */
