@@ -124,7 +124,8 @@ async function generated(
   baseUrl: string,
   only: string | undefined,
 ): Promise<{ label: string; json: Record<string, unknown> }[]> {
-  const config: HostConfig = await loadHost(target);
+  // A card is generated, not served: no model, handler or MCP server is needed for it (0150).
+  const config: HostConfig = await loadHost(target, { purpose: 'describe' });
   const base = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
   const agents = config.agents.filter((a) => only === undefined || a.id === only);
   if (agents.length === 0)

@@ -14,6 +14,9 @@ export const CONTRACTS_USAGE = `Usage: concord contracts list <agents-dir|config
 
 type Out = (line: string) => void;
 
+/** An audit reads the contracts and runs nothing, so its agents need no model or handler (0150). */
+const DESCRIBE = { purpose: 'describe' } as const;
+
 interface Listed {
   agentId: string;
   name: string;
@@ -32,7 +35,7 @@ export async function contractsCommand(args: string[], out: Out): Promise<number
     return action === '--help' ? 0 : EXIT.USAGE;
   }
   if (action === 'deprecated') {
-    const config = await loadHost(target);
+    const config = await loadHost(target, DESCRIBE);
     const deprecated = listDeprecatedContracts(config);
     if (deprecated.length === 0) out('no deprecated contracts');
     for (const d of deprecated) {
@@ -62,7 +65,7 @@ export async function contractsCommand(args: string[], out: Out): Promise<number
 }
 
 async function fromDefinitions(target: string): Promise<Listed[]> {
-  const config = await loadHost(target);
+  const config = await loadHost(target, DESCRIBE);
   return config.agents.flatMap((agent) =>
     publishedContracts(agent).contracts.map((c) => ({ ...c, agentId: agent.id }) as Listed),
   );

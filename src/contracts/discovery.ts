@@ -1,15 +1,28 @@
 /**
- * Contract discovery over a parsed host config (seed "Discovery" and "Versioning & deprecation"):
+ * Contract discovery over a config (seed "Discovery" and "Versioning & deprecation"):
  * which agent declares which contract, and which contracts are deprecated. The config is read
- * structurally, so the host's parsed config and plain objects both fit, and order is always agent
- * order, then declaration order (upstream `discoverContracts`).
+ * structurally, so the seed's config (`agents.list`), the host's parsed config (`agents` as a list)
+ * and plain objects all fit, and order is always agent order, then declaration order (upstream
+ * `discoverContracts`). A config of another shape is refused with the JSON Pointer of the mistake
+ * rather than failing somewhere inside (issue 23).
  */
+import { pointer } from '../protocol/index.js';
 import type { ContractSection, ContractSpec } from './contract-types.js';
 import { DEFAULT_DEPRECATION_MESSAGE } from './contract-types.js';
 
-/** The part of a host config discovery reads. */
+/** One agent as discovery reads it: agents without an id are skipped (upstream). */
+export interface ContractsAgent {
+  id?: string;
+  a2a?: ContractSection;
+}
+
+/**
+ * The part of a config discovery reads: the seed's `{ agents: { list: [...] } }` (the config
+ * file's shape), or `{ agents: [...] }` (the host's parsed `HostConfig`). No `agents`, or no
+ * `list`, is a config without agents.
+ */
 export interface ContractsConfig {
-  agents: readonly { id: string; a2a?: Pick<ContractSection, 'contracts'> }[];
+  agents?: readonly ContractsAgent[] | { readonly list?: readonly ContractsAgent[] };
 }
 
 /** One declared contract and its agent. */
@@ -30,31 +43,86 @@ export interface DeprecatedContract {
   version?: string;
 }
 
-function entriesOf(section: Pick<ContractSection, 'contracts'> | undefined): [string, ContractSpec][] {
-  const contracts = section?.contracts;
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function kindOf(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return 'a list';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/** The config is the caller's argument, so a wrong shape is a TypeError naming where it is wrong. */
+function invalid(field: string, message: string, value: unknown): TypeError {
+  const where = field === '' ? 'the config' : `${field}:`;
+  return new TypeError(`Invalid contracts config: ${where} ${message}, got ${kindOf(value)}`);
+}
+
+/** The agents of either config shape, each with the JSON Pointer it was read at. */
+function agentsOf(cfg: ContractsConfig): { agent: ContractsAgent; at: string }[] {
+  if (!isObject(cfg)) throw invalid('', 'must be an object', cfg);
+  const agents: unknown = cfg.agents;
+  let list: unknown;
+  let at: string;
+  if (agents === undefined || Array.isArray(agents)) {
+    [list, at] = [agents ?? [], '/agents'];
+  } else if (isObject(agents)) {
+    [list, at] = [agents.list ?? [], '/agents/list'];
+    if (!Array.isArray(list)) throw invalid(at, 'must be a list of agents', list);
+  } else {
+    throw invalid('/agents', 'must be a list of agents or an object with a `list` of agents', agents);
+  }
+  return (list as unknown[]).map((agent, index) => {
+    const field = `${at}/${index}`;
+    if (!isObject(agent)) throw invalid(field, 'must be an agent object', agent);
+    if (agent.a2a !== undefined && !isObject(agent.a2a))
+      throw invalid(`${field}/a2a`, 'must be an object', agent.a2a);
+    return { agent: agent as ContractsAgent, at: field };
+  });
+}
+
+function entriesOf(
+  section: Pick<ContractSection, 'contracts'> | undefined,
+  at: string,
+): [string, ContractSpec][] {
+  const contracts: unknown = section?.contracts;
+  const field = `${at}/a2a/contracts`;
   if (contracts === undefined) return [];
   if (Array.isArray(contracts)) {
-    return (contracts as readonly { name: string }[]).map(({ name, ...spec }) => [
-      name,
-      spec as ContractSpec,
-    ]);
+    return contracts.map((entry: unknown, index) => {
+      if (!isObject(entry)) throw invalid(`${field}/${index}`, 'must be a contract object', entry);
+      if (typeof entry.name !== 'string') {
+        throw invalid(`${field}/${index}/name`, 'must be a string', entry.name);
+      }
+      const { name, ...spec } = entry;
+      return [name, spec as ContractSpec];
+    });
   }
-  return Object.entries(contracts as Readonly<Record<string, ContractSpec>>);
+  if (!isObject(contracts)) {
+    throw invalid(field, 'must be an object of named contracts (or a list of them)', contracts);
+  }
+  return Object.entries(contracts).map(([name, spec]) => {
+    if (!isObject(spec)) throw invalid(pointer(field, name), 'must be a contract object', spec);
+    return [name, spec as ContractSpec];
+  });
 }
 
 /** Every contract of every agent; agents without an id are skipped (upstream). */
 export function discoverContracts(cfg: ContractsConfig): DiscoveredContract[] {
-  return cfg.agents.flatMap((agent) =>
-    typeof agent.id === 'string' && agent.id !== ''
-      ? entriesOf(agent.a2a).map(([contract, spec]) => ({ agentId: agent.id, contract, spec }))
-      : [],
+  return agentsOf(cfg).flatMap(({ agent, at }) =>
+    typeof agent.id === 'string' && agent.id !== '' ? contractsOfAgent(agent.id, agent, at) : [],
   );
+}
+
+function contractsOfAgent(agentId: string, agent: ContractsAgent, at: string): DiscoveredContract[] {
+  return entriesOf(agent.a2a, at).map(([contract, spec]) => ({ agentId, contract, spec }));
 }
 
 /** The contracts of one agent, in declaration order; [] for an unknown agent. */
 export function listAgentContracts(cfg: ContractsConfig, agentId: string): DiscoveredContract[] {
-  const agent = cfg.agents.find((a) => a.id === agentId);
-  return agent ? entriesOf(agent.a2a).map(([contract, spec]) => ({ agentId, contract, spec })) : [];
+  const found = agentsOf(cfg).find(({ agent }) => agent.id === agentId);
+  return found === undefined ? [] : contractsOfAgent(agentId, found.agent, found.at);
 }
 
 /** One agent's contract by name, or undefined. */

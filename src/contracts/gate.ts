@@ -12,7 +12,8 @@
  * | no envelope (free-form)         | allowFreeform false          | rejected, available listed     |
  *
  * Rejections are `InvalidParamsError`s (JSON-RPC -32602, REST 400 with ErrorInfo and BadRequest
- * field violations), each violation pointing into the SendMessage request.
+ * field violations), each violation pointing into the SendMessage request; a refused deprecated
+ * contract's warnings ride in the ErrorInfo metadata (decision 0150).
  */
 import { A2AError, pointer, type FieldViolation, type Message } from '../protocol/index.js';
 import type { ContractInvocation, ContractViolation, StructuredMessage } from './contract-types.js';
@@ -125,12 +126,24 @@ function inputRefused(
   );
   return new A2AError('InvalidParamsError', `Contract "${name}" input validation failed: ${summary}`, {
     violations,
-    metadata: { agentId, contract: name },
+    metadata: refusalMetadata(agentId, name, warnings),
     data:
       warnings.length > 0
         ? { agentId, contract: name, errors, warnings }
         : { agentId, contract: name, errors },
   });
+}
+
+/**
+ * The ErrorInfo metadata of a refused contract message. Its deprecation warnings go here, one per
+ * line: ErrorInfo is in the error of every binding and version (1.0 JSON-RPC `error.data`, the
+ * REST `details`, the gRPC status details, 0.3's `error.data.metadata`), where `data` reaches 0.3
+ * only (decision 0150).
+ */
+function refusalMetadata(agentId: string, contract: string, warnings: string[]): Record<string, string> {
+  const metadata: Record<string, string> = { agentId, contract };
+  if (warnings.length > 0) metadata.warnings = warnings.join('\n');
+  return metadata;
 }
 
 function malformedEnvelope(agentId: string, problem: MalformedEnvelope): A2AError {

@@ -35,6 +35,7 @@ export {
   findContract,
   listAgentContracts,
   listDeprecatedContracts,
+  type ContractsAgent,
   type ContractsConfig,
   type DeprecatedContract,
   type DiscoveredContract,

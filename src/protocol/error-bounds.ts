@@ -14,8 +14,8 @@ interface FieldViolation {
 
 /** The longest error message sent (characters). */
 export const MESSAGE_MAX = 1024;
-/** The longest ErrorInfo metadata value or violation field/description (characters). */
-export const DETAIL_MAX = 256;
+/** The longest ErrorInfo metadata value or violation field/description (characters): room for a deprecation warning (decision 0150). */
+export const DETAIL_MAX = 1024;
 /** The most field violations one error lists; the last entry says how many were left out. */
 export const VIOLATIONS_MAX = 32;
 

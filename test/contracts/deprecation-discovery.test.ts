@@ -12,41 +12,45 @@ import {
   listAgentContracts,
   listDeprecatedContracts,
   validateContractOutput,
+  type ContractsAgent,
   type ContractsConfig,
 } from '../../src/contracts/index.js';
 import { envelopeMessage } from './fixtures.js';
 
 const topic = { type: 'object', properties: { topic: { type: 'string' } }, required: ['topic'] };
 
-/** The seed's versioning example, plus a second agent and one without contracts. */
+/** The seed's versioning example. */
+const RESEARCHER: ContractsAgent = {
+  id: 'researcher',
+  a2a: {
+    contracts: {
+      'research.query-v2': {
+        version: '2.0.0',
+        description: 'Submit a research query (v2 — adds maxSources)',
+        input: {
+          type: 'object',
+          properties: { topic: { type: 'string' }, maxSources: { type: 'integer' } },
+          required: ['topic'],
+        },
+      },
+      'research.query': {
+        version: '1.0.0',
+        deprecated: true,
+        deprecatedMessage: 'Use research.query-v2 for improved source control',
+        supersededBy: 'research.query-v2',
+        description: 'Submit a research query',
+        input: topic,
+        output: { type: 'object', required: ['summary'] },
+      },
+    },
+  },
+};
+
+/** The researcher, plus a second agent and one without contracts. */
 const CONFIG: ContractsConfig = {
   agents: [
     { id: 'coordinator' },
-    {
-      id: 'researcher',
-      a2a: {
-        contracts: {
-          'research.query-v2': {
-            version: '2.0.0',
-            description: 'Submit a research query (v2 — adds maxSources)',
-            input: {
-              type: 'object',
-              properties: { topic: { type: 'string' }, maxSources: { type: 'integer' } },
-              required: ['topic'],
-            },
-          },
-          'research.query': {
-            version: '1.0.0',
-            deprecated: true,
-            deprecatedMessage: 'Use research.query-v2 for improved source control',
-            supersededBy: 'research.query-v2',
-            description: 'Submit a research query',
-            input: topic,
-            output: { type: 'object', required: ['summary'] },
-          },
-        },
-      },
-    },
+    RESEARCHER,
     { id: '', a2a: { contracts: { ghost: { deprecated: true } } } },
     { id: 'reviewer', a2a: { contracts: [{ name: 'review.findings', deprecated: true }] } },
   ],
@@ -65,7 +69,7 @@ describe('deprecation warnings', () => {
   });
 
   it('still validates a deprecated contract: valid delivers with warnings, invalid is refused', () => {
-    const set = compileContracts('researcher', CONFIG.agents[1]!.a2a);
+    const set = compileContracts('researcher', RESEARCHER.a2a);
     const send = (payload: unknown) =>
       envelopeMessage({ _a2a: true, contract: 'research.query', payload }, 'text');
     const ok = gateMessage(set, 'researcher', send({ topic: 'AI' }));

@@ -23,6 +23,13 @@ import { validateAgentFrontmatter, validateHostConfigDocument } from './schema-v
 export interface LoadHostOptions {
   /** Where `{ env: "NAME" }` secrets are read from (default `process.env`). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * What the definitions are read for. `serve` (default): running the agents, so each must name a
+   * `model` or a `handler`, and the MCP servers it uses must be defined. `describe`: cards and
+   * contract audits (`concord card`, `concord contracts`), which run nothing and so need neither
+   * (decision 0150). Everything else is checked the same.
+   */
+  purpose?: 'serve' | 'describe';
 }
 
 /** One loaded agent and where its id was written, for the cross-file checks. */
@@ -39,6 +46,7 @@ interface Loaded {
  */
 export async function loadHost(target: string, options: LoadHostOptions = {}): Promise<HostConfig> {
   const env = options.env ?? process.env;
+  const runnable = options.purpose !== 'describe';
   const problems: DefinitionProblem[] = [];
   const found = classifyTarget(target);
   if (found.kind === 'missing' || found.kind === 'unsupported') {
@@ -68,19 +76,19 @@ export async function loadHost(target: string, options: LoadHostOptions = {}): P
   const loaded: Loaded[] = [];
   let settings: HostSettings = { signing: [], model: {}, mcpServers: {} };
   let declaredSchemes: string[] = [];
-  let mcp: Omit<McpContext, 'modelAgent'> = { defined: [], hasConfig: false };
+  let mcp: Omit<McpContext, 'modelAgent'> = { defined: [], hasConfig: false, runnable };
   let configSink: ProblemSink | undefined;
   if (configFile) {
     const sink = new ProblemSink(configFile, undefined, problems);
     configSink = sink;
     const raw = readConfig(configFile, sink);
     if (raw !== undefined) {
-      validateHostConfigDocument(raw, sink);
+      validateHostConfigDocument(raw, sink, runnable);
       // Sections with schema problems are skipped below (ProblemSink.hasUnder), the rest still load.
       const config = (typeof raw === 'object' && raw !== null ? raw : {}) as RawHostConfig;
       settings = await normalizeHostSettings(config, configFile, sink, env);
       declaredSchemes = schemeNames(config);
-      mcp = { defined: objectKeys(config.mcpServers), hasConfig: true };
+      mcp = { defined: objectKeys(config.mcpServers), hasConfig: true, runnable };
       loaded.push(...configAgents(config, configFile, sink, { schemes: declaredSchemes, mcp }));
       scan = agentDirs(config, configFile, sink);
     }
@@ -93,6 +101,7 @@ export async function loadHost(target: string, options: LoadHostOptions = {}): P
       explicit.includes(file),
       { schemes: declaredSchemes, mcp },
       problems,
+      runnable,
     );
     if (agent) loaded.push(agent);
   }
@@ -148,10 +157,17 @@ function objectKeys(value: unknown): string[] {
 /** What an agent is checked against: the schemes and MCP servers the host config declares. */
 type HostNames = Pick<AgentSourceInput, 'schemes' | 'mcp'>;
 
+/**
+ * The agents written in the config: `agents.list` as the contracts seed writes it, or `agents`
+ * as a list (the shape the loaded `HostConfig` has; issue 23).
+ */
 function configAgents(config: RawHostConfig, file: string, sink: ProblemSink, names: HostNames): Loaded[] {
-  const list = Array.isArray(config.agents?.list) ? config.agents.list : [];
+  const agents = config.agents;
+  const [list, at] = Array.isArray(agents)
+    ? [agents, '/agents']
+    : [Array.isArray(agents?.list) ? agents.list : [], '/agents/list'];
   return list.flatMap((raw, index) => {
-    const pointer = `/agents/list/${index}`;
+    const pointer = `${at}/${index}`;
     if (sink.hasUnder(pointer) || typeof raw !== 'object' || raw === null) return [];
     return [
       { agent: normalizeAgent({ raw, file, pointer, sink, ...names }), sink, idField: `${pointer}/id` },
@@ -165,7 +181,7 @@ function agentDirs(
   file: string,
   sink: ProblemSink,
 ): Array<{ dir: string; recursive: boolean }> {
-  const dir = config.agents?.dir;
+  const dir = Array.isArray(config.agents) ? undefined : config.agents?.dir;
   if (typeof dir !== 'string' || sink.hasUnder('/agents/dir')) return defaultScan(dirname(file));
   const full = resolve(dirname(file), dir);
   if (!existsSync(full) || !statSync(full).isDirectory()) {
@@ -184,12 +200,14 @@ function loadMarkdownAgent(
   named: boolean,
   names: HostNames,
   problems: DefinitionProblem[],
+  runnable: boolean,
 ): Loaded | undefined {
   const text = readFileSync(file, 'utf8');
   if (!named && !hasFrontmatter(text)) return undefined;
   const sink = new ProblemSink(file, undefined, problems);
   const parsed = parseMarkdown(text, sink);
-  if (!parsed || sink.problems.length > 0 || !validateAgentFrontmatter(parsed.data, sink)) return undefined;
+  if (!parsed || sink.problems.length > 0 || !validateAgentFrontmatter(parsed.data, sink, runnable))
+    return undefined;
   const agent = normalizeAgent({
     raw: parsed.data as RawAgent,
     file,

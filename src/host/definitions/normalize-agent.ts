@@ -103,9 +103,12 @@ export function normalizeAgent(input: AgentSourceInput): AgentDefinition {
   if (raw.temperature !== undefined) definition.temperature = raw.temperature;
   if (raw.maxTokens !== undefined) definition.maxTokens = raw.maxTokens;
   if (raw.mcpServers !== undefined) {
+    // Described, not run (decision 0150), an agent that names no runner yet is not contradicted by
+    // its MCP servers; only a code agent (`handler`) surely has no use for them.
+    const modelAgent = raw.model !== undefined || (!input.mcp.runnable && raw.handler === undefined);
     definition.mcpServers = normalizeMcpUses(raw.mcpServers, at('mcpServers'), sink, {
       ...input.mcp,
-      modelAgent: raw.model !== undefined,
+      modelAgent,
     });
   }
   if (raw.security !== undefined) {

@@ -48,7 +48,8 @@ export interface RawHostConfig {
   mcpServers?: Record<string, RawMcpServer>;
   idempotency?: { messageId?: boolean };
   maxAgentHops?: number;
-  agents?: { dir?: string; list?: RawAgent[] };
+  /** The seed's `{ list, dir }`, or the list alone. */
+  agents?: { dir?: string; list?: RawAgent[] } | RawAgent[];
 }
 
 /** The host-level part of a `HostConfig`. */

@@ -81,6 +81,12 @@ export interface McpContext {
   hasConfig: boolean;
   /** Whether the agent is a model agent: only model agents use MCP servers. */
   modelAgent: boolean;
+  /**
+   * False when the definitions are read to describe agents (cards, contract audits), not to run
+   * them: a server the host config does not define is then not a problem, since nothing connects
+   * to it (decision 0150).
+   */
+  runnable: boolean;
 }
 
 /** Normalises an agent's `mcpServers` (at `field` in its file), reporting what cannot work. */
@@ -102,7 +108,8 @@ export function normalizeMcpUses(
     const at = childPointer(field, server);
     const where = { field: at, ...lineOf(sink, at) };
     if (Array.isArray(value)) {
-      if (!context.defined.includes(server)) sink.add(at, undefinedServer(server, context));
+      if (context.runnable && !context.defined.includes(server))
+        sink.add(at, undefinedServer(server, context));
       uses.push({ server, tools: toolUses(value, at), ...where });
     } else {
       const use: McpServerUse = {

@@ -24,23 +24,40 @@ function validators(): { agent: ValidateFunction; host: ValidateFunction } {
   return compiled;
 }
 
-/** Checks an agent markdown file's frontmatter; reports each failure to `sink`. */
-export function validateAgentFrontmatter(data: unknown, sink: ProblemSink): boolean {
-  return run(validators().agent, data, sink);
+/**
+ * Checks an agent markdown file's frontmatter; reports each failure to `sink`. `runnable: false`
+ * (definitions read to describe agents, not to run them) accepts an agent that names neither a
+ * `model` nor a `handler` (decision 0150).
+ */
+export function validateAgentFrontmatter(data: unknown, sink: ProblemSink, runnable = true): boolean {
+  return run(validators().agent, data, sink, runnable);
 }
 
-/** Checks a host config document (including its `agents.list` entries). */
-export function validateHostConfigDocument(data: unknown, sink: ProblemSink): boolean {
-  return run(validators().host, data, sink);
+/** Checks a host config document (including its agents); `runnable` as for an agent file. */
+export function validateHostConfigDocument(data: unknown, sink: ProblemSink, runnable = true): boolean {
+  return run(validators().host, data, sink, runnable);
 }
 
-function run(validate: ValidateFunction, data: unknown, sink: ProblemSink): boolean {
+function run(validate: ValidateFunction, data: unknown, sink: ProblemSink, runnable: boolean): boolean {
   if (validate(data)) return true;
-  for (const error of simplify(validate.errors ?? [])) {
+  const errors = simplify(validate.errors ?? []).filter((e) => runnable || !isMissingRunner(e));
+  for (const error of errors) {
     const { field, message } = describe(error);
     sink.add(field, message);
   }
-  return false;
+  return errors.length === 0;
+}
+
+/**
+ * The schemas' "a model agent or a code agent" choice, failed because the agent names neither:
+ * only running the agent needs one. Naming both is still a mistake (`passingSchemas` is set then).
+ */
+function isMissingRunner(error: ErrorObject): boolean {
+  if (error.keyword !== 'oneOf' || (error.params as { passingSchemas?: unknown }).passingSchemas !== null) {
+    return false;
+  }
+  const required = (error.schema as Array<{ required?: string[] }>).map((b) => b.required?.join(','));
+  return required.length === 2 && required.includes('model') && required.includes('handler');
 }
 
 /**
