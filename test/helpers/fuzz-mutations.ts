@@ -156,6 +156,9 @@ export function mutateText(random: Rng, input: string | Buffer): { bytes: Buffer
   if (roll < 0.75) return { bytes: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes]), how: 'BOM' };
   if (roll < 0.85) return { bytes: Buffer.concat([bytes, bytes]), how: 'twice' };
   const flipped = Buffer.from(bytes);
-  if (flipped.length > 0) flipped[at % flipped.length] ^= 1 << Math.floor(random() * 8);
+  if (flipped.length > 0) {
+    const i = at % flipped.length;
+    flipped[i] = flipped[i]! ^ (1 << Math.floor(random() * 8));
+  }
   return { bytes: flipped, how: `bit flip at ${at}` };
 }

@@ -206,7 +206,11 @@ function httpCase(random: Rng, bases: HttpBase[]): { name: string; init: Request
   return {
     name: `${base.name} [${how.join(', ')}]`,
     url: `${server.url}${path}`,
-    init: { method, headers, ...(withBody ? { body } : {}) },
+    init: {
+      method,
+      headers,
+      ...(withBody ? { body: typeof body === 'string' ? body : new Uint8Array(body!) } : {}),
+    },
   };
 }
 
