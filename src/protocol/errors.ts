@@ -2,7 +2,7 @@
  * The one error table (digest §5.1, HTTP statuses from A2A 1.0.1 §5.4) and the error classes the
  * core throws. Bindings never invent codes: they look the error's `type` up here.
  */
-import { bounded, boundedMetadata, boundedViolations, DETAIL_MAX, MESSAGE_MAX } from './error-bounds.js';
+import { bounded, boundedMetadata, boundedViolations, MESSAGE_MAX } from './error-bounds.js';
 
 /** Every error Concord can put on the wire. */
 export type A2AErrorType =
@@ -292,7 +292,7 @@ export class A2AError extends Error {
 
 /** Builds the "task not found" error with the id in ErrorInfo metadata. */
 export function taskNotFound(taskId: string): A2AError {
-  return new A2AError('TaskNotFoundError', `Task not found: ${bounded(taskId, DETAIL_MAX)}`, {
+  return new A2AError('TaskNotFoundError', `Task not found: ${bounded(taskId, 128)}`, {
     metadata: { taskId },
   });
 }
