@@ -10,7 +10,12 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createA2AServer, loadPushKeys, pushAllowProblem, type PushOptions } from '../server/index.js';
-import { disablePretenuring, limitHeapGrowth, listen } from '../server/adapters/node.js';
+import {
+  disablePretenuring,
+  limitHeapGrowth,
+  listen,
+  type ConnectionOptions,
+} from '../server/adapters/node.js';
 import type { RunningGrpcServer } from '../server/grpc/index.js';
 import { parseDuration, type RetentionOptions } from '../store/index.js';
 import {
@@ -30,6 +35,7 @@ import {
 } from '../host/index.js';
 import { HOST_EXTENSIONS } from './host-extensions.js';
 import { CLUSTER_OPTIONS, CLUSTER_USAGE, clusterFlags } from './cluster-flags.js';
+import { CONNECTION_OPTIONS, CONNECTION_USAGE, connectionFlags } from './connection-flags.js';
 import { isAgentModule, loadAgent, type ExampleRequest } from './load-agent.js';
 import { asUsage, UsageError } from './exit-codes.js';
 
@@ -44,6 +50,7 @@ Options:
                         list it instead of the bound address
   --grpc-public-url <u> where clients reach the gRPC listener: host:port, or a URL (then listed
                         as such for 0.3 clients)
+${CONNECTION_USAGE}
   --data-dir <dir>      where the SQLite task stores (and the push keys) live (default ./.concord)
   --store <kind>        sqlite (default, durable), memory, or postgres (several instances, one database)
   --database-url <url>  the PostgreSQL database of --store postgres (default: $${DATABASE_URL_ENV})
@@ -76,6 +83,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
       'no-migrate': { type: 'boolean', default: false },
       retention: { type: 'string' },
       ...CLUSTER_OPTIONS,
+      ...CONNECTION_OPTIONS,
       'push-allow': { type: 'string', multiple: true },
       'no-push': { type: 'boolean', default: false },
       'internal-port': { type: 'string' },
@@ -100,6 +108,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
   const store = asUsage(() => parseTaskStoreKind(values.store ?? 'sqlite'));
   const stores = storeFlags(store, values);
   const cluster = clusterFlags(store, values);
+  const connections = connectionFlags(values);
   const grpcPort = portFlag(values['grpc-port'], '--grpc-port');
   const pushAllow = values['push-allow'] ?? [];
   for (const entry of pushAllow) {
@@ -111,7 +120,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
   limitHeapGrowth();
   const stopped = stopSignal();
   if (!isAgentModule(target)) {
-    return serveHost(target, { ...values, port, grpcPort, stores, cluster }, stopped, out);
+    return serveHost(target, { ...values, port, grpcPort, stores, cluster, connections }, stopped, out);
   }
 
   const dataDir = resolve(values['data-dir'] ?? '.concord');
@@ -154,6 +163,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
   }
   const publicUrl = values['public-url'];
   const running = await listen(server, {
+    ...connections,
     port,
     host: values.host ?? '127.0.0.1',
     ...(publicUrl === undefined ? {} : { publicUrl }),
@@ -284,6 +294,7 @@ function retentionFailed(error: unknown): void {
 interface HostFlags {
   stores: { postgres?: PostgresStoreSettings; retention?: RetentionOptions };
   cluster: ClusterSetup;
+  connections: ConnectionOptions;
   port: number;
   'push-allow'?: string[] | undefined;
   'no-push'?: boolean | undefined;
@@ -318,6 +329,7 @@ async function serveHost(
     dataDir: flags['data-dir'] ?? '.concord',
     ...flags.stores,
     cluster: flags.cluster,
+    connections: flags.connections,
     ...(internalPort === undefined ? {} : { internalPort }),
     ...(flags.grpcPort === undefined ? {} : { grpcPort: flags.grpcPort }),
     ...(flags['public-url'] === undefined ? {} : { publicUrl: flags['public-url'] }),

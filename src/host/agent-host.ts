@@ -19,8 +19,10 @@ import {
   cacheableJson,
   requestBelow,
   type HttpApp,
+  type HttpBodyResponse,
   type HttpRequest,
   type HttpResponse,
+  type RefusedRequest,
 } from '../server/index.js';
 import type { A2AServer, Cluster, OrphanPolicy, PushOptions } from '../server/index.js';
 import type { TaskStore } from '../store/index.js';
@@ -253,12 +255,38 @@ export class AgentHost implements HttpApp {
     return notFound(`Nothing is served at ${path}; the agents are listed at /agents`);
   }
 
-  /** Closes every agent's store and MCP connections. */
+  /**
+   * A request the listener refused unread (decision 0146): an agent's path is answered in that
+   * agent's envelopes, like its requests; the host's own paths in the HTTP+JSON 1.0 one.
+   */
+  refusal(error: A2AError, request: RefusedRequest): HttpBodyResponse {
+    const path = request.path ?? '';
+    if (path.startsWith(AGENTS_PREFIX)) {
+      const rest = path.slice(AGENTS_PREFIX.length);
+      const slash = rest.indexOf('/');
+      let id: string;
+      try {
+        id = decodeURIComponent(slash === -1 ? rest : rest.slice(0, slash));
+      } catch {
+        id = '';
+      }
+      const agent = this.state.agents.get(id);
+      // An agent this listener does not show is not told apart from one that does not exist.
+      if (agent !== undefined && (this.view === 'internal' || agent.definition.exposed)) {
+        return agent.server.refusal(error, { ...request, path: slash === -1 ? '/' : rest.slice(slash) });
+      }
+    } else if (this.rootAgent !== undefined && path !== '/agents') {
+      return this.rootAgent.refusal(error, request);
+    }
+    return this.json(error.entry.httpStatus, toRestErrorBody(error));
+  }
+
   /** The cluster this host is an instance of, if any. */
   get cluster(): Cluster | undefined {
     return this.state.options.cluster;
   }
 
+  /** Closes every agent's store and MCP connections. */
   async close(): Promise<void> {
     if (this.view === 'internal') return;
     for (const agent of this.state.agents.values()) await agent.close();
@@ -338,7 +366,7 @@ export class AgentHost implements HttpApp {
     }));
   }
 
-  private json(status: number, body: unknown): HttpResponse {
+  private json(status: number, body: unknown): HttpBodyResponse {
     return { status, headers: { ...JSON_HEADERS }, body: JSON.stringify(body) };
   }
 }

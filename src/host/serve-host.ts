@@ -7,7 +7,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { listen, type RunningServer } from '../server/adapters/node.js';
+import { listen, type ConnectionOptions, type RunningServer } from '../server/adapters/node.js';
 import { loadPushKeys, SECRET_KEY_ENV, type PushOptions } from '../server/index.js';
 import type { RetentionOptions, TaskStore } from '../store/index.js';
 import { AgentHost } from './agent-host.js';
@@ -63,6 +63,11 @@ export interface StartHostOptions {
    * PostgreSQL store, else none), the heartbeat TTL and what happens to a stopped instance's tasks.
    */
   cluster?: ClusterSetup;
+  /**
+   * The connection cap and timeouts of the HTTP listeners, the internal one too (decision 0146;
+   * `concord serve --max-connections --headers-timeout --idle-timeout`).
+   */
+  connections?: ConnectionOptions;
   /** Dev mode: reload the definitions and the host config when a file they come from changes. */
   watch?: boolean;
   env?: NodeJS.ProcessEnv;
@@ -210,6 +215,7 @@ export async function startHost(target: string, options: StartHostOptions = {}):
   // Bound before the HTTP listener, so the cards list the gRPC interface from the first request.
   const grpc = options.grpcPort === undefined ? undefined : await listenGrpcFor(host, options);
   const running: RunningServer = await listen(host, {
+    ...options.connections,
     port: options.port ?? 0,
     host: options.host ?? '127.0.0.1',
     ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
@@ -217,6 +223,7 @@ export async function startHost(target: string, options: StartHostOptions = {}):
   let internal: RunningServer | undefined;
   if (options.internalPort !== undefined) {
     internal = await listen(host.internalView(), {
+      ...options.connections,
       port: options.internalPort,
       host: options.internalHost ?? '127.0.0.1',
     });

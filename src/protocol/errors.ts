@@ -24,6 +24,8 @@ export type A2AErrorType =
   | 'PermissionDeniedError'
   | 'PayloadTooLargeError'
   | 'RequestTimeoutError'
+  | 'HeadersTooLargeError'
+  | 'MalformedHttpRequestError'
   | 'ApprovalNotFoundError'
   | 'ApprovalAlreadyDecidedError';
 
@@ -229,6 +231,25 @@ export const ERROR_CATALOG: Readonly<Record<A2AErrorType, ErrorCatalogEntry>> = 
     reason: 'REQUEST_TIMEOUT',
     domain: C,
     defaultMessage: 'Request timed out',
+    httpLayer: true,
+  },
+  // Refused by the HTTP parser before any binding saw the request (decision 0146).
+  HeadersTooLargeError: {
+    code: -32600,
+    httpStatus: 431,
+    grpcStatus: 'RESOURCE_EXHAUSTED',
+    reason: 'HEADERS_TOO_LARGE',
+    domain: C,
+    defaultMessage: 'Request header fields too large',
+    httpLayer: true,
+  },
+  MalformedHttpRequestError: {
+    code: -32600,
+    httpStatus: 400,
+    grpcStatus: 'INVALID_ARGUMENT',
+    reason: 'MALFORMED_HTTP_REQUEST',
+    domain: C,
+    defaultMessage: 'Malformed HTTP request',
     httpLayer: true,
   },
 };

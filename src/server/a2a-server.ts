@@ -29,7 +29,15 @@ import {
   setupCall,
   type Authenticator,
 } from './http/call-setup.js';
-import { requestBelow, type HttpApp, type HttpRequest, type HttpResponse } from './http/http-types.js';
+import {
+  requestBelow,
+  type HttpApp,
+  type HttpBodyResponse,
+  type HttpRequest,
+  type HttpResponse,
+  type RefusedRequest,
+} from './http/http-types.js';
+import { refusalResponse } from './http/refusals.js';
 import { cacheableJson } from './http/cacheable-json.js';
 import type { ErrorMapper } from './http/error-mapping.js';
 import { handleJsonRpc, jsonRpcErrorResponse, readableRequestId } from './http/json-rpc-binding.js';
@@ -455,6 +463,14 @@ export class A2AServer implements HttpApp {
       version,
       { request, framing: true },
     );
+  }
+
+  /** A request the listener refused unread, in the envelope of its binding (decision 0146). */
+  refusal(error: A2AError, request: RefusedRequest): HttpBodyResponse {
+    return refusalResponse(error, request, {
+      negotiate: (requested) => this.negotiate(requested),
+      prefixes: this.prefixes,
+    });
   }
 
   /** The version of a request: its header, or the server's default when it sent none. */

@@ -46,6 +46,7 @@ export type {
   HttpResponse,
   HttpBodyResponse,
   HttpStreamResponse,
+  RefusedRequest,
 } from './http/http-types.js';
 export { isStreamResponse, requestBelow } from './http/http-types.js';
 export { cacheableJson, etagOf } from './http/cacheable-json.js';

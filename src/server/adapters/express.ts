@@ -1,8 +1,11 @@
 /**
  * Express glue: a middleware that serves the A2A server at the path it is mounted on
- * (`app.use('/agent', a2aExpress(server))`). Express's own body parsers must not run before it:
- * Concord reads the raw body itself, with its size limit. Express is not a dependency; any
- * framework with node-style `(req, res, next)` middleware works the same way.
+ * (`app.use('/agent', a2aExpress(server))`). Concord reads the raw body itself, with its size
+ * limit; mounted after a body parser (`express.json()`), it takes the parsed `req.body` instead,
+ * measured against the same limit (decision 0146). Express is not a dependency; any framework
+ * with node-style `(req, res, next)` middleware works the same way. On a server of your own,
+ * `answerClientErrors(server, a2a)` (concord/server/node) answers what node's parser refuses in
+ * A2A's envelopes, as `listen` does.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpApp } from '../http/http-types.js';

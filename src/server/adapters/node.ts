@@ -2,7 +2,9 @@
  * The node:http adapter, Concord's fast path: no framework between the socket and the handler.
  * Reads bodies with a hard size limit (413 before the whole body is buffered), writes SSE with
  * backpressure (waits for `drain`), aborts the call when the client disconnects, and shuts down
- * gracefully (stops accepting, lets in-flight requests finish, then closes idle sockets).
+ * gracefully (stops accepting, lets in-flight requests finish, then closes idle sockets). `listen`
+ * caps its connections, times out silent and idle ones, and answers what node's parser refuses
+ * in the binding's error envelope (decision 0146).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -16,6 +18,9 @@ import {
   type HttpStreamResponse,
 } from '../http/http-types.js';
 import { ReleasingSet } from '../releasing-set.js';
+import { answerClientErrors } from './client-errors.js';
+import { ConnectionGuard, defaultMaxConnections } from './connection-guard.js';
+import { readBodyBefore, tooLarge } from './pre-read-body.js';
 import { TurnWrites } from './turn-writes.js';
 
 export {
@@ -25,6 +30,8 @@ export {
   SERVING_NODE_OPTIONS,
 } from './heap-tuning.js';
 export { ReleasingSet } from '../releasing-set.js';
+export { answerClientErrors } from './client-errors.js';
+export { ConnectionGuard, defaultMaxConnections } from './connection-guard.js';
 
 /** Options of the node:http request listener. */
 export interface NodeHandlerOptions {
@@ -35,6 +42,8 @@ export interface NodeHandlerOptions {
 }
 
 function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  // A body parser mounted in front (express.json()) has read the stream: no 'end' will come.
+  if (req.readableEnded || req.readableDidRead) return readBodyBefore(req, limit);
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLarge(limit));
   return new Promise((resolve, reject) => {
@@ -69,12 +78,6 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);
-  });
-}
-
-function tooLarge(limit: number): A2AError {
-  return new A2AError('PayloadTooLargeError', `Request body exceeds the limit of ${limit} bytes`, {
-    metadata: { limitBytes: String(limit) },
   });
 }
 
@@ -275,8 +278,26 @@ function internal(error: unknown): HttpResponse {
   };
 }
 
+/** How many connections a listener keeps and how long it waits on them (decision 0146). */
+export interface ConnectionOptions {
+  /**
+   * Connections kept at once. Past it, a new connection closes the oldest one that has not sent a
+   * byte yet, or is itself closed when every one has. Default: three quarters of the process's
+   * open-file limit, at most 8,192 (768 where the limit cannot be read).
+   */
+  maxConnections?: number;
+  /**
+   * Milliseconds from a connection's start (or a keep-alive request's first byte) to the end of
+   * its headers (default 10 s). A connection that sends nothing in that time is closed silently;
+   * one that sent part of a request gets a 408 in its binding's envelope.
+   */
+  headersTimeoutMs?: number;
+  /** Milliseconds a keep-alive connection may wait between requests (default 5 s). */
+  idleTimeoutMs?: number;
+}
+
 /** Options of `listen`. */
-export interface ListenOptions {
+export interface ListenOptions extends ConnectionOptions {
   port?: number;
   host?: string;
   /** Milliseconds a request may take to send its headers and body (default 30 s). */
@@ -303,11 +324,20 @@ export interface RunningServer {
 export async function listen(a2a: HttpApp, options: ListenOptions = {}): Promise<RunningServer> {
   // Checked before binding, so a bad URL leaves no listener behind.
   const publicUrl = options.publicUrl === undefined ? undefined : publicBaseUrl(options.publicUrl);
+  const limits = connectionLimits(options);
   const streams = new ReleasingSet<ServerResponse>();
   const server = createServer(
-    { requestTimeout: options.requestTimeoutMs ?? 30_000, keepAliveTimeout: 5_000 },
+    {
+      requestTimeout: limits.requestTimeoutMs,
+      headersTimeout: limits.headersTimeoutMs,
+      keepAliveTimeout: limits.idleTimeoutMs,
+      // Node checks the header and request deadlines on this interval (default 30 s, which kept a
+      // silent connection up to 90 s); a quarter of the header timeout, at most a second.
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
+    },
     createNodeHandler(a2a, { streams }),
   );
+  answerClientErrors(server, a2a, limits);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
@@ -315,10 +345,10 @@ export async function listen(a2a: HttpApp, options: ListenOptions = {}): Promise
       resolve();
     });
   });
-  // Kept for shutdown: a connection that never sent a byte holds no request, but node's
-  // closeIdleConnections leaves it open (fetch clients open such spare connections).
-  const sockets = new ReleasingSet<Socket>();
-  server.on('connection', (socket: Socket) => socket.once('close', sockets.add(socket)));
+  // Counted and capped; kept for shutdown too: a connection that never sent a byte holds no
+  // request, but node's closeIdleConnections leaves it open (fetch clients open such spares).
+  const sockets = new ConnectionGuard(limits.maxConnections);
+  server.on('connection', (socket: Socket) => sockets.admit(socket));
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host === '0.0.0.0' || host === '[::]' ? 'localhost' : host}:${address.port}/`;
@@ -329,6 +359,32 @@ export async function listen(a2a: HttpApp, options: ListenOptions = {}): Promise
     server,
     close: () => (closing ??= shutdown(server, a2a, streams, sockets, options.shutdownGraceMs ?? 10_000)),
   };
+}
+
+/** The default `requestTimeoutMs` of `listen`: the whole request, headers and body. */
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+/** The listener's limits, checked: each a positive integer, headers no later than the request. */
+function connectionLimits(
+  options: ListenOptions,
+): Required<ConnectionOptions> & { requestTimeoutMs: number } {
+  const limits = {
+    maxConnections: options.maxConnections ?? defaultMaxConnections(),
+    headersTimeoutMs: options.headersTimeoutMs ?? 10_000,
+    idleTimeoutMs: options.idleTimeoutMs ?? 5_000,
+    requestTimeoutMs: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+  };
+  for (const [name, value] of Object.entries(limits)) {
+    if (!Number.isSafeInteger(value) || value <= 0) {
+      throw new TypeError(`${name}: expected a positive integer, got ${String(value)}`);
+    }
+  }
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
+    throw new TypeError(
+      `headersTimeoutMs (${limits.headersTimeoutMs}) exceeds requestTimeoutMs (${limits.requestTimeoutMs}): the headers are part of the request`,
+    );
+  }
+  return limits;
 }
 
 /** A public URL as a base URL: absolute http(s), ending in `/` (paths below it are relative). */
@@ -352,7 +408,7 @@ async function shutdown(
   server: Server,
   a2a: HttpApp,
   streams: ReleasingSet<ServerResponse>,
-  sockets: ReleasingSet<Socket>,
+  sockets: ConnectionGuard,
   graceMs: number,
 ): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -361,7 +417,7 @@ async function shutdown(
   // Keep-alive sockets become idle as their in-flight requests finish; close them as they do.
   const closeIdle = (): void => {
     server.closeIdleConnections();
-    for (const socket of sockets.values()) if (socket.bytesRead === 0) socket.destroy();
+    for (const socket of sockets.sockets()) if (socket.bytesRead === 0) socket.destroy();
   };
   const sweeper = setInterval(closeIdle, 25);
   closeIdle();

@@ -35,7 +35,23 @@ export interface ListenGrpcOptions {
   maxMessageBytes?: number;
   /** Milliseconds `close()` lets running calls finish before cancelling them (default 10 s). */
   shutdownGraceMs?: number;
+  /**
+   * Milliseconds a connection may go without a call before it is closed with GOAWAY (default
+   * 5 min; clients reconnect on their next call). It also ends connections that never speak:
+   * grpc-js otherwise keeps them forever (decision 0146).
+   */
+  idleTimeoutMs?: number;
+  /**
+   * Milliseconds between keepalive pings to each client (default 2 min); a ping unanswered for
+   * 20 s closes the connection, so a vanished peer does not hold a stream open (decision 0146).
+   */
+  keepaliveMs?: number;
 }
+
+/** The default `idleTimeoutMs` of `listenGrpc`. */
+export const GRPC_IDLE_TIMEOUT_MS = 5 * 60_000;
+/** The default `keepaliveMs` of `listenGrpc`. */
+export const GRPC_KEEPALIVE_MS = 2 * 60_000;
 
 /** A running gRPC listener. */
 export interface RunningGrpcServer {
@@ -79,6 +95,14 @@ function implementationOf(binding: ServiceBinding): UntypedServiceImplementation
   ) as UntypedServiceImplementation;
 }
 
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    throw new TypeError(`${name}: expected a positive integer, got ${String(value)}`);
+  }
+  return value;
+}
+
 function bindAsync(server: Server, address: string, credentials: ServerCredentials): Promise<number> {
   return new Promise((resolve, reject) => {
     server.bindAsync(address, credentials, (error, port) => (error === null ? resolve(port) : reject(error)));
@@ -94,7 +118,12 @@ export async function listenGrpc(
   const v1 = schema.services['1.0'];
   const v0 = schema.services['0.3'];
   const maxBytes = options.maxMessageBytes ?? a2a.maxBodyBytes;
-  const server = new Server({ 'grpc.max_receive_message_length': maxBytes });
+  const server = new Server({
+    'grpc.max_receive_message_length': maxBytes,
+    'grpc.max_connection_idle_ms': positive(options.idleTimeoutMs, GRPC_IDLE_TIMEOUT_MS, 'idleTimeoutMs'),
+    'grpc.keepalive_time_ms': positive(options.keepaliveMs, GRPC_KEEPALIVE_MS, 'keepaliveMs'),
+    'grpc.keepalive_timeout_ms': 20_000,
+  });
   for (const [service, other] of [
     [v1, v0],
     [v0, v1],

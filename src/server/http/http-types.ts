@@ -3,6 +3,7 @@
  * build an HttpRequest and write the HttpResponse; streaming bodies are pulled one chunk at a
  * time, so an adapter that waits for the socket to drain gives end-to-end backpressure.
  */
+import type { A2AError } from '../../protocol/index.js';
 
 /** An incoming request, relative to where the A2A server is mounted. */
 export interface HttpRequest {
@@ -84,4 +85,23 @@ export interface HttpApp {
   setBaseUrl(baseUrl: string): void;
   /** Releases what it holds (stores) after the listener stopped. */
   close(): Promise<void>;
+  /**
+   * The answer to a request the listener refused before `handle` could see it (headers over the
+   * limit, a malformed request, a timeout): the error in the envelope of the binding the request
+   * was for. Optional: without it adapters send the HTTP+JSON 1.0 envelope (decision 0146).
+   */
+  refusal?(error: A2AError, request: RefusedRequest): HttpBodyResponse;
+}
+
+/**
+ * What the listener saw of a refused request before refusing it: often the request line and the
+ * `A2A-Version` header, sometimes nothing (they arrived in an earlier read than the failure).
+ */
+export interface RefusedRequest {
+  /** Upper-case method. */
+  method?: string;
+  /** Path, still percent-encoded, without the query. */
+  path?: string;
+  /** The `A2A-Version` header's value. */
+  version?: string;
 }
