@@ -1,7 +1,7 @@
 /**
  * `concord serve <target> [--port N] [--host H] [--grpc-port N] [--data-dir DIR]
  * [--store sqlite|memory|postgres] [--database-url URL] [--retention AGE] [--push-allow <host|cidr>]...
- * [--no-push]`: serves on the embedded SQLite store (default) or PostgreSQL (decision 0100), with
+ * [--no-push] [--max-json-depth N]`: serves on the embedded SQLite store (default) or PostgreSQL (decision 0100), with
  * push notifications on (decision 0086), and stops cleanly on SIGTERM / SIGINT. The target is a
  * code agent (a directory with `agent.mjs`/`agent.js`, or the module itself), or agent definitions
  * for the host (a directory of markdown agents and/or `concord.config.json5`, or one such file).
@@ -13,6 +13,7 @@ import { createA2AServer, loadPushKeys, pushAllowProblem, type PushOptions } fro
 import { disablePretenuring, limitHeapGrowth, listen } from '../server/adapters/node.js';
 import type { RunningGrpcServer } from '../server/grpc/index.js';
 import { parseDuration, type RetentionOptions } from '../store/index.js';
+import { DEFAULT_MAX_JSON_DEPTH, GRPC_MAX_JSON_DEPTH, MAX_JSON_DEPTH_CEILING } from '../protocol/index.js';
 import {
   DATABASE_URL_ENV,
   DEFAULT_DATABASE_SCHEMA,
@@ -54,6 +55,8 @@ ${CLUSTER_USAGE}
   --push-allow <entry>  let webhooks reach this host name, IP or CIDR block although it is private
                         (e.g. 127.0.0.1 for a receiver on this machine); repeatable
   --no-push             do not offer push notifications
+  --max-json-depth <n>  refuse requests nesting objects and arrays deeper than this (default
+                        ${DEFAULT_MAX_JSON_DEPTH}; at most ${GRPC_MAX_JSON_DEPTH} with --grpc-port)
   --internal-port <n>   also serve every agent, exposed or not, on 127.0.0.1:<n> (host only)
   --watch               dev mode: reload when a definition, the config or a handler changes (host only)
   --help                show this help`;
@@ -75,6 +78,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
       ...CLUSTER_OPTIONS,
       'push-allow': { type: 'string', multiple: true },
       'no-push': { type: 'boolean', default: false },
+      'max-json-depth': { type: 'string' },
       'internal-port': { type: 'string' },
       'grpc-port': { type: 'string' },
       'public-url': { type: 'string' },
@@ -97,6 +101,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
   const stores = storeFlags(store, values);
   const cluster = clusterFlags(store, values);
   const grpcPort = portFlag(values['grpc-port'], '--grpc-port');
+  const maxJsonDepth = depthFlag(values['max-json-depth'], grpcPort !== undefined);
   const pushAllow = values['push-allow'] ?? [];
   for (const entry of pushAllow) {
     const problem = pushAllowProblem(entry);
@@ -107,7 +112,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
   limitHeapGrowth();
   const stopped = stopSignal();
   if (!isAgentModule(target)) {
-    return serveHost(target, { ...values, port, grpcPort, stores, cluster }, stopped, out);
+    return serveHost(target, { ...values, port, grpcPort, stores, cluster, maxJsonDepth }, stopped, out);
   }
 
   const dataDir = resolve(values['data-dir'] ?? '.concord');
@@ -134,6 +139,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
     ...(push === undefined ? {} : { push }),
     ...(joined.cluster === undefined ? {} : { cluster: joined.cluster }),
     ...(joined.cluster === undefined && cluster.orphans !== undefined ? { orphans: cluster.orphans } : {}),
+    ...(maxJsonDepth === undefined ? {} : { maxJsonDepth }),
     onError: (error, place) =>
       console.error(`[concord] ${place}:`, error instanceof Error ? error.message : error),
   });
@@ -186,6 +192,18 @@ function portFlag(value: string | undefined, flag: string): number | undefined {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError(`${flag}: expected 0-65535, got ${value}`);
   return port;
+}
+
+/** `--max-json-depth`: checked before anything starts, against gRPC's bound when it is served. */
+function depthFlag(value: string | undefined, grpc: boolean): number | undefined {
+  if (value === undefined) return undefined;
+  const depth = Number(value);
+  const most = grpc ? GRPC_MAX_JSON_DEPTH : MAX_JSON_DEPTH_CEILING;
+  if (!/^\d+$/.test(value) || depth < 1 || depth > most) {
+    const why = grpc ? ' (gRPC cannot carry deeper values back out)' : '';
+    throw new UsageError(`--max-json-depth: expected 1-${most}${why}, got ${value}`);
+  }
+  return depth;
 }
 
 /** Joins the cluster of a code agent's store (none unless the store is PostgreSQL or `--bus` says so). */
@@ -278,6 +296,7 @@ interface HostFlags {
   store?: string | undefined;
   'internal-port'?: string | undefined;
   grpcPort?: number | undefined;
+  maxJsonDepth?: number | undefined;
   'public-url'?: string | undefined;
   'grpc-public-url'?: string | undefined;
   watch?: boolean | undefined;
@@ -304,6 +323,7 @@ async function serveHost(
     cluster: flags.cluster,
     ...(internalPort === undefined ? {} : { internalPort }),
     ...(flags.grpcPort === undefined ? {} : { grpcPort: flags.grpcPort }),
+    ...(flags.maxJsonDepth === undefined ? {} : { maxJsonDepth: flags.maxJsonDepth }),
     ...(flags['public-url'] === undefined ? {} : { publicUrl: flags['public-url'] }),
     ...(flags['grpc-public-url'] === undefined ? {} : { grpcPublicUrl: flags['grpc-public-url'] }),
     watch: flags.watch === true,

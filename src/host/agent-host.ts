@@ -45,6 +45,8 @@ export interface AgentHostOptions {
   storeFor: (agentId: string) => TaskStore | Promise<TaskStore>;
   env?: NodeJS.ProcessEnv;
   maxBodyBytes?: number;
+  /** How deeply a request to any agent may nest (decision 0144; default 32). */
+  maxJsonDepth?: number;
   onError?: (error: unknown, where: string) => void;
   /** How agents send to URLs (the A2A client); without it they may send to host agents only. */
   remoteAgents?: RemoteAgents;
@@ -129,6 +131,7 @@ export class AgentHost implements HttpApp {
             ...(options.push === undefined ? {} : { push: options.push }),
             ...(options.cluster === undefined ? {} : { cluster: options.cluster }),
             ...(options.orphans === undefined ? {} : { orphans: options.orphans }),
+            ...(options.maxJsonDepth === undefined ? {} : { maxJsonDepth: options.maxJsonDepth }),
             sender: createAgentSender({
               from: definition.id,
               local,

@@ -49,6 +49,8 @@ export interface MountContext {
   orphans?: OrphanPolicy;
   /** Settles once every agent of the host is mounted: recovery waits for it. */
   mounted?: Promise<unknown>;
+  /** How deeply a request may nest (`createA2AServer`'s `maxJsonDepth`, decision 0144). */
+  maxJsonDepth?: number;
 }
 
 /** A reload of one agent, built but not applied yet. */
@@ -106,6 +108,7 @@ export async function mountAgent(definition: AgentDefinition, context: MountCont
     ...(context.cluster === undefined ? {} : { cluster: context.cluster, clusterKey: definition.id }),
     ...(context.orphans === undefined ? {} : { orphans: context.orphans }),
     ...(context.mounted === undefined ? {} : { recoverAfter: context.mounted }),
+    ...(context.maxJsonDepth === undefined ? {} : { maxJsonDepth: context.maxJsonDepth }),
     onError: context.onError,
   });
   const aliases = new Map<string, A2AServer>();
