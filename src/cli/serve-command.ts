@@ -1,7 +1,7 @@
 /**
  * `concord serve <target> [--port N] [--host H] [--grpc-port N] [--data-dir DIR]
  * [--store sqlite|memory|postgres] [--database-url URL] [--retention AGE] [--push-allow <host|cidr>]...
- * [--no-push] [--max-agent-hops N]`: serves on the embedded SQLite store (default) or PostgreSQL (decision 0100), with
+ * [--no-push] [--max-agent-hops N] [--max-json-depth N]`: serves on the embedded SQLite store (default) or PostgreSQL (decision 0100), with
  * push notifications on (decision 0086), and stops cleanly on SIGTERM / SIGINT. The target is a
  * code agent (a directory with `agent.mjs`/`agent.js`, or the module itself), or agent definitions
  * for the host (a directory of markdown agents and/or `concord.config.json5`, or one such file).
@@ -18,6 +18,7 @@ import {
 } from '../server/adapters/node.js';
 import type { RunningGrpcServer } from '../server/grpc/index.js';
 import { parseDuration, type RetentionOptions } from '../store/index.js';
+import { DEFAULT_MAX_JSON_DEPTH, GRPC_MAX_JSON_DEPTH, MAX_JSON_DEPTH_CEILING } from '../protocol/index.js';
 import {
   DATABASE_URL_ENV,
   DEFAULT_DATABASE_SCHEMA,
@@ -62,6 +63,8 @@ ${CLUSTER_USAGE}
   --push-allow <entry>  let webhooks reach this host name, IP or CIDR block although it is private
                         (e.g. 127.0.0.1 for a receiver on this machine); repeatable
   --no-push             do not offer push notifications
+  --max-json-depth <n>  refuse requests nesting objects and arrays deeper than this (default
+                        ${DEFAULT_MAX_JSON_DEPTH}; at most ${GRPC_MAX_JSON_DEPTH} with --grpc-port)
   --internal-port <n>   also serve every agent, exposed or not, on 127.0.0.1:<n> (host only)
   --max-agent-hops <n>  how many agent-to-agent sends one chain may make, 1-64 (default: the
                         config's maxAgentHops, else 8); a send past it is refused (host only)
@@ -86,6 +89,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
       ...CONNECTION_OPTIONS,
       'push-allow': { type: 'string', multiple: true },
       'no-push': { type: 'boolean', default: false },
+      'max-json-depth': { type: 'string' },
       'internal-port': { type: 'string' },
       'grpc-port': { type: 'string' },
       'public-url': { type: 'string' },
@@ -110,6 +114,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
   const cluster = clusterFlags(store, values);
   const connections = connectionFlags(values);
   const grpcPort = portFlag(values['grpc-port'], '--grpc-port');
+  const maxJsonDepth = depthFlag(values['max-json-depth'], grpcPort !== undefined);
   const pushAllow = values['push-allow'] ?? [];
   for (const entry of pushAllow) {
     const problem = pushAllowProblem(entry);
@@ -120,7 +125,12 @@ export async function serveCommand(args: string[], out: (line: string) => void):
   limitHeapGrowth();
   const stopped = stopSignal();
   if (!isAgentModule(target)) {
-    return serveHost(target, { ...values, port, grpcPort, stores, cluster, connections }, stopped, out);
+    return serveHost(
+      target,
+      { ...values, port, grpcPort, stores, cluster, connections, maxJsonDepth },
+      stopped,
+      out,
+    );
   }
 
   const dataDir = resolve(values['data-dir'] ?? '.concord');
@@ -147,6 +157,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
     ...(push === undefined ? {} : { push }),
     ...(joined.cluster === undefined ? {} : { cluster: joined.cluster }),
     ...(joined.cluster === undefined && cluster.orphans !== undefined ? { orphans: cluster.orphans } : {}),
+    ...(maxJsonDepth === undefined ? {} : { maxJsonDepth }),
     onError: (error, place) =>
       console.error(`[concord] ${place}:`, error instanceof Error ? error.message : error),
   });
@@ -210,6 +221,18 @@ function portFlag(value: string | undefined, flag: string): number | undefined {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError(`${flag}: expected 0-65535, got ${value}`);
   return port;
+}
+
+/** `--max-json-depth`: checked before anything starts, against gRPC's bound when it is served. */
+function depthFlag(value: string | undefined, grpc: boolean): number | undefined {
+  if (value === undefined) return undefined;
+  const depth = Number(value);
+  const most = grpc ? GRPC_MAX_JSON_DEPTH : MAX_JSON_DEPTH_CEILING;
+  if (!/^\d+$/.test(value) || depth < 1 || depth > most) {
+    const why = grpc ? ' (gRPC cannot carry deeper values back out)' : '';
+    throw new UsageError(`--max-json-depth: expected 1-${most}${why}, got ${value}`);
+  }
+  return depth;
 }
 
 /** Joins the cluster of a code agent's store (none unless the store is PostgreSQL or `--bus` says so). */
@@ -303,6 +326,7 @@ interface HostFlags {
   store?: string | undefined;
   'internal-port'?: string | undefined;
   grpcPort?: number | undefined;
+  maxJsonDepth?: number | undefined;
   'public-url'?: string | undefined;
   'grpc-public-url'?: string | undefined;
   'max-agent-hops'?: string | undefined;
@@ -332,6 +356,7 @@ async function serveHost(
     connections: flags.connections,
     ...(internalPort === undefined ? {} : { internalPort }),
     ...(flags.grpcPort === undefined ? {} : { grpcPort: flags.grpcPort }),
+    ...(flags.maxJsonDepth === undefined ? {} : { maxJsonDepth: flags.maxJsonDepth }),
     ...(flags['public-url'] === undefined ? {} : { publicUrl: flags['public-url'] }),
     ...(flags['grpc-public-url'] === undefined ? {} : { grpcPublicUrl: flags['grpc-public-url'] }),
     ...(maxAgentHops === undefined ? {} : { maxAgentHops }),

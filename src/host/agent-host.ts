@@ -48,6 +48,8 @@ export interface AgentHostOptions {
   storeFor: (agentId: string) => TaskStore | Promise<TaskStore>;
   env?: NodeJS.ProcessEnv;
   maxBodyBytes?: number;
+  /** How deeply a request to any agent may nest (decision 0144; default 32). */
+  maxJsonDepth?: number;
   onError?: (error: unknown, where: string) => void;
   /** How agents send to URLs (the A2A client); without it they may send to host agents only. */
   remoteAgents?: RemoteAgents;
@@ -146,6 +148,7 @@ export class AgentHost implements HttpApp {
             ...(options.cluster === undefined ? {} : { cluster: options.cluster }),
             ...(options.orphans === undefined ? {} : { orphans: options.orphans }),
             maxAgentHops,
+            ...(options.maxJsonDepth === undefined ? {} : { maxJsonDepth: options.maxJsonDepth }),
             sender: createAgentSender({
               from: definition.id,
               local,

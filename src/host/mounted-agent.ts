@@ -52,6 +52,8 @@ export interface MountContext {
   mounted?: Promise<unknown>;
   /** The host's agent hop limit, read per send (default 8, decision 0148). */
   maxAgentHops?: () => number;
+  /** How deeply a request may nest (`createA2AServer`'s `maxJsonDepth`, decision 0144). */
+  maxJsonDepth?: number;
 }
 
 /** A reload of one agent, built but not applied yet. */
@@ -113,6 +115,7 @@ export async function mountAgent(definition: AgentDefinition, context: MountCont
     ...(context.cluster === undefined ? {} : { cluster: context.cluster, clusterKey: definition.id }),
     ...(context.orphans === undefined ? {} : { orphans: context.orphans }),
     ...(context.mounted === undefined ? {} : { recoverAfter: context.mounted }),
+    ...(context.maxJsonDepth === undefined ? {} : { maxJsonDepth: context.maxJsonDepth }),
     onError: context.onError,
   });
   const aliases = new Map<string, A2AServer>();

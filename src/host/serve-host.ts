@@ -71,6 +71,11 @@ export interface StartHostOptions {
   /** Dev mode: reload the definitions and the host config when a file they come from changes. */
   watch?: boolean;
   env?: NodeJS.ProcessEnv;
+  /**
+   * How many levels of objects and arrays a request to any agent may nest (default 32; at most
+   * 40 with `grpcPort`): deeper ones get -32602 naming the bound and where (decision 0144).
+   */
+  maxJsonDepth?: number;
   onError?: (error: unknown, where: string) => void;
   /** The A2A extensions agents may enable (`extensions:` in a definition); `concord serve` passes its built-in ones. */
   extensions?: readonly HostExtension[];
@@ -123,6 +128,7 @@ export async function createHost(
     | 'push'
     | 'cluster'
     | 'maxAgentHops'
+    | 'maxJsonDepth'
   > = {},
 ): Promise<AgentHost> {
   const kind = options.store ?? 'sqlite';
@@ -165,6 +171,7 @@ export async function createHost(
       remoteAgents: createRemoteAgents(config.outbound),
       env,
       ...(push === undefined ? {} : { push }),
+      ...(options.maxJsonDepth === undefined ? {} : { maxJsonDepth: options.maxJsonDepth }),
       ...(options.onError === undefined ? {} : { onError: options.onError }),
       ...(options.onMcpLog === undefined ? {} : { onMcpLog: options.onMcpLog }),
       ...(options.extensions === undefined ? {} : { extensions: options.extensions }),
@@ -268,9 +275,15 @@ async function listenGrpcFor(
   }
   // Loaded only when asked for: hosts without gRPC never load @grpc/grpc-js.
   const { listenGrpc } = await import('../server/grpc/index.js');
-  return listenGrpc(exposed[0]!.server, {
-    port: options.grpcPort ?? 0,
-    host: options.host ?? '127.0.0.1',
-    ...(options.grpcPublicUrl === undefined ? {} : { publicTarget: options.grpcPublicUrl }),
-  });
+  try {
+    return await listenGrpc(exposed[0]!.server, {
+      port: options.grpcPort ?? 0,
+      host: options.host ?? '127.0.0.1',
+      ...(options.grpcPublicUrl === undefined ? {} : { publicTarget: options.grpcPublicUrl }),
+    });
+  } catch (error) {
+    // Refused (a port in use, a maxJsonDepth gRPC cannot carry): nothing is left running.
+    await host.close();
+    throw error;
+  }
 }

@@ -26,7 +26,15 @@ const QUOTE_MAX = 64;
  * full length named, so a megabyte of bad input never comes back in the answer.
  */
 export function quote(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    // JSON.stringify recurses: a value nested thousands of levels (an answer the client reads;
+    // requests are bounded first, decision 0144) overflows the stack rather than quoting.
+    if (typeof value !== 'object' || value === null) return String(value).slice(0, QUOTE_MAX);
+    return `${Array.isArray(value) ? 'an array' : 'an object'} nested too deeply to quote`;
+  }
   return text.length <= QUOTE_MAX ? text : `${text.slice(0, QUOTE_MAX)}… (${text.length} characters)`;
 }
 

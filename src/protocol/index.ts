@@ -26,6 +26,15 @@ export {
   type ReadWarning,
 } from './decode-kit.js';
 export * from './json-rpc.js';
+export {
+  checkJsonDepth,
+  checkMaxJsonDepth,
+  DEFAULT_MAX_JSON_DEPTH,
+  GRPC_MAX_JSON_DEPTH,
+  MAX_JSON_DEPTH_CEILING,
+  nestedTooDeep,
+  pathPastDepth,
+} from './json-depth.js';
 export * from './sse.js';
 export * from './version.js';
 export * from './operation-names.js';

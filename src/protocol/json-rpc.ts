@@ -4,6 +4,7 @@
  * not a request object (-32600), and, later, an unknown method (-32601).
  */
 import { A2AError } from './errors.js';
+import { nestedTooDeep, pathPastDepth } from './json-depth.js';
 
 /** A request or notification id; `null` is echoed when the id could not be read. */
 export type JsonRpcId = string | number | null;
@@ -44,7 +45,7 @@ function readId(value: Record<string, unknown>): JsonRpcId | undefined {
  * no batch semantics, streaming methods cannot be batched, and one request per HTTP exchange keeps
  * auth and limits per call (decision recorded in docs/decisions/0003-json-rpc-batches.md).
  */
-export function parseJsonRpcRequest(body: string): JsonRpcRequest {
+export function parseJsonRpcRequest(body: string, maxDepth?: number): JsonRpcRequest {
   let value: unknown;
   try {
     value = JSON.parse(body);
@@ -56,6 +57,14 @@ export function parseJsonRpcRequest(body: string): JsonRpcRequest {
         violations: [{ field: '', description: detail }],
       }),
     );
+  }
+  // The nesting bound comes before the envelope is judged: nothing reads a member of a document
+  // nested past it (decision 0144). Its id is echoed when it can be read.
+  const past = maxDepth === undefined ? undefined : pathPastDepth(value, maxDepth);
+  if (past !== undefined && maxDepth !== undefined) {
+    // Only an object or array can be nested too deeply, so `value` is one of those here.
+    const id = Array.isArray(value) ? undefined : readId(value as Record<string, unknown>);
+    throw new JsonRpcEnvelopeError(id ?? null, nestedTooDeep(past, maxDepth));
   }
   return validateJsonRpcRequest(value);
 }

@@ -6,7 +6,10 @@
  */
 import {
   A2AError,
+  checkMaxJsonDepth,
+  DEFAULT_MAX_JSON_DEPTH,
   negotiateVersion,
+  toA2AError,
   type AgentCard,
   type AgentInterface,
   type ProtocolVersion,
@@ -48,6 +51,7 @@ import { withDeclarations, type DocumentBuilder, type ServerExtension } from './
 import { PushNotifications, type PushOptions } from './push/push-notifications.js';
 import type { Cluster } from './cluster/cluster.js';
 import type { OrphanPolicy } from './orphan-settling.js';
+import { createErrorReporter, reportIfInternal, type ErrorReporter } from './error-reporting.js';
 
 /** Where a server with push publishes its delivery-signing key (decision 0089). */
 export const JWKS_PATH = '/.well-known/jwks.json';
@@ -75,11 +79,22 @@ export interface A2AServerOptions {
   authenticate?: Authenticator;
   /** Maximum request body in bytes; larger bodies get 413 (default 1 MiB). */
   maxBodyBytes?: number;
+  /**
+   * How many levels of objects and arrays a request may nest, the request itself being level 1
+   * (a JSON-RPC or HTTP+JSON body, the ProtoJSON form of a gRPC message): default 32, at most
+   * 1000, and at most 40 on a server that `listenGrpc` serves, so every binding can encode what
+   * was accepted. Deeper requests get InvalidParamsError (-32602, HTTP 400, gRPC INVALID_ARGUMENT)
+   * naming the bound and the JSON Pointer of the first object or array past it (decision 0144).
+   */
+  maxJsonDepth?: number;
   /** Idle SSE streams get a comment this often (default 15 s; 0 disables). */
   heartbeatMs?: number;
   /** `Cache-Control: max-age` of the card (default 300 s). */
   cardMaxAgeSeconds?: number;
-  /** Receives errors that have no caller. The library itself never logs. */
+  /**
+   * Receives errors that have no caller, and every error a binding answers as internal (-32603,
+   * HTTP 500, gRPC INTERNAL), each once. The library itself never logs.
+   */
   onError?: (error: unknown, where: string) => void;
   /** Checks each send before the agent sees it (per-skill authorization, mandates). */
   admitMessage?: MessageAdmission;
@@ -199,6 +214,13 @@ export class A2AServer implements HttpApp {
   readonly handler: RequestHandler;
   readonly store: TaskStore;
   readonly maxBodyBytes: number;
+  /** How deeply a request may nest (`maxJsonDepth`). */
+  readonly maxJsonDepth: number;
+  /**
+   * Hands an error to `onError` (once per error): for bindings outside the HTTP router (gRPC) to
+   * report what they answer as internal.
+   */
+  readonly reportError: ErrorReporter;
   private card: AgentCard;
   private cardEndpoint: AgentCardEndpoint;
   private options: A2AServerOptions;
@@ -215,6 +237,8 @@ export class A2AServer implements HttpApp {
     heartbeatMs: number;
     setup: (req: HttpRequest, v: ProtocolVersion, tenant?: string) => Promise<CallContext>;
     mapError?: ErrorMapper;
+    maxJsonDepth: number;
+    report: ErrorReporter;
   };
   private readonly prefixes: string[];
   /** Built documents by path, for the current base URL. */
@@ -228,6 +252,9 @@ export class A2AServer implements HttpApp {
     this.options = options;
     this.store = shared?.store ?? options.store ?? createMemoryTaskStore();
     this.maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+    this.maxJsonDepth = checkMaxJsonDepth(options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH);
+    // An alias answers for the same handler: one reporter, so an error reaches the hook once.
+    this.reportError = shared?.reportError ?? createErrorReporter(options.onError);
     this.heartbeatMs = options.heartbeatMs ?? 15_000;
     this.baseUrl = options.baseUrl;
     this.extensions = options.extensions ?? [];
@@ -266,7 +293,7 @@ export class A2AServer implements HttpApp {
                 options.defaultVersion,
               ),
             }),
-        ...(options.onError === undefined ? {} : { onError: options.onError }),
+        onError: this.reportError,
         ...(options.admitMessage === undefined ? {} : { admitMessage: options.admitMessage }),
         ...(options.idempotency === undefined ? {} : { idempotency: options.idempotency }),
         ...(options.contracts === undefined ? {} : { contracts: options.contracts }),
@@ -288,6 +315,8 @@ export class A2AServer implements HttpApp {
           ...(authenticate === undefined ? {} : { authenticate }),
         }),
       ...(options.mapError === undefined ? {} : { mapError: options.mapError }),
+      maxJsonDepth: this.maxJsonDepth,
+      report: this.reportError,
     };
     this.prefixes = (options.pathPrefixes ?? []).map((prefix) => checkPrefix(prefix));
     if (this.ownsHandler && options.baseUrl !== undefined) this.startPush();
@@ -299,8 +328,7 @@ export class A2AServer implements HttpApp {
     if (pushStore === undefined) {
       throw new TypeError('push: the task store keeps no push configs; use the memory or the SQLite store');
     }
-    const onError = options.onError ?? (() => undefined);
-    return new PushNotifications(pushStore, options.push, onError);
+    return new PushNotifications(pushStore, options.push, this.reportError);
   }
 
   /** Deliveries are signed as issued by this server's base URL, so they wait until it is known. */
@@ -399,22 +427,34 @@ export class A2AServer implements HttpApp {
         this.options.signCard === undefined ? {} : { signer: this.options.signCard },
         this.options.decorateCard === undefined ? {} : { decorate: this.options.decorateCard },
         this.options.defaultVersion === undefined ? {} : { defaultVersion: this.options.defaultVersion },
+        { report: this.reportError },
       ),
     );
   }
 
   /** Handles one HTTP exchange. Never throws: every failure becomes a protocol error response. */
   async handle(request: HttpRequest): Promise<HttpResponse> {
+    try {
+      return await this.route(request);
+    } catch (error) {
+      // The bindings answer their own failures; this is what fails around them (a card signer,
+      // the JWKS, a document), answered 500 and reported rather than left to the adapter.
+      reportIfInternal(error, this.reportError, () => `HTTP ${request.method} ${request.path}`);
+      return restErrorResponse(toA2AError(error), '1.0', { request });
+    }
+  }
+
+  private async route(request: HttpRequest): Promise<HttpResponse> {
     // Clients joining `url + "/message:send"` to a URL that ends in `/` send `//message:send`;
     // the doubled slash is read as one (decision 0138).
     if (request.path.startsWith('//'))
-      return this.handle(requestBelow(request, request.path.replace(/^\/+/, '/'), ''));
+      return this.route(requestBelow(request, request.path.replace(/^\/+/, '/'), ''));
     if (AGENT_CARD_PATHS.includes(request.path)) return this.cardEndpoint.handle(request);
     if (request.path === JWKS_PATH && this.push !== undefined && request.method === 'GET') {
       return cacheableJson(request, await this.push.signer.jwksJson(), { maxAgeSeconds: 300 });
     }
     const prefixed = this.prefixes.length === 0 ? undefined : this.unprefixed(request);
-    if (prefixed !== undefined) return this.handle(prefixed);
+    if (prefixed !== undefined) return this.route(prefixed);
     const document = Object.hasOwn(this.documentBuilders, request.path)
       ? this.documentBuilders[request.path]
       : undefined;
@@ -493,7 +533,7 @@ export class A2AServer implements HttpApp {
       try {
         body = JSON.stringify(build({ baseUrl: this.baseUrl ?? 'http://localhost/', card: this.card }));
       } catch (error) {
-        this.options.onError?.(error, `document ${request.path}`);
+        this.reportError(error, `document ${request.path}`);
         return restErrorResponse(new A2AError('InternalError'), '1.0', { request });
       }
       this.documents.set(request.path, body);

@@ -10,7 +10,9 @@ import type { ProtocolVersion } from '../codec.js';
 import { A2AError } from '../errors.js';
 import { v0_3GrpcService } from '../v0_3/grpc-service.js';
 import { v1_0GrpcService } from '../v1_0/grpc-service.js';
+import { nestedTooDeep } from '../json-depth.js';
 import { jsonToPlain, messageToJson } from './message-json.js';
+import { wirePathPastDepth } from './wire-depth.js';
 import type { GrpcMethodSpec, GrpcOperation, GrpcServiceSpec } from './service-spec.js';
 import type { StatusTypes } from './status-details.js';
 
@@ -18,8 +20,12 @@ import type { StatusTypes } from './status-details.js';
 export interface GrpcMethod extends GrpcMethodSpec {
   /** `/package.Service/Method`, the HTTP/2 path of the call. */
   readonly path: string;
-  /** Server: request bytes to the canonical request; malformed bytes or bad fields throw A2AError. */
-  readRequest(bytes: Uint8Array): unknown;
+  /**
+   * Server: request bytes to the canonical request; malformed bytes or bad fields throw A2AError,
+   * and so does a message whose ProtoJSON nests deeper than `maxDepth` (decision 0144), checked
+   * on the bytes before they are decoded.
+   */
+  readRequest(bytes: Uint8Array, maxDepth?: number): unknown;
   /** Client: the canonical request to bytes. */
   writeRequest(request: unknown): Buffer;
   /** Server: a canonical result (or stream event) to bytes. */
@@ -72,8 +78,13 @@ function bindMethod(root: Root, service: string, spec: GrpcMethodSpec): GrpcMeth
   return {
     ...spec,
     path: `/${service}/${spec.name}`,
-    readRequest: (bytes) =>
-      spec.decodeRequest(messageToJson(request, decodeBytes(request, bytes, `The ${spec.name} request`))),
+    readRequest: (bytes, maxDepth) => {
+      const past = maxDepth === undefined ? undefined : wirePathPastDepth(request, bytes, maxDepth);
+      if (past !== undefined && maxDepth !== undefined) throw nestedTooDeep(past, maxDepth);
+      return spec.decodeRequest(
+        messageToJson(request, decodeBytes(request, bytes, `The ${spec.name} request`)),
+      );
+    },
     writeRequest: (value) => encodeJson(request, spec.encodeRequest(value)),
     writeResult: (value) => encodeJson(response, spec.encodeResult(value)),
     readResult: (bytes) =>

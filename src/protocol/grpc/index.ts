@@ -14,6 +14,7 @@ export {
 } from './grpc-schema.js';
 export type { GrpcMethodSpec, GrpcOperation, GrpcServiceSpec } from './service-spec.js';
 export { jsonToPlain, messageToJson } from './message-json.js';
+export { wirePathPastDepth } from './wire-depth.js';
 export {
   decodeErrorStatus,
   encodeErrorStatus,

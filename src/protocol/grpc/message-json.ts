@@ -43,6 +43,11 @@ function lowerCamel(name: string): string {
   return name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
+/** The ProtoJSON member name of a field: its `json_name`, or its name in lowerCamelCase. */
+export function fieldJsonName(field: Field): string {
+  return (field.options?.json_name as string | undefined) ?? lowerCamel(field.name);
+}
+
 function planOf(type: Type): TypePlan {
   let plan = plans.get(type);
   if (plan !== undefined) return plan;
@@ -54,7 +59,7 @@ function planOf(type: Type): TypePlan {
     return {
       field,
       name: field.name,
-      jsonName: (field.options?.json_name as string | undefined) ?? lowerCamel(field.name),
+      jsonName: fieldJsonName(field),
       // Scalars and enums outside a oneof (proto3 `optional` is a synthetic oneof) have no presence.
       implicit: !field.repeated && !field.map && field.partOf === null && messageType === undefined,
       enumType: isEnum ? (resolved as Enum) : undefined,

@@ -23,6 +23,7 @@ import {
 import type { A2AServer } from '../a2a-server.js';
 import type { CallContext } from '../call-context.js';
 import { authenticateChallenge } from '../http/call-setup.js';
+import { reportIfInternal } from '../error-reporting.js';
 import { mappedError } from '../http/error-mapping.js';
 import type { HttpRequest } from '../http/http-types.js';
 import { OPERATIONS, type StreamingOperation, type UnaryOperation } from '../http/operations.js';
@@ -37,12 +38,19 @@ export interface ServiceBinding {
   status: StatusTypes;
 }
 
-/** The gRPC status (with details) of anything thrown. */
-export function serviceError(binding: ServiceBinding, error: unknown): Partial<ServiceError> {
+/** The gRPC status (with details) of anything thrown while answering `method`. */
+export function serviceError(
+  binding: ServiceBinding,
+  error: unknown,
+  method: GrpcMethod,
+): Partial<ServiceError> {
   // The server's `mapError` hook applies here as on HTTP (an extension's own error table).
   // What the request's bytes were refused for is A2A's own, as on HTTP (decision 0135).
   const framing = error instanceof UnreadRequest;
-  const a2a = mappedError(framing ? error.cause : error, binding.server.errorMapper, framing);
+  const thrown = framing ? error.cause : error;
+  // INTERNAL tells the client nothing of the cause: the operator hears of it (decision 0144).
+  reportIfInternal(thrown, binding.server.reportError, () => `gRPC ${method.path}`);
+  const a2a = mappedError(thrown, binding.server.errorMapper, framing);
   const status = encodeErrorStatus(binding.status, a2a);
   const metadata = new Metadata();
   metadata.set(STATUS_DETAILS_KEY, status.details);
@@ -76,7 +84,7 @@ async function prepare(
   const call = await setupGrpcCall(binding.server, request, version);
   let decoded: { tenant?: string };
   try {
-    decoded = method.readRequest(bytes) as { tenant?: string };
+    decoded = method.readRequest(bytes, binding.server.maxJsonDepth) as { tenant?: string };
   } catch (error) {
     throw new UnreadRequest(error);
   }
@@ -107,7 +115,7 @@ export function unaryHandler(binding: ServiceBinding, method: GrpcMethod) {
       call.sendMetadata(echo);
       callback(null, method.writeResult(result));
     } catch (error) {
-      callback(serviceError(binding, error));
+      callback(serviceError(binding, error, method));
     }
   };
 }
@@ -138,7 +146,7 @@ export function streamHandler(binding: ServiceBinding, method: GrpcMethod) {
       }
       if (!signal.aborted) call.end();
     } catch (error) {
-      if (!signal.aborted) call.emit('error', serviceError(binding, error));
+      if (!signal.aborted) call.emit('error', serviceError(binding, error, method));
     } finally {
       // Closes the hub subscription when the client cancelled before the task's stream ended.
       await events?.return?.(undefined);

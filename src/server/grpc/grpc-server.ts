@@ -13,6 +13,7 @@ import {
 } from '@grpc/grpc-js';
 import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation } from 'grpc-health-check';
+import { GRPC_MAX_JSON_DEPTH } from '../../protocol/index.js';
 import type { GrpcService } from '../../protocol/grpc/index.js';
 import type { A2AServer } from '../a2a-server.js';
 import { streamHandler, unaryHandler, type ServiceBinding } from './grpc-handlers.js';
@@ -114,6 +115,12 @@ export async function listenGrpc(
   a2a: A2AServer,
   options: ListenGrpcOptions = {},
 ): Promise<RunningGrpcServer> {
+  // Whatever one binding accepts, every other must be able to answer with (decision 0144).
+  if (a2a.maxJsonDepth > GRPC_MAX_JSON_DEPTH) {
+    throw new TypeError(
+      `listenGrpc: the server's maxJsonDepth ${a2a.maxJsonDepth} is deeper than gRPC can carry back out; use at most ${GRPC_MAX_JSON_DEPTH}`,
+    );
+  }
   const schema = grpcSchema();
   const v1 = schema.services['1.0'];
   const v0 = schema.services['0.3'];

@@ -20,6 +20,7 @@ import { v1_0Codec } from '../../protocol/v1_0/index.js';
 import { cacheableJson, etagOf } from './cacheable-json.js';
 import type { HttpRequest, HttpResponse } from './http-types.js';
 import { restErrorResponse } from './rest-binding.js';
+import { reportIfInternal, type ErrorReporter } from '../error-reporting.js';
 
 /** Paths the card is served at. */
 export const AGENT_CARD_PATHS: readonly string[] = [
@@ -52,6 +53,8 @@ export interface CardRenderOptions {
   defaultVersion?: ProtocolVersion;
   /** `Last-Modified` of the card this one replaces, if that card was ever answered. */
   replacedServedDate?: Date;
+  /** Receives a signer's or decorator's failure, answered 500 (A2AServer `onError`, decision 0144). */
+  report?: ErrorReporter;
 }
 
 /** Renders and caches both versions of a card. */
@@ -139,6 +142,7 @@ export class AgentCardEndpoint {
     try {
       rendered = await this.render(version);
     } catch (error) {
+      reportIfInternal(error, this.options.report, () => `rendering the A2A ${version} agent card`);
       return restErrorResponse(error, version, { request });
     }
     this.#served = true;

@@ -18,6 +18,7 @@ import { JsonRpcEnvelopeError } from '../../protocol/json-rpc.js';
 import type { RequestHandler } from '../request-handler.js';
 import type { CallContext } from '../call-context.js';
 import { jsonRpcCodec } from './codecs.js';
+import { reportIfInternal, type ErrorReporter } from '../error-reporting.js';
 import { mappedError, type ErrorMapper } from './error-mapping.js';
 import type { HttpRequest, HttpResponse } from './http-types.js';
 import { invokeStream, OPERATIONS } from './operations.js';
@@ -35,6 +36,10 @@ export interface JsonRpcBindingOptions {
   headers?: Record<string, string>;
   /** Rewrites errors into an extension's vocabulary before they are encoded (A2AServer `mapError`). */
   mapError?: ErrorMapper;
+  /** How deeply a request body may nest (A2AServer `maxJsonDepth`, decision 0144). */
+  maxJsonDepth?: number;
+  /** Receives what is answered as an internal error (A2AServer `onError`, decision 0144). */
+  report?: ErrorReporter;
 }
 
 /** Builds the error response for `error` in the given version's form. */
@@ -116,12 +121,14 @@ export async function handleJsonRpc(
   let framing = false;
   let streaming = false;
   let read = false;
+  let method: string | undefined;
   try {
     let call = await options.setup(request, version);
     framing = true;
     read = true;
-    const rpc = parseJsonRpcRequest(await request.text());
+    const rpc = parseJsonRpcRequest(await request.text(), options.maxJsonDepth);
     id = rpc.id;
+    method = rpc.method;
     let name = JSON_RPC_OPERATIONS[version][rpc.method];
     if (name === undefined && headerless && version === '0.3') {
       name = JSON_RPC_OPERATIONS['1.0'][rpc.method];
@@ -166,12 +173,15 @@ export async function handleJsonRpc(
       ...(extra === undefined ? {} : { headers: extra }),
       data: (item) => jsonRpcResult(rpcId, codec.encodeStreamResponse(item.event)),
       // A mid-stream error is a JSON-RPC error response in a data event (digest §3.3).
-      encodeError: (error) =>
-        encodeSseEvent({
+      encodeError: (error) => {
+        reportIfInternal(error, options.report, () => `JSON-RPC ${rpc.method} stream (A2A ${version})`);
+        return encodeSseEvent({
           data: jsonRpcError(rpcId, toJsonRpcErrorObject(mappedError(error, options.mapError), version)),
-        }),
+        });
+      },
     });
   } catch (error) {
+    reportIfInternal(error, options.report, () => `JSON-RPC ${method ?? 'request'} (A2A ${version})`);
     if (error instanceof JsonRpcEnvelopeError) id = error.id;
     // Refused before the body was read (authentication): its id is still echoed (JSON-RPC 2.0 §5).
     else if (!read) id = await readableRequestId(request);

@@ -6,6 +6,7 @@
  */
 import {
   A2AError,
+  checkJsonDepth,
   encodeSseEvent,
   invalidParams,
   readObject,
@@ -15,6 +16,7 @@ import {
 import type { CallContext } from '../call-context.js';
 import type { RequestHandler } from '../request-handler.js';
 import { restCodec } from './codecs.js';
+import { reportIfInternal, type ErrorReporter } from '../error-reporting.js';
 import { mappedError, type ErrorMapper } from './error-mapping.js';
 import type { HttpRequest, HttpResponse } from './http-types.js';
 import { invokeStream, OPERATIONS } from './operations.js';
@@ -31,6 +33,10 @@ export interface RestBindingOptions {
   headers?: Record<string, string>;
   /** Rewrites errors into an extension's vocabulary before they are encoded (A2AServer `mapError`). */
   mapError?: ErrorMapper;
+  /** How deeply a request body may nest (A2AServer `maxJsonDepth`, decision 0144). */
+  maxJsonDepth?: number;
+  /** Receives what is answered as an internal error (A2AServer `onError`, decision 0144). */
+  report?: ErrorReporter;
 }
 
 /** How an error answer is written besides the error itself. */
@@ -58,29 +64,33 @@ export function restErrorResponse(
   };
 }
 
-async function readJsonBody(request: HttpRequest, required: boolean): Promise<unknown> {
+async function readJsonBody(request: HttpRequest, required: boolean, maxDepth?: number): Promise<unknown> {
   const text = await request.text();
   if (text.trim() === '') {
     if (required) throw invalidParams('', 'a JSON request body is required');
     return {};
   }
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch (error) {
     const detail = error instanceof Error ? error.message : 'unparseable';
     throw new A2AError('JSONParseError', `Invalid JSON payload: ${detail}`, {
       violations: [{ field: '', description: detail }],
     });
   }
+  // Before any codec reads a member (decision 0144); JSON.parse itself does not recurse in V8.
+  if (maxDepth !== undefined) checkJsonDepth(body, maxDepth);
+  return body;
 }
 
 /** Assembles the wire-form parameters of a route from path, query and body. */
-async function routeParams(request: HttpRequest, route: RouteMatch): Promise<unknown> {
+async function routeParams(request: HttpRequest, route: RouteMatch, maxDepth?: number): Promise<unknown> {
   const id = route.taskId ?? '';
   switch (route.operation) {
     case 'sendMessage':
     case 'sendStreamingMessage':
-      return readJsonBody(request, true);
+      return readJsonBody(request, true, maxDepth);
     case 'getTask':
       return { id, ...queryObject(request.query, { integers: ['historyLength'] }) };
     case 'listTasks':
@@ -90,13 +100,13 @@ async function routeParams(request: HttpRequest, route: RouteMatch): Promise<unk
         strings: ['contextId', 'status', 'pageToken', 'statusTimestampAfter'],
       });
     case 'cancelTask': {
-      const body = readObject(await readJsonBody(request, false), '');
+      const body = readObject(await readJsonBody(request, false, maxDepth), '');
       return body.metadata === undefined ? { id } : { id, metadata: body.metadata };
     }
     case 'subscribeToTask':
       return { id };
     case 'createTaskPushNotificationConfig': {
-      const body = readObject(await readJsonBody(request, true), '');
+      const body = readObject(await readJsonBody(request, true, maxDepth), '');
       // The path names the task: it replaces a body's `taskId`, under either spelling (decision 0136).
       // eslint-disable-next-line no-restricted-syntax -- peer JSON: a spread keeps a `__proto__` key plain data, where Object.assign would run its setter
       const params: Record<string, unknown> = { ...body, taskId: id };
@@ -142,7 +152,7 @@ export async function handleRest(
     const operation = OPERATIONS[route.operation];
     const codec = restCodec(version);
     framing = true;
-    const params = operation.decode(codec, await routeParams(request, route), '');
+    const params = operation.decode(codec, await routeParams(request, route, options.maxJsonDepth), '');
     // The tenant travels in the path; a body naming another tenant is a contradiction (A2A 1.0 §9.5).
     if (
       params.tenant !== undefined &&
@@ -169,13 +179,24 @@ export async function handleRest(
       ...(extra === undefined ? {} : { headers: extra }),
       data: (item) => JSON.stringify(codec.encodeStreamResponse(item.event)),
       // REST leaves mid-stream errors unspecified; an `error` event with the version's body.
-      encodeError: (error) =>
-        encodeSseEvent({
+      encodeError: (error) => {
+        reportIfInternal(
+          error,
+          options.report,
+          () => `HTTP+JSON ${request.method} ${request.path} stream (A2A ${version})`,
+        );
+        return encodeSseEvent({
           event: 'error',
           data: JSON.stringify(toVersionedRestErrorBody(mappedError(error, options.mapError), version)),
-        }),
+        });
+      },
     });
   } catch (error) {
+    reportIfInternal(
+      error,
+      options.report,
+      () => `HTTP+JSON ${request.method} ${request.path} (A2A ${version})`,
+    );
     return restErrorResponse(error, version, {
       request,
       ...(extra === undefined ? {} : { headers: extra }),
