@@ -8,6 +8,7 @@
 import { Metadata, status as grpcStatus, type ServiceError } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProtocolVersion } from '../../src/protocol/index.js';
+import { loadPushKeys } from '../../src/server/index.js';
 import type { GrpcOperation } from '../../src/protocol/grpc/index.js';
 import { startEcho, type EchoServer } from '../helpers/echo-server.js';
 import { grpcClient } from '../helpers/grpc-driver.js';
@@ -25,7 +26,16 @@ let taskId: string;
 let grpcTarget: string;
 
 beforeAll(async () => {
-  server = await startEcho({ store: 'sqlite', grpc: true });
+  // Push on, so push-config requests reach their decoders and the SSRF guard (every webhook host
+  // resolves to a public documentation address; nothing is ever delivered in this run).
+  server = await startEcho({
+    store: 'sqlite',
+    grpc: true,
+    push: {
+      ...(await loadPushKeys({ env: {} })),
+      resolve: async () => [{ address: '192.0.2.1', family: 4 }],
+    },
+  });
   grpcTarget = `127.0.0.1:${server.grpc!.port}`;
   const response = await fetch(server.url, {
     method: 'POST',
@@ -249,6 +259,10 @@ function grpcBases(version: ProtocolVersion): [GrpcOperation, unknown][] {
     ['cancelTask', { id: taskId }],
     ['subscribeToTask', { id: taskId }],
     ['getExtendedAgentCard', {}],
+    ['createTaskPushNotificationConfig', { taskId, id: 'c1', url: 'https://example.com/hook', token: 't' }],
+    ['getTaskPushNotificationConfig', { taskId, id: 'c1' }],
+    ['listTaskPushNotificationConfigs', { taskId, pageSize: 2 }],
+    ['deleteTaskPushNotificationConfig', { taskId, id: 'c1' }],
   ];
   if (version === '1.0') bases.push(['listTasks', { pageSize: 3 }]);
   return bases;
