@@ -230,12 +230,13 @@ async function sendHttp(request: { name: string; init: RequestInit; url: string 
       ...request.init,
       signal: AbortSignal.timeout(ANSWER_WITHIN_MS),
     });
-    await response.arrayBuffer();
-    return {
-      name: request.name,
-      status: response.status,
-      ...(response.status >= 500 ? { failure: `HTTP ${response.status}` } : {}),
-    };
+    const text = await response.text();
+    // JSON-RPC errors travel with HTTP 200, and streams carry theirs in events: an internal
+    // error hides in the body there, so the body is read too.
+    const rpcCode = /"code":\s*(-32\d{3})/.exec(text)?.[1];
+    const status = rpcCode === undefined ? response.status : `${response.status} ${rpcCode}`;
+    const internal = response.status >= 500 || rpcCode === '-32603';
+    return { name: request.name, status, ...(internal ? { failure: `HTTP ${status}` } : {}) };
   } catch (error) {
     return { name: request.name, status: 'unanswered', failure: (error as Error).message };
   }
