@@ -24,6 +24,7 @@ import { childPointer, type ProblemSink } from './definition-error.js';
 import type { RawAgent } from './normalize-agent.js';
 import { normalizeMcpServers, type RawMcpServer } from './normalize-mcp.js';
 import { resolveSecret, type SecretInput } from './secrets.js';
+import { grpcPublicUrlProblem, publicUrlProblem } from '../public-address.js';
 
 /** Default scope for reaching unexposed agents (HostConfig `internalScope`). */
 export const DEFAULT_INTERNAL_SCOPE = 'agents:internal';
@@ -47,13 +48,26 @@ export interface RawHostConfig {
   push?: Omit<Partial<PushConfig>, 'secretKey'> & { secretKey?: SecretInput };
   mcpServers?: Record<string, RawMcpServer>;
   idempotency?: { messageId?: boolean };
+  publicUrl?: string;
+  grpcPublicUrl?: string;
+  trustProxy?: boolean;
   agents?: { dir?: string; list?: RawAgent[] };
 }
 
 /** The host-level part of a `HostConfig`. */
 export type HostSettings = Pick<
   HostConfig,
-  'organization' | 'security' | 'signing' | 'model' | 'outbound' | 'push' | 'mcpServers' | 'idempotency'
+  | 'organization'
+  | 'security'
+  | 'signing'
+  | 'model'
+  | 'outbound'
+  | 'push'
+  | 'mcpServers'
+  | 'idempotency'
+  | 'publicUrl'
+  | 'grpcPublicUrl'
+  | 'trustProxy'
 >;
 
 /** Normalises the host-level sections of `raw` (written in `file`); problems go to `sink`. */
@@ -74,6 +88,7 @@ export async function normalizeHostSettings(
   if (raw.push && !sink.hasUnder('/push')) settings.push = normalizePush(raw.push, sink, env);
   if (raw.idempotency && !sink.hasUnder('/idempotency')) settings.idempotency = { ...raw.idempotency };
   if (raw.mcpServers) settings.mcpServers = normalizeMcpServers(raw.mcpServers, file, sink, env);
+  normalizePublicAddress(raw, settings, sink);
   return settings;
 }
 
@@ -215,4 +230,19 @@ function normalizeModel(
     if (apiKey !== undefined) out.apiKey = apiKey;
   }
   return out;
+}
+
+/** Where clients reach the host (decision 0149): checked here, so a bad one names its line. */
+function normalizePublicAddress(raw: RawHostConfig, settings: HostSettings, sink: ProblemSink): void {
+  if (raw.publicUrl !== undefined && !sink.hasUnder('/publicUrl')) {
+    const problem = publicUrlProblem(raw.publicUrl);
+    if (problem === undefined) settings.publicUrl = raw.publicUrl;
+    else sink.add('/publicUrl', problem);
+  }
+  if (raw.grpcPublicUrl !== undefined && !sink.hasUnder('/grpcPublicUrl')) {
+    const problem = grpcPublicUrlProblem(raw.grpcPublicUrl);
+    if (problem === undefined) settings.grpcPublicUrl = raw.grpcPublicUrl;
+    else sink.add('/grpcPublicUrl', problem);
+  }
+  if (raw.trustProxy !== undefined && !sink.hasUnder('/trustProxy')) settings.trustProxy = raw.trustProxy;
 }

@@ -15,7 +15,9 @@ import {
   type HttpResponse,
   type HttpStreamResponse,
 } from '../http/http-types.js';
+import { publicFront } from '../http/forwarded.js';
 import { ReleasingSet } from '../releasing-set.js';
+import { advertisedHost } from './advertised-host.js';
 import { TurnWrites } from './turn-writes.js';
 
 export {
@@ -285,9 +287,16 @@ export interface ListenOptions {
   shutdownGraceMs?: number;
   /**
    * The URL clients reach this listener at (behind a proxy, a load balancer, TLS termination):
-   * the cards' HTTP interfaces list it instead of the bound address (decision 0138).
+   * the cards' HTTP interfaces list it instead of the bound address (decision 0138). Requests are
+   * served whether the proxy strips its path or keeps it (decision 0149).
    */
   publicUrl?: string;
+  /**
+   * Trust the proxy in front: cards list the scheme and host its `Forwarded` /
+   * `X-Forwarded-Proto` / `X-Forwarded-Host` headers name (validated; decision 0149). Only for a
+   * listener every client reaches through that proxy: anyone else could set them.
+   */
+  trustProxy?: boolean;
 }
 
 /** A running server. */
@@ -306,7 +315,7 @@ export async function listen(a2a: HttpApp, options: ListenOptions = {}): Promise
   const streams = new ReleasingSet<ServerResponse>();
   const server = createServer(
     { requestTimeout: options.requestTimeoutMs ?? 30_000, keepAliveTimeout: 5_000 },
-    createNodeHandler(a2a, { streams }),
+    createNodeHandler(publicFront(a2a, { publicUrl, trustProxy: options.trustProxy }), { streams }),
   );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -320,8 +329,8 @@ export async function listen(a2a: HttpApp, options: ListenOptions = {}): Promise
   const sockets = new ReleasingSet<Socket>();
   server.on('connection', (socket: Socket) => socket.once('close', sockets.add(socket)));
   const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${host === '0.0.0.0' || host === '[::]' ? 'localhost' : host}:${address.port}/`;
+  // A wildcard bind advertises the machine's name, never a loopback one (decision 0149).
+  const url = `http://${advertisedHost(address.address)}:${address.port}/`;
   a2a.setBaseUrl(publicUrl ?? url);
   let closing: Promise<void> | undefined;
   return {

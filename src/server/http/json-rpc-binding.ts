@@ -20,7 +20,7 @@ import type { CallContext } from '../call-context.js';
 import { jsonRpcCodec } from './codecs.js';
 import { mappedError, type ErrorMapper } from './error-mapping.js';
 import type { HttpRequest, HttpResponse } from './http-types.js';
-import { invokeStream, OPERATIONS } from './operations.js';
+import { encodeUnary, invokeStream, OPERATIONS, type CardRenderer } from './operations.js';
 import { sseResponse, sseSingleEvent } from './sse-body.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -35,6 +35,8 @@ export interface JsonRpcBindingOptions {
   headers?: Record<string, string>;
   /** Rewrites errors into an extension's vocabulary before they are encoded (A2AServer `mapError`). */
   mapError?: ErrorMapper;
+  /** Writes the extended card signed as served (decision 0149). */
+  renderCard?: CardRenderer;
 }
 
 /** Builds the error response for `error` in the given version's form. */
@@ -151,13 +153,14 @@ export async function handleJsonRpc(
     if (params.tenant !== undefined) call.tenant = params.tenant;
     if (!operation.streaming) {
       const result = await operation.invoke(options.handler, params as never, call);
+      const encoded = encodeUnary(name, operation, codec, result, call, request, options.renderCard);
       return {
         status: 200,
         headers:
           extra === undefined
             ? { 'content-type': 'application/json' }
             : Object.assign({}, JSON_HEADERS, extra),
-        body: jsonRpcResult(id, operation.encode(codec, result as never, call)),
+        body: jsonRpcResult(id, encoded instanceof Promise ? await encoded : encoded),
       };
     }
     const rpcId = id;

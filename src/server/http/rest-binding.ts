@@ -17,7 +17,7 @@ import type { RequestHandler } from '../request-handler.js';
 import { restCodec } from './codecs.js';
 import { mappedError, type ErrorMapper } from './error-mapping.js';
 import type { HttpRequest, HttpResponse } from './http-types.js';
-import { invokeStream, OPERATIONS } from './operations.js';
+import { encodeUnary, invokeStream, OPERATIONS, type CardRenderer } from './operations.js';
 import { queryInteger, queryObject, queryString } from './rest-query.js';
 import { JSON_MEDIA_TYPE, restMediaType } from './media-type.js';
 import { matchRestRoute, type RouteMatch } from './rest-routes.js';
@@ -31,6 +31,8 @@ export interface RestBindingOptions {
   headers?: Record<string, string>;
   /** Rewrites errors into an extension's vocabulary before they are encoded (A2AServer `mapError`). */
   mapError?: ErrorMapper;
+  /** Writes the extended card signed as served (decision 0149). */
+  renderCard?: CardRenderer;
 }
 
 /** How an error answer is written besides the error itself. */
@@ -156,10 +158,19 @@ export async function handleRest(
     if (route.tenant === '' && params.tenant !== undefined) call.tenant = params.tenant;
     if (!operation.streaming) {
       const result = await operation.invoke(options.handler, params as never, call);
+      const encoded = encodeUnary(
+        route.operation,
+        operation,
+        codec,
+        result,
+        call,
+        request,
+        options.renderCard,
+      );
       return {
         status: 200,
         headers: Object.assign({ 'content-type': restMediaType(request) }, extra),
-        body: JSON.stringify(operation.encode(codec, result as never, call)),
+        body: JSON.stringify(encoded instanceof Promise ? await encoded : encoded),
       };
     }
     // Errors before the first event keep their HTTP status on REST, which the SDKs' REST clients
