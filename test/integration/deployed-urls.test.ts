@@ -131,6 +131,14 @@ describe('the public URL: flag, environment, host config (decision 0149)', () =>
       const { card: v1 } = await card(served.url, '1.0');
       expect(urls(v1)).toEqual([SEED_URL, 'grpc.acme.com:443', 'https://grpc.acme.com/a2a']);
       expect(served.output()).toContain(`public URL: ${SEED_URL} (the card lists it)`);
+      // Forwarding headers are never read unless the proxy is trusted.
+      const spoofed = await card(served.url, '1.0', {
+        'x-forwarded-proto': 'http',
+        'x-forwarded-host': 'evil.example',
+        forwarded: 'proto=http;host=evil.example',
+      });
+      expect(urls(spoofed.card)[0]).toBe(SEED_URL);
+      expect(spoofed.vary).toBe('A2A-Version');
     } finally {
       await stop(served);
     }
@@ -204,8 +212,13 @@ describe('dev mode (decision 0149)', () => {
 
 describe('behind a proxy (decision 0149)', () => {
   it('serves every route under the public path whether the proxy strips that path or keeps it', async () => {
-    const served = await serve([ECHO, '--port', '0', '--store', 'memory', '--public-url', SEED_URL]);
+    const served = await serve([ECHO, '--port', '0', '--store', 'memory', '--public-url', SEED_URL], {
+      CONCORD_TRUST_PROXY: '1',
+    });
     try {
+      // Trusted (from the environment here), a forwarded host keeps the public URL's scheme and path.
+      const edge = await card(served.url, '1.0', { 'x-forwarded-host': 'edge.acme.com' });
+      expect(urls(edge.card)).toEqual(['https://edge.acme.com/a2a/v1']);
       const kept = `${served.url}a2a/v1/`;
       const stripped = served.url;
       for (const base of [kept, stripped]) {
@@ -235,21 +248,6 @@ describe('behind a proxy (decision 0149)', () => {
         });
         expect(rest.status).toBe(200);
       }
-    } finally {
-      await stop(served);
-    }
-  });
-
-  it('ignores forwarding headers unless told to trust the proxy', async () => {
-    const served = await serve([ECHO, '--port', '0', '--store', 'memory']);
-    try {
-      const { card: v1, vary } = await card(served.url, '1.0', {
-        'x-forwarded-proto': 'https',
-        'x-forwarded-host': 'api.acme.com',
-        forwarded: 'proto=https;host=api.acme.com',
-      });
-      expect(urls(v1)).toEqual([served.url.slice(0, -1)]);
-      expect(vary).toBe('A2A-Version');
     } finally {
       await stop(served);
     }
@@ -300,16 +298,6 @@ describe('behind a proxy (decision 0149)', () => {
       const other = await card(served.url, '1.0', { 'x-forwarded-host': 'other.acme.com' });
       expect(urls(other.card)).toEqual(['http://other.acme.com']);
       expect(urls((await card(served.url, '1.0')).card)).toEqual([own]);
-    } finally {
-      await stop(served);
-    }
-  });
-
-  it('CONCORD_TRUST_PROXY=1 trusts the proxy as the flag does', async () => {
-    const served = await serve([ECHO, '--port', '0', '--store', 'memory'], { CONCORD_TRUST_PROXY: '1' });
-    try {
-      const { card: v1 } = await card(served.url, '1.0', { 'x-forwarded-host': 'api.acme.com' });
-      expect(urls(v1)).toEqual(['http://api.acme.com']);
     } finally {
       await stop(served);
     }

@@ -112,7 +112,8 @@ export function forwardedBase(
   if (proto === undefined && host === undefined) return undefined;
   host ??= forwardedHost(request.header('host'));
   if (host === undefined) return undefined;
-  return `${proto ?? defaultScheme}://${host}${publicPath}`;
+  // Through the URL parser once more: a scheme's default port (`https://x:443`) is left out.
+  return `${new URL(`${proto ?? defaultScheme}://${host}`).origin}${publicPath}`;
 }
 
 /** Options of `publicFront`. */
