@@ -7,8 +7,9 @@
  * limits. `concord serve examples/dealer` calls `createAgent` with the serve settings.
  *
  * Environment (all optional):
- * - DEALER_JWT_SECRET     HS256 secret for bearer tokens; unset: a random one, and a development
- *                         token printed at start.
+ * - DEALER_JWT_SECRET     HS256 secret for bearer tokens; unset: a random one kept in the data
+ *                         directory (dealer-jwt-secret, mode 0600), and a development token printed
+ *                         at start, valid for 24 hours, restarts included.
  * - DEALER_DATABASE_URL   postgres://… to keep the data in PostgreSQL instead of SQLite.
  * - DEALER_ANONYMOUS_SKILLS  comma-separated skills callable without a token (default the four
  *                         dealer and inventory skills; empty: every skill needs one).
@@ -16,12 +17,12 @@
  * - DEALER_NOW            ISO instant the dealer's clock starts at (demos and tests; it runs on).
  * - DEALER_VEHICLES       size of the generated inventory (default 3000).
  */
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import { createAapProfile } from 'concord/extensions/aap';
 import { createAuthenticator } from 'concord/host';
 import { openDealerStore } from './lib/dealer-store.mjs';
+import { DEV_SECRET_FILE, developmentSecret } from './lib/dev-secret.mjs';
 import { DEALER_ID, DEALER_PROFILE, generateInventory } from './lib/inventory-data.mjs';
 import { dealerSkills } from './lib/skills.mjs';
 
@@ -80,14 +81,20 @@ export async function createAgent(context) {
 
   let secret = env.DEALER_JWT_SECRET;
   if (secret === undefined || secret === '') {
-    secret = randomBytes(32).toString('hex');
+    // Kept in the data directory, so the token printed here survives a restart (issue 23).
+    const dev = developmentSecret(context.store === 'memory' ? undefined : context.dataDir);
+    secret = dev.secret;
     const token = await new SignJWT({ scope: 'leads' })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject('dev-buyer-agent')
       .setIssuedAt()
       .setExpirationTime('24h')
       .sign(Buffer.from(secret, 'utf8'));
-    log('  DEALER_JWT_SECRET is not set: lead skills accept this development token for 24 hours:');
+    log(
+      dev.persisted
+        ? `  DEALER_JWT_SECRET is not set: lead skills accept this development token for 24 hours (its secret is kept in ${join(context.dataDir, DEV_SECRET_FILE)}):`
+        : '  DEALER_JWT_SECRET is not set: lead skills accept this development token for 24 hours, or until this process stops (memory store: its secret is not kept):',
+    );
     log(`  DEALER_DEV_TOKEN=${token}`);
   }
   const auth = createAuthenticator({

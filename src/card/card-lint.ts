@@ -135,8 +135,10 @@ function lintProtoDefaults(card: Json, out: ProblemList): void {
   each('securityRequirements', (req, path) => lintRequirementDefaults(req, path, check));
   each('supportedInterfaces', (entry, path) => check(entry, path, ['tenant']));
   if (isObject(card.capabilities) && Array.isArray(card.capabilities.extensions)) {
+    // `required: false` is not listed: profiles check for it (the AUMP binding), and the 1.0
+    // signing payload leaves it out as ProtoJSON does (presenceForm, decision 0149).
     card.capabilities.extensions.forEach((ext, index) =>
-      check(ext, at('/capabilities/extensions', index), ['description', 'required']),
+      check(ext, at('/capabilities/extensions', index), ['description']),
     );
   }
 }

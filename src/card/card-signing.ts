@@ -9,7 +9,7 @@
  * (docs/decisions/0011-card-signing.md).
  */
 import { FlattenedSign, importPKCS8, type CryptoKey, type KeyObject } from 'jose';
-import type { AgentCardSignature } from '../protocol/index.js';
+import type { AgentCardSignature, ProtocolVersion } from '../protocol/index.js';
 import { canonicalJson } from './canonical-json.js';
 import { checkHttpUrl } from './http-url.js';
 import { CARD_SIGNING_ALGORITHMS, type CardSigningAlgorithm } from './signing-algorithms.js';
@@ -34,9 +34,34 @@ function unsigned(cardJson: Record<string, unknown>): Record<string, unknown> {
 /**
  * The exact bytes signed for a card: the JCS (RFC 8785) form of `cardJson` without `signatures`,
  * as UTF-8 (A2A 1.0 §8.4). Throws `CanonicalJsonError` when the JSON is not plain JSON.
+ * With `version` 1.0 the JSON is first taken through ProtoJSON presence (`presenceForm`).
  */
-export function cardSigningPayload(cardJson: Record<string, unknown>): Uint8Array {
-  return new TextEncoder().encode(canonicalJson(unsigned(cardJson)));
+export function cardSigningPayload(cardJson: Record<string, unknown>, version?: ProtocolVersion): Uint8Array {
+  const json = version === '1.0' ? presenceForm(cardJson) : cardJson;
+  return new TextEncoder().encode(canonicalJson(unsigned(json)));
+}
+
+/**
+ * A2A 1.0 §8.4.1 signs the card "after ProtoJSON presence rules": a member without tracked
+ * presence is left out at its default. Concord's 1.0 encoder already writes nothing at a default
+ * but AgentExtension `required: false` (a plain proto3 bool, written out because profiles check
+ * for it: the AUMP binding), so that member is dropped here. The official SDKs' verifiers read
+ * the card through the proto and rebuild exactly this (decision 0149). `cardJson` is not changed.
+ */
+export function presenceForm(cardJson: Record<string, unknown>): Record<string, unknown> {
+  const capabilities = cardJson.capabilities as Record<string, unknown> | undefined;
+  const extensions = capabilities?.extensions;
+  if (!Array.isArray(extensions) || !extensions.some(requiredFalse)) return cardJson;
+  const kept = extensions.map((entry: unknown) => {
+    if (!requiredFalse(entry)) return entry;
+    const { required: _default, ...rest } = entry as Record<string, unknown>;
+    return rest;
+  });
+  return { ...cardJson, capabilities: { ...capabilities, extensions: kept } };
+}
+
+function requiredFalse(entry: unknown): boolean {
+  return typeof entry === 'object' && entry !== null && (entry as { required?: unknown }).required === false;
 }
 
 function describeKey(key: SigningKey, index: number): string {
@@ -99,17 +124,20 @@ async function signOne(payload: Uint8Array, key: SigningKey, index: number): Pro
 }
 
 /**
- * Signs a card's wire JSON (any version) with every key, in order: several signatures allow key
- * rotation (A2A 1.0 §8.4). Existing `signatures` are ignored, not signed over.
+ * Signs a card's wire JSON with every key, in order: several signatures allow key rotation (A2A
+ * 1.0 §8.4). Existing `signatures` are ignored, not signed over. `version` is the card's protocol
+ * version: a 1.0 card is signed after ProtoJSON presence (`presenceForm`); a 0.3 card, whose
+ * spec defines no canonical form, as it is (decision 0011).
  */
 export async function signAgentCard(
   cardJson: Record<string, unknown>,
   keys: readonly SigningKey[],
+  version?: ProtocolVersion,
 ): Promise<AgentCardSignature[]> {
   if (keys.length === 0) throw new Error('signAgentCard needs at least one signing key');
   const kids = new Set<string>();
   keys.forEach((key, index) => checkKey(key, index, kids));
-  const payload = cardSigningPayload(cardJson);
+  const payload = cardSigningPayload(cardJson, version);
   return Promise.all(keys.map((key, index) => signOne(payload, key, index)));
 }
 

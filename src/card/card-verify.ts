@@ -176,8 +176,12 @@ export async function verifyAgentCard(
   if (!Array.isArray(signatures))
     throw new CardSignatureError('malformed', 'the card\'s "signatures" is not an array');
   let payload: string;
+  let presence: string;
   try {
     payload = base64url.encode(cardSigningPayload(card));
+    // A 1.0 card is signed after ProtoJSON presence (A2A 1.0 §8.4.1): where that drops a member
+    // the card carries at its default, the signature covers the card without it (decision 0149).
+    presence = base64url.encode(cardSigningPayload(card, '1.0'));
   } catch (error) {
     if (!(error instanceof CanonicalJsonError)) throw error;
     throw new CardSignatureError('malformed', `the card has no canonical form: ${error.message}`);
@@ -185,7 +189,11 @@ export async function verifyAgentCard(
   const ctx: Context = { payload, algorithms, finder };
   const failures: Failure[] = [];
   for (let index = 0; index < signatures.length; index++) {
-    const result = await checkOne(signatures[index], index, ctx);
+    let result = await checkOne(signatures[index], index, ctx);
+    if ('reason' in result && result.reason === 'bad-signature' && presence !== payload) {
+      const again = await checkOne(signatures[index], index, { ...ctx, payload: presence });
+      if (!('reason' in again)) result = again;
+    }
     if (!('reason' in result)) return result;
     failures.push(result);
   }

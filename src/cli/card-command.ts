@@ -9,12 +9,12 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { lintAgentCard, signAgentCard, verifyAgentCard, type SigningKey } from '../card/index.js';
+import { lintAgentCard, verifyAgentCard } from '../card/index.js';
 import { A2ALocalError, createJwksFetcher, fetchAgentCardJson, type NetworkPolicy } from '../client/index.js';
-import { cardsFor, importSigningKeys, loadHost, type HostConfig } from '../host/index.js';
+import { loadHost, publicAddressOf, servedAgentCardJson, type HostConfig } from '../host/index.js';
 import { v0_3JsonRpcCodec, v1_0Codec, type ProtocolVersion } from '../protocol/index.js';
-import { defaultInterfaces } from '../server/index.js';
 import { connectClient, networkPolicyFor, type CallFlags } from './call-flags.js';
+import { HOST_EXTENSIONS } from './host-extensions.js';
 import { describeFailure, UsageError } from './exit-codes.js';
 import { unreachableInterfaces } from './interface-probe.js';
 
@@ -25,7 +25,9 @@ export const CARD_USAGE = `Usage: concord card <agents-dir|config.json5|agent.md
 Options:
   --card-version <v>  1.0 (default) or 0.3: which shape to print and lint
   --agent <id>        which agent of the definitions (default: every one)
-  --base-url <url>    base URL the generated cards advertise (default http://localhost:4000/)
+  --base-url <url>    base URL the generated cards advertise (default: the public URL serve
+                      would list, from $CONCORD_PUBLIC_URL or the config's publicUrl, else
+                      http://localhost:4000/)
   --jwks <url|file>   verify: the keys to check signatures against (default: the signature's
                       jku, else <origin>/.well-known/jwks.json for a URL)
   --allow-private     allow private and loopback targets beyond a loopback URL you typed
@@ -51,7 +53,7 @@ export async function cardCommand(args: string[], out: Out, err: Out): Promise<n
     options: {
       'card-version': { type: 'string', default: '1.0' },
       agent: { type: 'string' },
-      'base-url': { type: 'string', default: 'http://localhost:4000/' },
+      'base-url': { type: 'string' },
       jwks: { type: 'string' },
       'allow-private': { type: 'boolean', default: false },
       extended: { type: 'boolean', default: false },
@@ -95,7 +97,7 @@ export async function cardCommand(args: string[], out: Out, err: Out): Promise<n
   } else {
     cards = fetched
       ? [{ label: target, json: await fetchCard(target, version, policy) }]
-      : await generated(target, version, values['base-url'] ?? '', values.agent);
+      : await generated(target, version, values['base-url'], values.agent);
   }
   let errors = 0;
   for (const { label, json } of cards) {
@@ -117,30 +119,30 @@ function isUrl(target: string): boolean {
   return /^https?:\/\//i.test(target);
 }
 
-/** The card of each agent the definitions describe, as the host would serve it. */
+/**
+ * The card of each agent the definitions describe, as `concord serve` would serve it: the same
+ * steps (extensions, push, decoration, signing; decision 0149), at the public URL serve would use.
+ */
 async function generated(
   target: string,
   version: ProtocolVersion,
-  baseUrl: string,
+  baseUrl: string | undefined,
   only: string | undefined,
 ): Promise<{ label: string; json: Record<string, unknown> }[]> {
   // A card is generated, not served: no model, handler or MCP server is needed for it (0150).
   const config: HostConfig = await loadHost(target, { purpose: 'describe' });
-  const base = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
+  const chosen = baseUrl ?? publicAddressOf({}, process.env, config).publicUrl ?? 'http://localhost:4000/';
+  const base = chosen.endsWith('/') ? chosen : `${chosen}/`;
   const agents = config.agents.filter((a) => only === undefined || a.id === only);
   if (agents.length === 0)
     throw new Error(only === undefined ? `${target}: no agents` : `no agent "${only}"`);
-  const keys: SigningKey[] = await importSigningKeys(config.signing);
   const out: { label: string; json: Record<string, unknown> }[] = [];
   for (const definition of agents) {
-    const { card } = cardsFor(definition, config, config.security !== undefined);
-    const agentBase = `${base}agents/${encodeURIComponent(definition.id)}/`;
-    const full = { ...card, supportedInterfaces: defaultInterfaces(agentBase) };
-    const json = (version === '1.0' ? v1_0Codec : v0_3JsonRpcCodec).encodeAgentCard(full) as Record<
-      string,
-      unknown
-    >;
-    if (keys.length > 0) json.signatures = await signAgentCard(json, keys);
+    const json = await servedAgentCardJson(config, definition, {
+      baseUrl: `${base}agents/${encodeURIComponent(definition.id)}/`,
+      version,
+      extensions: HOST_EXTENSIONS,
+    });
     out.push({ label: `${definition.source.file} (${definition.id})`, json });
   }
   return out;

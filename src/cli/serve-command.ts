@@ -31,6 +31,7 @@ import {
   parseTaskStoreKind,
   startHost,
   type PostgresStoreSettings,
+  type PublicAddress,
   type ReloadOutcome,
   type TaskStoreKind,
 } from '../host/index.js';
@@ -39,6 +40,7 @@ import { CLUSTER_OPTIONS, CLUSTER_USAGE, clusterFlags } from './cluster-flags.js
 import { CONNECTION_OPTIONS, CONNECTION_USAGE, connectionFlags } from './connection-flags.js';
 import { isAgentModule, loadAgent, type ExampleRequest } from './load-agent.js';
 import { asUsage, UsageError } from './exit-codes.js';
+import { PUBLIC_FLAG_OPTIONS, publicFlags } from './public-flags.js';
 
 /** Usage text of `serve`. */
 export const SERVE_USAGE = `Usage: concord serve <agents-dir|config.json5|agent.md|agent-module> [options]
@@ -48,9 +50,12 @@ Options:
   --host <addr>         address to bind (default 127.0.0.1)
   --grpc-port <n>       also serve the gRPC binding (A2A 1.0 and 0.3) on this port (0 picks one)
   --public-url <url>    the URL clients reach the HTTP listener at (behind a proxy); the cards
-                        list it instead of the bound address
+                        list it instead of the bound address (default: $CONCORD_PUBLIC_URL, else
+                        the config's publicUrl)
   --grpc-public-url <u> where clients reach the gRPC listener: host:port, or a URL (then listed
-                        as such for 0.3 clients)
+                        as such for 0.3 clients; default: $CONCORD_GRPC_PUBLIC_URL, grpcPublicUrl)
+  --trust-proxy         list the scheme and host the proxy's Forwarded / X-Forwarded-* headers
+                        name (only if every client comes through it; also $CONCORD_TRUST_PROXY=1)
 ${CONNECTION_USAGE}
   --data-dir <dir>      where the SQLite task stores (and the push keys) live (default ./.concord)
   --store <kind>        sqlite (default, durable), memory, or postgres (several instances, one database)
@@ -92,8 +97,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
       'max-json-depth': { type: 'string' },
       'internal-port': { type: 'string' },
       'grpc-port': { type: 'string' },
-      'public-url': { type: 'string' },
-      'grpc-public-url': { type: 'string' },
+      ...PUBLIC_FLAG_OPTIONS,
       'max-agent-hops': { type: 'string' },
       watch: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -115,6 +119,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
   const connections = connectionFlags(values);
   const grpcPort = portFlag(values['grpc-port'], '--grpc-port');
   const maxJsonDepth = depthFlag(values['max-json-depth'], grpcPort !== undefined);
+  const address = publicFlags(values, process.env);
   const pushAllow = values['push-allow'] ?? [];
   for (const entry of pushAllow) {
     const problem = pushAllowProblem(entry);
@@ -127,7 +132,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
   if (!isAgentModule(target)) {
     return serveHost(
       target,
-      { ...values, port, grpcPort, stores, cluster, connections, maxJsonDepth },
+      { ...values, port, grpcPort, stores, cluster, connections, maxJsonDepth, address },
       stopped,
       out,
     );
@@ -169,18 +174,20 @@ export async function serveCommand(args: string[], out: (line: string) => void):
     grpc = await listenGrpc(server, {
       port: grpcPort,
       host: values.host ?? '127.0.0.1',
-      ...(values['grpc-public-url'] === undefined ? {} : { publicTarget: values['grpc-public-url'] }),
+      ...(address.grpcPublicUrl === undefined ? {} : { publicTarget: address.grpcPublicUrl }),
     });
   }
-  const publicUrl = values['public-url'];
+  const { publicUrl, trustProxy } = address;
   const running = await listen(server, {
     ...connections,
     port,
     host: values.host ?? '127.0.0.1',
     ...(publicUrl === undefined ? {} : { publicUrl }),
+    ...(trustProxy === undefined ? {} : { trustProxy }),
   });
   const url = running.url;
   out(`Concord is serving "${agent.agentCard.name}" at ${url}`);
+  if (publicUrl !== undefined) out(`  public URL: ${publicUrl} (the card lists it)`);
   if (grpc !== undefined)
     out(`  gRPC: ${grpc.target} (lf.a2a.v1.A2AService, a2a.v1.A2AService, health, reflection)`);
   out(`  task store: ${where}`);
@@ -327,9 +334,8 @@ interface HostFlags {
   'internal-port'?: string | undefined;
   grpcPort?: number | undefined;
   maxJsonDepth?: number | undefined;
-  'public-url'?: string | undefined;
-  'grpc-public-url'?: string | undefined;
   'max-agent-hops'?: string | undefined;
+  address: PublicAddress;
   watch?: boolean | undefined;
 }
 
@@ -357,9 +363,8 @@ async function serveHost(
     ...(internalPort === undefined ? {} : { internalPort }),
     ...(flags.grpcPort === undefined ? {} : { grpcPort: flags.grpcPort }),
     ...(flags.maxJsonDepth === undefined ? {} : { maxJsonDepth: flags.maxJsonDepth }),
-    ...(flags['public-url'] === undefined ? {} : { publicUrl: flags['public-url'] }),
-    ...(flags['grpc-public-url'] === undefined ? {} : { grpcPublicUrl: flags['grpc-public-url'] }),
     ...(maxAgentHops === undefined ? {} : { maxAgentHops }),
+    ...flags.address,
     watch: flags.watch === true,
     extensions: HOST_EXTENSIONS,
     push: { enabled: flags['no-push'] !== true, allow: flags['push-allow'] ?? [] },
@@ -370,6 +375,7 @@ async function serveHost(
   });
   const { url, config } = running;
   out(`Concord is hosting ${config.agents.length} agent(s) at ${url}`);
+  if (running.publicUrl !== undefined) out(`  public URL: ${running.publicUrl} (the cards list it)`);
   for (const agent of config.agents) {
     const where = `${url}agents/${encodeURIComponent(agent.id)}/`;
     out(`  ${agent.exposed ? 'public  ' : 'internal'} ${agent.id}: ${where}.well-known/agent-card.json`);

@@ -175,5 +175,5 @@ export function contractsOf(definition: AgentDefinition): ContractSet | undefine
 /** The card signer for the host's keys, or undefined when it has none. */
 export function cardSigner(keys: SigningKey[]): CardSigner | undefined {
   if (keys.length === 0) return undefined;
-  return (json: Record<string, unknown>, _version: ProtocolVersion) => signAgentCard(json, keys);
+  return (json: Record<string, unknown>, version: ProtocolVersion) => signAgentCard(json, keys, version);
 }

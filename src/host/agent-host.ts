@@ -17,6 +17,7 @@
 import { A2AError, negotiateVersion, toRestErrorBody, type ProtocolVersion } from '../protocol/index.js';
 import {
   cacheableJson,
+  FORWARDING_VARY,
   requestBelow,
   type HttpApp,
   type HttpBodyResponse,
@@ -95,14 +96,18 @@ interface HostState {
 const AGENTS_PREFIX = '/agents/';
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const HOST_SECTIONS = ['organization', 'security', 'signing', 'model', 'mcpServers', 'maxAgentHops'] as const;
+const LISTEN_SETTINGS = ['publicUrl', 'grpcPublicUrl', 'trustProxy'] as const;
 
 /** A mounted set of agents; see the file comment. */
 export class AgentHost implements HttpApp {
   readonly maxBodyBytes: number;
   private baseUrl = 'http://localhost/';
   private rootAgent: A2AServer | undefined;
-  /** The directory card as served to each version, until the state or base URL changes. */
-  private directory = new Map<ProtocolVersion, Promise<string>>();
+  /**
+   * The directory card as served to each version (and, behind a trusted proxy, each forwarded
+   * base URL: a few at most), until the state or base URL changes.
+   */
+  private directory = new Map<string, Promise<string>>();
 
   private constructor(
     private readonly state: HostState,
@@ -224,9 +229,14 @@ export class AgentHost implements HttpApp {
     const ids = new Set(config.agents.map((a) => a.id));
     const added = [...ids].filter((id) => !state.agents.has(id));
     const removed = [...state.agents.keys()].filter((id) => !ids.has(id));
+    // The listeners are bound at start with these (decision 0149): a change waits for a restart.
+    const listening = LISTEN_SETTINGS.filter((key) => before[key] !== config[key]);
     const pending = [
       ...added.map((id) => `agent "${id}" was added: restart the host to serve it`),
       ...removed.map((id) => `agent "${id}" was removed: restart the host to stop serving it`),
+      ...listening.map(
+        (key) => `${key} changed: restart the host to apply it (a flag or environment variable still wins)`,
+      ),
     ];
     return { changed: prepared.filter((p) => p.update.changed).map((p) => p.id), host, pending };
   }
@@ -246,7 +256,11 @@ export class AgentHost implements HttpApp {
     const { path } = request;
     const { state } = this;
     if (path.startsWith(AGENTS_PREFIX)) return this.toAgent(request);
-    if (path === '/agents' || path === '/agents/') return this.json(200, listing(this.listed()));
+    if (path === '/agents' || path === '/agents/') {
+      const response = this.json(200, listing(this.listed(request.proxied?.base)));
+      if (request.proxied !== undefined) response.headers.vary = FORWARDING_VARY;
+      return response;
+    }
     if (path === '/.well-known/jwks.json' && state.parts.signingKeys.length > 0) {
       state.jwks ??= publicJwks(state.parts.signingKeys).then((jwks) => JSON.stringify(jwks));
       return cacheableJson(request, await state.jwks, { maxAgeSeconds: 300 });
@@ -310,14 +324,19 @@ export class AgentHost implements HttpApp {
     } catch {
       version = '1.0';
     }
-    let body = this.directory.get(version);
+    const base = request.proxied?.base;
+    const key = `${version} ${base ?? ''}`;
+    let body = this.directory.get(key);
     if (body === undefined) {
-      body = directoryCardJson(this.state.parts, this.listed(), version);
+      body = directoryCardJson(this.state.parts, this.listed(base), version);
       // A failed signing is not kept: the next request tries again.
-      body.catch(() => this.directory.delete(version));
-      this.directory.set(version, body);
+      body.catch(() => this.directory.delete(key));
+      // Forwarding headers come from the network: a few forwarded bases are kept, not every one.
+      if (this.directory.size >= 32) this.directory.delete(this.directory.keys().next().value!);
+      this.directory.set(key, body);
     }
-    return cacheableJson(request, await body, { maxAgeSeconds: 300, vary: 'A2A-Version' });
+    const vary = request.proxied === undefined ? 'A2A-Version' : `A2A-Version, ${FORWARDING_VARY}`;
+    return cacheableJson(request, await body, { maxAgeSeconds: 300, vary });
   }
 
   private async toAgent(request: HttpRequest): Promise<HttpResponse> {
@@ -362,10 +381,11 @@ export class AgentHost implements HttpApp {
     return [...this.state.agents.values()].filter((a) => this.view === 'internal' || a.definition.exposed);
   }
 
-  private listed(): ListedAgent[] {
+  /** The shown agents at `base` (a trusted proxy's forwarded base URL), else the listener's. */
+  private listed(base = this.baseUrl): ListedAgent[] {
     return this.shown().map((agent) => ({
       definition: agent.definition,
-      url: `${this.baseUrl}agents/${encodeURIComponent(agent.definition.id)}/`,
+      url: `${base}agents/${encodeURIComponent(agent.definition.id)}/`,
     }));
   }
 

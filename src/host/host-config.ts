@@ -150,6 +150,12 @@ export interface HostConfig {
    * with the chain in the error, and so is a message arriving past it (decision 0148).
    */
   maxAgentHops?: number;
+  /** The URL clients reach the HTTP listener at (decisions 0138, 0149); a flag or the environment wins. */
+  publicUrl?: string;
+  /** Where clients reach the gRPC listener: `host:port`, or a URL (decision 0138). */
+  grpcPublicUrl?: string;
+  /** Read the client's scheme and host from the proxy's forwarding headers (decision 0149). */
+  trustProxy?: boolean;
   /** MCP servers by name; agents pick from them in their `mcpServers`. */
   mcpServers: Record<string, McpServerConfig>;
   agents: AgentDefinition[];

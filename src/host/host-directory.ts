@@ -84,6 +84,6 @@ export async function directoryCardJson(
     unknown
   >;
   delete json.signatures;
-  if (signingKeys.length > 0) json.signatures = await signAgentCard(json, signingKeys);
+  if (signingKeys.length > 0) json.signatures = await signAgentCard(json, signingKeys, version);
   return JSON.stringify(json);
 }

@@ -15,6 +15,16 @@ export {
   type AgentHops,
 } from './agent-hops.js';
 export { cardsFor } from './mounted-agent.js';
+export { servedAgentCardJson, type ServedCardOptions } from './served-cards.js';
+export {
+  GRPC_PUBLIC_URL_ENV,
+  grpcPublicUrlProblem,
+  PUBLIC_URL_ENV,
+  publicAddressOf,
+  publicUrlProblem,
+  TRUST_PROXY_ENV,
+  type PublicAddress,
+} from './public-address.js';
 export { invokedSkill } from '../server/index.js';
 export * from './security/index.js';
 export * from './executors/index.js';

@@ -7,7 +7,12 @@
  */
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { listen, type ConnectionOptions, type RunningServer } from '../server/adapters/node.js';
+import {
+  listen,
+  publicBaseUrl,
+  type ConnectionOptions,
+  type RunningServer,
+} from '../server/adapters/node.js';
 import { loadPushKeys, SECRET_KEY_ENV, type PushOptions } from '../server/index.js';
 import type { RetentionOptions, TaskStore } from '../store/index.js';
 import { AgentHost } from './agent-host.js';
@@ -24,6 +29,7 @@ import {
   type TaskStoreKind,
 } from './task-stores.js';
 import { openCluster, type ClusterSetup } from './cluster-setup.js';
+import { publicAddressOf } from './public-address.js';
 
 /** Options of `startHost`. */
 export interface StartHostOptions {
@@ -40,14 +46,21 @@ export interface StartHostOptions {
   grpcPort?: number;
   /**
    * The URL clients reach the HTTP listener at (behind a proxy): the cards list it instead of the
-   * bound address; agents below it at `agents/<id>` (decision 0138).
+   * bound address; agents below it at `agents/<id>` (decision 0138). Default: the
+   * `CONCORD_PUBLIC_URL` environment variable, else the config's `publicUrl` (decision 0149).
    */
   publicUrl?: string;
   /**
    * Where clients reach the gRPC listener: `host:port`, or a URL when the deployment's 0.3 clients
-   * read interface URLs as URLs (decision 0138). Default: the bound address.
+   * read interface URLs as URLs (decision 0138). Default: `CONCORD_GRPC_PUBLIC_URL`, else the
+   * config's `grpcPublicUrl`, else the bound address.
    */
   grpcPublicUrl?: string;
+  /**
+   * Trust the proxy's forwarding headers for the scheme and host the cards list (decision 0149).
+   * Default: `CONCORD_TRUST_PROXY`, else the config's `trustProxy`, else false.
+   */
+  trustProxy?: boolean;
   /**
    * `sqlite` (default): one file per agent under `dataDir`; `memory`: nothing survives;
    * `postgres`: one schema per agent (`<schema>_<agent id>`) in the database of `postgres.url`.
@@ -102,8 +115,10 @@ export interface RunningHost {
   host: AgentHost;
   /** The config in service (in dev mode, the last one that loaded). */
   readonly config: HostConfig;
-  /** The public base URL, ending in `/`. */
+  /** The listener's base URL, ending in `/`. */
   url: string;
+  /** The URL the cards advertise instead, when one is set (flag, environment or config). */
+  publicUrl?: string;
   /** The internal listener's base URL, when one was asked for. */
   internalUrl?: string;
   /** The gRPC listener's `host:port`, when one was asked for. */
@@ -218,14 +233,21 @@ async function hostPushOptions(
 export async function startHost(target: string, options: StartHostOptions = {}): Promise<RunningHost> {
   const env = options.env ?? process.env;
   const config = await loadHost(target, { env });
+  // Options, else the environment, else the config (decision 0149); checked before anything opens.
+  const address = publicAddressOf(options, env, config);
+  const publicUrl = address.publicUrl === undefined ? undefined : publicBaseUrl(address.publicUrl);
   const host = await createHost(config, { ...options, env });
   // Bound before the HTTP listener, so the cards list the gRPC interface from the first request.
-  const grpc = options.grpcPort === undefined ? undefined : await listenGrpcFor(host, options);
+  const grpc =
+    options.grpcPort === undefined
+      ? undefined
+      : await listenGrpcFor(host, { ...options, ...address, grpcPort: options.grpcPort });
   const running: RunningServer = await listen(host, {
     ...options.connections,
     port: options.port ?? 0,
     host: options.host ?? '127.0.0.1',
-    ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
+    ...(publicUrl === undefined ? {} : { publicUrl }),
+    ...(address.trustProxy === undefined ? {} : { trustProxy: address.trustProxy }),
   });
   let internal: RunningServer | undefined;
   if (options.internalPort !== undefined) {
@@ -249,6 +271,7 @@ export async function startHost(target: string, options: StartHostOptions = {}):
       return host.config;
     },
     url: running.url,
+    ...(publicUrl === undefined ? {} : { publicUrl }),
     ...(internal === undefined ? {} : { internalUrl: internal.url }),
     ...(grpc === undefined ? {} : { grpcTarget: grpc.target }),
     async close() {

@@ -11,20 +11,16 @@ import {
   negotiateVersion,
   toA2AError,
   type AgentCard,
-  type AgentInterface,
   type ProtocolVersion,
+  type WireCodec,
 } from '../protocol/index.js';
-import { defaultCardInterfaces } from '../card/index.js';
 import { createMemoryTaskStore, type TaskStore } from '../store/index.js';
 import type { AgentExecutor, AgentSender } from './agent-executor.js';
 import type { CallContext } from './call-context.js';
 import type { ContractGate } from './contract-gate.js';
-import {
-  AgentCardEndpoint,
-  AGENT_CARD_PATHS,
-  type CardDecorator,
-  type CardSigner,
-} from './http/agent-card-endpoint.js';
+import { AGENT_CARD_PATHS } from './http/agent-card-endpoint.js';
+import { CardViews, type CardSettings, type ExtendedCardWire } from './card-views.js';
+import type { AgentCardInput, CardDecorator, CardSigner } from './served-card.js';
 import {
   activateExtensions,
   authenticateChallenge,
@@ -42,12 +38,13 @@ import {
 } from './http/http-types.js';
 import { refusalResponse } from './http/refusals.js';
 import { cacheableJson } from './http/cacheable-json.js';
+import { FORWARDING_VARY } from './http/forwarded.js';
 import type { ErrorMapper } from './http/error-mapping.js';
 import { handleJsonRpc, jsonRpcErrorResponse, readableRequestId } from './http/json-rpc-binding.js';
 import { handleRest, restErrorResponse } from './http/rest-binding.js';
 import { RequestHandler, type MessageAdmission } from './request-handler.js';
 import type { IdempotencyOptions } from './idempotent-sends.js';
-import { withDeclarations, type DocumentBuilder, type ServerExtension } from './server-extension.js';
+import type { DocumentBuilder, ServerExtension } from './server-extension.js';
 import { PushNotifications, type PushOptions } from './push/push-notifications.js';
 import type { Cluster } from './cluster/cluster.js';
 import type { OrphanPolicy } from './orphan-settling.js';
@@ -56,10 +53,7 @@ import { createErrorReporter, reportIfInternal, type ErrorReporter } from './err
 /** Where a server with push publishes its delivery-signing key (decision 0089). */
 export const JWKS_PATH = '/.well-known/jwks.json';
 
-/** A card as given by the user: interfaces may be left for the server to fill in. */
-export type AgentCardInput = Omit<AgentCard, 'supportedInterfaces'> & {
-  supportedInterfaces?: AgentInterface[];
-};
+export { defaultInterfaces, type AgentCardInput } from './served-card.js';
 
 /** Options of `createA2AServer`. */
 export interface A2AServerOptions {
@@ -178,36 +172,6 @@ export interface A2AServerOptions {
 
 export type { DocumentBuilder } from './server-extension.js';
 
-/** The interfaces a Concord server offers at `baseUrl` (and `grpcTarget`), preferred first (A2A 1.0 §8.3.1). */
-export const defaultInterfaces: (baseUrl: string, grpcTarget?: string) => AgentInterface[] =
-  defaultCardInterfaces;
-
-function finishCard(
-  input: AgentCardInput,
-  baseUrl: string | undefined,
-  extensions: readonly ServerExtension[] = [],
-  grpcTarget?: string,
-  push = false,
-  headerless: ProtocolVersion = '0.3',
-): AgentCard {
-  // A card claims only what is served (digest §11 item 6): gRPC only once a listener is bound.
-  // A 0.3 client sends no A2A-Version (digest §9.3): where such a request is 1.0
-  // (`defaultVersion`, AAP), no 0.3 client can use the HTTP 0.3 interfaces, so none is claimed
-  // (decision 0139). gRPC names its version by service, not by header.
-  const interfaces =
-    input.supportedInterfaces !== undefined && input.supportedInterfaces.length > 0
-      ? input.supportedInterfaces
-      : defaultInterfaces(baseUrl ?? 'http://localhost/', grpcTarget).filter(
-          (i) => headerless === '0.3' || i.protocolVersion !== '0.3' || i.protocolBinding === 'GRPC',
-        );
-  // Capability flags must match behaviour (digest §11 item 6): push exactly when it is configured.
-  const capabilities = Object.assign({}, input.capabilities, { pushNotifications: push });
-  // Extensions in use are declared (A2A 1.0 §8.1); the card's own entries win for the same URI.
-  const declared = withDeclarations(input.capabilities.extensions, extensions);
-  if (declared !== undefined) capabilities.extensions = declared;
-  return Object.assign({}, input, { supportedInterfaces: interfaces, capabilities });
-}
-
 /** A ready-to-mount A2A server for one agent. */
 export class A2AServer implements HttpApp {
   /** The transport-neutral handler (also usable directly, in-process). */
@@ -221,8 +185,8 @@ export class A2AServer implements HttpApp {
    * report what they answer as internal.
    */
   readonly reportError: ErrorReporter;
-  private card: AgentCard;
-  private cardEndpoint: AgentCardEndpoint;
+  /** The cards as served at the base URL, and at forwarded ones (decision 0149). */
+  private readonly views: CardViews;
   private options: A2AServerOptions;
   private baseUrl: string | undefined;
   /** False for an alias: the handler (and its store) belong to the server it was made from. */
@@ -239,10 +203,9 @@ export class A2AServer implements HttpApp {
     mapError?: ErrorMapper;
     maxJsonDepth: number;
     report: ErrorReporter;
+    renderCard: (codec: WireCodec, version: ProtocolVersion, request: HttpRequest) => Promise<unknown>;
   };
   private readonly prefixes: string[];
-  /** Built documents by path, for the current base URL. */
-  private documents = new Map<string, string>();
   /** Push notifications, shared with aliases (one dispatcher per store). */
   readonly push: PushNotifications | undefined;
 
@@ -265,34 +228,16 @@ export class A2AServer implements HttpApp {
       options.documents,
     ) as Record<string, DocumentBuilder>;
     this.push = shared !== undefined ? shared.push : this.createPush(options);
-    this.card = finishCard(
-      options.agentCard,
-      options.baseUrl,
-      this.extensions,
-      options.grpcTarget,
-      this.push !== undefined,
-      options.defaultVersion,
-    );
-    this.cardEndpoint = this.newCardEndpoint();
+    this.views = new CardViews(this.cardSettings(), options.baseUrl);
+    const { card, extended } = this.views.main;
     this.handler =
       shared?.handler ??
       new RequestHandler({
-        agentCard: this.card,
+        agentCard: card,
         executor: options.executor,
         store: this.store,
         ...(this.push === undefined ? {} : { push: this.push }),
-        ...(options.extendedAgentCard === undefined
-          ? {}
-          : {
-              extendedAgentCard: finishCard(
-                options.extendedAgentCard,
-                options.baseUrl,
-                this.extensions,
-                options.grpcTarget,
-                this.push !== undefined,
-                options.defaultVersion,
-              ),
-            }),
+        ...(extended === undefined ? {} : { extendedAgentCard: extended }),
         onError: this.reportError,
         ...(options.admitMessage === undefined ? {} : { admitMessage: options.admitMessage }),
         ...(options.idempotency === undefined ? {} : { idempotency: options.idempotency }),
@@ -308,15 +253,22 @@ export class A2AServer implements HttpApp {
     this.bindingOptions = {
       handler: this.handler,
       heartbeatMs: this.heartbeatMs,
-      // Reads this.card at call time: setBaseUrl() may replace it after construction.
+      // Reads the card at call time: setBaseUrl() may replace it after construction.
       setup: (req, v, tenant = '') =>
         setupCall(req, v, tenant, {
-          card: this.card,
+          card: this.views.main.card,
           ...(authenticate === undefined ? {} : { authenticate }),
         }),
       ...(options.mapError === undefined ? {} : { mapError: options.mapError }),
       maxJsonDepth: this.maxJsonDepth,
       report: this.reportError,
+      // The handler answered, so the caller may have it: the card as this URL serves it, signed.
+      renderCard: (codec, version, request) =>
+        this.views.for(request).extendedCardJson({
+          key: codec,
+          version,
+          encode: (c) => codec.encodeAgentCard(c),
+        }),
     };
     this.prefixes = (options.pathPrefixes ?? []).map((prefix) => checkPrefix(prefix));
     if (this.ownsHandler && options.baseUrl !== undefined) this.startPush();
@@ -338,7 +290,35 @@ export class A2AServer implements HttpApp {
 
   /** The public card as served to 1.0 clients. */
   get agentCard(): AgentCard {
-    return this.card;
+    return this.views.main.card;
+  }
+
+  /**
+   * The extended card (once the handler granted it) as another binding writes it (gRPC), signed
+   * over that wire JSON like the public card (decision 0149).
+   */
+  extendedCardJson(wire: ExtendedCardWire): Promise<Record<string, unknown>> {
+    return this.views.main.extendedCardJson(wire);
+  }
+
+  /** What every view of the cards is built from, per the current options. */
+  private cardSettings(): CardSettings {
+    const { options } = this;
+    return {
+      agentCard: options.agentCard,
+      extendedAgentCard: options.extendedAgentCard,
+      facts: {
+        extensions: this.extensions,
+        grpcTarget: options.grpcTarget,
+        push: this.push !== undefined,
+        headerless: options.defaultVersion,
+      },
+      signer: options.signCard,
+      decorate: options.decorateCard,
+      defaultVersion: options.defaultVersion,
+      maxAgeSeconds: options.cardMaxAgeSeconds ?? 300,
+      report: this.reportError,
+    };
   }
 
   /** Sets the public base URL once known (listen on port 0); interfaces given explicitly win. */
@@ -393,43 +373,9 @@ export class A2AServer implements HttpApp {
   }
 
   private rebuildCards(): void {
-    const grpcTarget = this.options.grpcTarget;
-    const push = this.push !== undefined;
-    const headerless = this.options.defaultVersion;
-    this.card = finishCard(
-      this.options.agentCard,
-      this.baseUrl,
-      this.extensions,
-      grpcTarget,
-      push,
-      headerless,
-    );
-    this.cardEndpoint = this.newCardEndpoint();
-    this.documents = new Map();
+    this.views.rebuild(this.cardSettings(), this.baseUrl);
     if (!this.ownsHandler) return;
-    const extended = this.options.extendedAgentCard;
-    this.handler.replaceCards(
-      this.card,
-      extended === undefined
-        ? undefined
-        : finishCard(extended, this.baseUrl, this.extensions, grpcTarget, push, headerless),
-    );
-  }
-
-  private newCardEndpoint(): AgentCardEndpoint {
-    // A date shared with a card clients may hold cannot tell the two apart (decision 0134).
-    const replacedServedDate = (this.cardEndpoint as AgentCardEndpoint | undefined)?.servedDate;
-    return new AgentCardEndpoint(
-      this.card,
-      this.options.cardMaxAgeSeconds ?? 300,
-      Object.assign(
-        replacedServedDate === undefined ? {} : { replacedServedDate },
-        this.options.signCard === undefined ? {} : { signer: this.options.signCard },
-        this.options.decorateCard === undefined ? {} : { decorate: this.options.decorateCard },
-        this.options.defaultVersion === undefined ? {} : { defaultVersion: this.options.defaultVersion },
-        { report: this.reportError },
-      ),
-    );
+    this.handler.replaceCards(this.views.main.card, this.views.main.extended);
   }
 
   /** Handles one HTTP exchange. Never throws: every failure becomes a protocol error response. */
@@ -449,7 +395,7 @@ export class A2AServer implements HttpApp {
     // the doubled slash is read as one (decision 0138).
     if (request.path.startsWith('//'))
       return this.route(requestBelow(request, request.path.replace(/^\/+/, '/'), ''));
-    if (AGENT_CARD_PATHS.includes(request.path)) return this.cardEndpoint.handle(request);
+    if (AGENT_CARD_PATHS.includes(request.path)) return this.views.for(request).endpoint.handle(request);
     if (request.path === JWKS_PATH && this.push !== undefined && request.method === 'GET') {
       return cacheableJson(request, await this.push.signer.jwksJson(), { maxAgeSeconds: 300 });
     }
@@ -524,21 +470,22 @@ export class A2AServer implements HttpApp {
   private unprefixed(request: HttpRequest): HttpRequest | undefined {
     const prefix = this.prefixes.find((p) => request.path === p || request.path.startsWith(`${p}/`));
     if (prefix === undefined) return undefined;
-    return requestBelow(request, request.path.slice(prefix.length) || '/', prefix);
+    // The card keeps naming the base URL, not the prefix.
+    return requestBelow(request, request.path.slice(prefix.length) || '/', prefix, '');
   }
 
   private serveDocument(request: HttpRequest, build: DocumentBuilder): HttpResponse {
-    let body = this.documents.get(request.path);
-    if (body === undefined) {
-      try {
-        body = JSON.stringify(build({ baseUrl: this.baseUrl ?? 'http://localhost/', card: this.card }));
-      } catch (error) {
-        this.reportError(error, `document ${request.path}`);
-        return restErrorResponse(new A2AError('InternalError'), '1.0', { request });
-      }
-      this.documents.set(request.path, body);
+    let body: string;
+    try {
+      body = this.views.for(request).document(request.path, build);
+    } catch (error) {
+      this.reportError(error, `document ${request.path}`);
+      return restErrorResponse(new A2AError('InternalError'), '1.0', { request });
     }
-    return cacheableJson(request, body, { maxAgeSeconds: this.options.cardMaxAgeSeconds ?? 300 });
+    return cacheableJson(request, body, {
+      maxAgeSeconds: this.options.cardMaxAgeSeconds ?? 300,
+      ...(request.proxied === undefined ? {} : { vary: FORWARDING_VARY }),
+    });
   }
 
   /**
@@ -562,13 +509,14 @@ export class A2AServer implements HttpApp {
   }
 
   private echoHeaders(request: HttpRequest): Record<string, string> | undefined {
-    const { activated } = activateExtensions(request, this.card.capabilities.extensions ?? []);
+    const { activated } = activateExtensions(request, this.views.main.card.capabilities.extensions ?? []);
     if (activated.length === 0) return undefined;
     return { [extensionHeaderName(request)]: activated.join(', ') };
   }
 
   private withChallenge(response: HttpResponse): HttpResponse {
-    if (response.status === 401) response.headers['www-authenticate'] = authenticateChallenge(this.card);
+    if (response.status === 401)
+      response.headers['www-authenticate'] = authenticateChallenge(this.views.main.card);
     return response;
   }
 }

@@ -49,6 +49,8 @@ export type {
   RefusedRequest,
 } from './http/http-types.js';
 export { isStreamResponse, requestBelow } from './http/http-types.js';
+export { FORWARDING_VARY, publicFront, type PublicFrontOptions } from './http/forwarded.js';
+export { servedCard, servedCardJson, type CardJsonOptions, type ServedFacts } from './served-card.js';
 export { cacheableJson, etagOf } from './http/cacheable-json.js';
 export { authenticateChallenge } from './http/call-setup.js';
 export {

@@ -180,6 +180,24 @@ describe('verifyAgentCard', () => {
     );
   });
 
+  it('signs a 1.0 card after ProtoJSON presence: `required: false` is left out of the payload (decision 0149)', async () => {
+    const declared = { uri: 'https://example.com/ext/v1', required: false };
+    const json = { ...v10(), capabilities: { streaming: true, extensions: [declared] } };
+    const signed = withSignatures(json, await signAgentCard(json, [ecKey()], '1.0'));
+    // The payload is the card without the default, as a verifier reading it through the proto rebuilds it.
+    const bare = { ...json, capabilities: { streaming: true, extensions: [{ uri: declared.uri }] } };
+    expect(cardSigningPayload(json, '1.0')).toEqual(cardSigningPayload(bare));
+    expect((await verifyAgentCard(signed, { jwks })).kid).toBe('ec-1');
+    const { signatures } = signed as { signatures: unknown };
+    expect((await verifyAgentCard({ ...bare, signatures }, { jwks })).kid).toBe('ec-1');
+    // The default may be dropped, never changed.
+    const flipped = {
+      ...signed,
+      capabilities: { streaming: true, extensions: [{ ...declared, required: true }] },
+    };
+    expect((await failure(verifyAgentCard(flipped, { jwks }))).reason).toBe('bad-signature');
+  });
+
   it("does not accept the 0.3 card's signature on the 1.0 card", async () => {
     const signatures = await signAgentCard(v03(), [ecKey()]);
     expect((await failure(verifyAgentCard(withSignatures(v10(), signatures), { jwks }))).reason).toBe(

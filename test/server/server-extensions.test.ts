@@ -98,14 +98,10 @@ describe('ServerExtension', () => {
       const card = (await (
         await fetch(`${url}.well-known/agent-card.json`, { headers: { 'a2a-version': version } })
       ).json()) as { capabilities: { extensions?: { uri: string; params?: unknown }[] } };
-      // 1.0 cards are ProtoJSON, which leaves a false bool out (A2A 1.0 §8.4.1); 0.3 keeps it.
+      // Both versions write `required: false` as declared; the 1.0 signing payload leaves it out
+      // as ProtoJSON does (A2A 1.0 §8.4.1, decision 0149).
       expect(card.capabilities.extensions, version).toEqual([
-        {
-          uri: URI,
-          description: 'stamps messages',
-          ...(version === '0.3' ? { required: false } : {}),
-          params: { v: 1 },
-        },
+        { uri: URI, description: 'stamps messages', required: false, params: { v: 1 } },
       ]);
     }
     await running!.close();

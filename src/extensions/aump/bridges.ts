@@ -95,9 +95,12 @@ function mcpTool(payload: unknown): BridgeValidation {
 function a2aExtension(payload: unknown): BridgeValidation {
   if (!isObject(payload)) return result(['Agent Card must be an object']);
   const errors: string[] = [];
-  for (const field of ['name', 'version', 'url']) {
+  for (const field of ['name', 'version']) {
     if (typeof payload[field] !== 'string' || payload[field] === '') errors.push(`Agent Card needs ${field}`);
   }
+  // The suite's card is 0.3-shaped (`url`); a 1.0 card names its endpoints in `supportedInterfaces`
+  // and has no `url` member, so either form counts (decision 0149).
+  if (!hasEndpoint(payload)) errors.push('Agent Card needs url');
   if (!Array.isArray(payload.skills) || payload.skills.length === 0) errors.push('Agent Card needs skills');
   for (const field of ['defaultInputModes', 'defaultOutputModes']) {
     if (!Array.isArray(payload[field])) errors.push(`Agent Card ${field} must be an array`);
@@ -112,6 +115,15 @@ function a2aExtension(payload: unknown): BridgeValidation {
     errors.push(`AUMP A2A AgentExtension params.versions must include ${AUMP_VERSION}`);
   }
   return result(errors);
+}
+
+function hasEndpoint(card: Json): boolean {
+  if (typeof card.url === 'string' && card.url !== '') return true;
+  const interfaces = card.supportedInterfaces;
+  return (
+    Array.isArray(interfaces) &&
+    interfaces.some((each) => isObject(each) && typeof each.url === 'string' && each.url !== '')
+  );
 }
 
 function ucpReference(payload: unknown): BridgeValidation {

@@ -24,6 +24,7 @@ import { childPointer, type ProblemSink } from './definition-error.js';
 import type { RawAgent } from './normalize-agent.js';
 import { normalizeMcpServers, type RawMcpServer } from './normalize-mcp.js';
 import { resolveSecret, type SecretInput } from './secrets.js';
+import { grpcPublicUrlProblem, publicUrlProblem } from '../public-address.js';
 
 /** Default scope for reaching unexposed agents (HostConfig `internalScope`). */
 export const DEFAULT_INTERNAL_SCOPE = 'agents:internal';
@@ -48,6 +49,9 @@ export interface RawHostConfig {
   mcpServers?: Record<string, RawMcpServer>;
   idempotency?: { messageId?: boolean };
   maxAgentHops?: number;
+  publicUrl?: string;
+  grpcPublicUrl?: string;
+  trustProxy?: boolean;
   /** The seed's `{ list, dir }`, or the list alone. */
   agents?: { dir?: string; list?: RawAgent[] } | RawAgent[];
 }
@@ -64,6 +68,9 @@ export type HostSettings = Pick<
   | 'mcpServers'
   | 'idempotency'
   | 'maxAgentHops'
+  | 'publicUrl'
+  | 'grpcPublicUrl'
+  | 'trustProxy'
 >;
 
 /** Normalises the host-level sections of `raw` (written in `file`); problems go to `sink`. */
@@ -86,6 +93,7 @@ export async function normalizeHostSettings(
   if (raw.maxAgentHops !== undefined && !sink.hasUnder('/maxAgentHops'))
     settings.maxAgentHops = raw.maxAgentHops;
   if (raw.mcpServers) settings.mcpServers = normalizeMcpServers(raw.mcpServers, file, sink, env);
+  normalizePublicAddress(raw, settings, sink);
   return settings;
 }
 
@@ -227,4 +235,19 @@ function normalizeModel(
     if (apiKey !== undefined) out.apiKey = apiKey;
   }
   return out;
+}
+
+/** Where clients reach the host (decision 0149): checked here, so a bad one names its line. */
+function normalizePublicAddress(raw: RawHostConfig, settings: HostSettings, sink: ProblemSink): void {
+  if (raw.publicUrl !== undefined && !sink.hasUnder('/publicUrl')) {
+    const problem = publicUrlProblem(raw.publicUrl);
+    if (problem === undefined) settings.publicUrl = raw.publicUrl;
+    else sink.add('/publicUrl', problem);
+  }
+  if (raw.grpcPublicUrl !== undefined && !sink.hasUnder('/grpcPublicUrl')) {
+    const problem = grpcPublicUrlProblem(raw.grpcPublicUrl);
+    if (problem === undefined) settings.grpcPublicUrl = raw.grpcPublicUrl;
+    else sink.add('/grpcPublicUrl', problem);
+  }
+  if (raw.trustProxy !== undefined && !sink.hasUnder('/trustProxy')) settings.trustProxy = raw.trustProxy;
 }

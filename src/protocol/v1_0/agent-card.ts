@@ -183,8 +183,10 @@ function encodeInterface(entry: AgentInterface): JsonObject {
 function encodeExtension(extension: AgentExtension): JsonObject {
   const out: JsonObject = { uri: extension.uri };
   if (extension.description) out.description = extension.description;
-  // `required` is a plain proto3 bool: ProtoJSON omits false (A2A 1.0 §8.4.1, signed cards).
-  if (extension.required === true) out.required = true;
+  // Written as the card says it, `false` included: profiles check for `required: false` (the AUMP
+  // binding's card declaration). A plain proto3 bool, so the 1.0 signing payload leaves a false
+  // out, as ProtoJSON does (A2A 1.0 §8.4.1; card/card-signing.ts, decision 0149).
+  if (extension.required !== undefined) out.required = extension.required;
   if (extension.params !== undefined) out.params = extension.params;
   return out;
 }

@@ -17,10 +17,12 @@ import {
   type HttpResponse,
   type HttpStreamResponse,
 } from '../http/http-types.js';
+import { publicFront } from '../http/forwarded.js';
 import { ReleasingSet } from '../releasing-set.js';
 import { answerClientErrors } from './client-errors.js';
 import { ConnectionGuard, defaultMaxConnections } from './connection-guard.js';
 import { readBodyBefore, tooLarge } from './pre-read-body.js';
+import { advertisedHost } from './advertised-host.js';
 import { TurnWrites } from './turn-writes.js';
 
 export {
@@ -306,9 +308,16 @@ export interface ListenOptions extends ConnectionOptions {
   shutdownGraceMs?: number;
   /**
    * The URL clients reach this listener at (behind a proxy, a load balancer, TLS termination):
-   * the cards' HTTP interfaces list it instead of the bound address (decision 0138).
+   * the cards' HTTP interfaces list it instead of the bound address (decision 0138). Requests are
+   * served whether the proxy strips its path or keeps it (decision 0149).
    */
   publicUrl?: string;
+  /**
+   * Trust the proxy in front: cards list the scheme and host its `Forwarded` /
+   * `X-Forwarded-Proto` / `X-Forwarded-Host` headers name (validated; decision 0149). Only for a
+   * listener every client reaches through that proxy: anyone else could set them.
+   */
+  trustProxy?: boolean;
 }
 
 /** A running server. */
@@ -335,7 +344,7 @@ export async function listen(a2a: HttpApp, options: ListenOptions = {}): Promise
       // silent connection up to 90 s); a quarter of the header timeout, at most a second.
       connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
     },
-    createNodeHandler(a2a, { streams }),
+    createNodeHandler(publicFront(a2a, { publicUrl, trustProxy: options.trustProxy }), { streams }),
   );
   answerClientErrors(server, a2a, limits);
   await new Promise<void>((resolve, reject) => {
@@ -350,8 +359,8 @@ export async function listen(a2a: HttpApp, options: ListenOptions = {}): Promise
   const sockets = new ConnectionGuard(limits.maxConnections);
   server.on('connection', (socket: Socket) => sockets.admit(socket));
   const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${host === '0.0.0.0' || host === '[::]' ? 'localhost' : host}:${address.port}/`;
+  // A wildcard bind advertises the machine's name, never a loopback one (decision 0149).
+  const url = `http://${advertisedHost(address.address)}:${address.port}/`;
   a2a.setBaseUrl(publicUrl ?? url);
   let closing: Promise<void> | undefined;
   return {

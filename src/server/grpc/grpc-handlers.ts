@@ -27,6 +27,7 @@ import { reportIfInternal } from '../error-reporting.js';
 import { mappedError } from '../http/error-mapping.js';
 import type { HttpRequest } from '../http/http-types.js';
 import { OPERATIONS, type StreamingOperation, type UnaryOperation } from '../http/operations.js';
+import { extendedCardBytes } from './grpc-card.js';
 import { cancellationOf, echoedExtensions, metadataRequest, setupGrpcCall, versionOf } from './grpc-call.js';
 
 /** What every handler of one service needs. */
@@ -111,9 +112,14 @@ export function unaryHandler(binding: ServiceBinding, method: GrpcMethod) {
         echo,
       } = await prepare(binding, method, call.metadata, call.request, signal);
       const result = await operation.invoke(binding.server.handler, request as never, context);
+      // The extended card is signed as this wire writes it, like the public card (decision 0149).
+      const bytes =
+        method.operation === 'getExtendedAgentCard'
+          ? await extendedCardBytes(binding.server, method, context.version)
+          : method.writeResult(result);
       // A call cancelled meanwhile (deadline passed) has already ended; grpc-js drops the answer.
       call.sendMetadata(echo);
-      callback(null, method.writeResult(result));
+      callback(null, bytes);
     } catch (error) {
       callback(serviceError(binding, error, method));
     }

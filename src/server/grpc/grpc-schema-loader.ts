@@ -41,6 +41,12 @@ export function grpcSchema(): GrpcSchema {
   return schema;
 }
 
+/** A message type of the loaded protos by its full name (e.g. `lf.a2a.v1.AgentCard`). */
+export function grpcMessageType(fullName: string): protobuf.Type {
+  grpcSchema();
+  return root!.lookupType(fullName);
+}
+
 /** What server reflection describes: the A2A services of both versions and the health service. */
 export function reflectionPackage(): protoLoader.PackageDefinition {
   if (reflection !== undefined) return reflection;

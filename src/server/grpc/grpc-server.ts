@@ -16,6 +16,7 @@ import { HealthImplementation } from 'grpc-health-check';
 import { GRPC_MAX_JSON_DEPTH } from '../../protocol/index.js';
 import type { GrpcService } from '../../protocol/grpc/index.js';
 import type { A2AServer } from '../a2a-server.js';
+import { advertisedHost } from '../adapters/advertised-host.js';
 import { streamHandler, unaryHandler, type ServiceBinding } from './grpc-handlers.js';
 import { grpcSchema, reflectionPackage } from './grpc-schema-loader.js';
 
@@ -30,7 +31,7 @@ export interface ListenGrpcOptions {
    * TLS in production (digest §10.1): pass `ServerCredentials.createSsl(...)`.
    */
   credentials?: ServerCredentials;
-  /** The `host:port` the card advertises (default: the bound address; `localhost` for wildcards). */
+  /** The `host:port` the card advertises (default: the bound address; the machine's name for wildcards). */
   publicTarget?: string;
   /** Largest request message in bytes (default: the server's `maxBodyBytes`, 1 MiB). */
   maxMessageBytes?: number;
@@ -151,8 +152,8 @@ export async function listenGrpc(
     `${bindHost}:${options.port ?? 0}`,
     options.credentials ?? ServerCredentials.createInsecure(),
   );
-  const wildcard = bindHost === '0.0.0.0' || bindHost === '[::]';
-  const target = options.publicTarget ?? `${wildcard ? 'localhost' : bindHost}:${port}`;
+  // A wildcard bind advertises the machine's name, never a loopback one (decision 0149).
+  const target = options.publicTarget ?? `${advertisedHost(host)}:${port}`;
   a2a.setGrpcTarget(target);
 
   let closing: Promise<void> | undefined;

@@ -8,16 +8,10 @@
  * With a signer, each version's JSON is signed as served (A2A 1.0 §8.4: the signature covers the
  * JSON the client canonicalizes, so a 0.3 client and a 1.0 client each verify what they received).
  */
-import {
-  A2AError,
-  negotiateVersion,
-  type AgentCard,
-  type AgentCardSignature,
-  type ProtocolVersion,
-} from '../../protocol/index.js';
-import { v0_3JsonRpcCodec } from '../../protocol/v0_3/index.js';
-import { v1_0Codec } from '../../protocol/v1_0/index.js';
+import { A2AError, negotiateVersion, type AgentCard, type ProtocolVersion } from '../../protocol/index.js';
+import { servedCardJson, type CardDecorator, type CardSigner } from '../served-card.js';
 import { cacheableJson, etagOf } from './cacheable-json.js';
+import { FORWARDING_VARY } from './forwarded.js';
 import type { HttpRequest, HttpResponse } from './http-types.js';
 import { restErrorResponse } from './rest-binding.js';
 import { reportIfInternal, type ErrorReporter } from '../error-reporting.js';
@@ -33,17 +27,7 @@ interface Rendered {
   etag: string;
 }
 
-/** Signs a card's wire JSON (without `signatures`) for one protocol version. */
-export type CardSigner = (
-  cardJson: Record<string, unknown>,
-  version: ProtocolVersion,
-) => Promise<AgentCardSignature[]>;
-
-/** Adds members to a card's wire JSON for one version (A2AServer `decorateCard`); returns the JSON. */
-export type CardDecorator = (
-  cardJson: Record<string, unknown>,
-  version: ProtocolVersion,
-) => Record<string, unknown>;
+export type { CardDecorator, CardSigner } from '../served-card.js';
 
 /** How the card is rendered besides the card itself. */
 export interface CardRenderOptions {
@@ -106,15 +90,8 @@ export class AgentCardEndpoint {
   }
 
   private async renderNow(version: ProtocolVersion): Promise<Rendered> {
-    const codec = version === '1.0' ? v1_0Codec : v0_3JsonRpcCodec;
-    let json = codec.encodeAgentCard(this.card) as Record<string, unknown>;
-    delete json.signatures;
-    // Decorated before signing, so the signature covers what is served (A2A 1.0 §8.4).
-    if (this.options.decorate !== undefined) json = this.options.decorate(json, version);
-    // A signer with no keys (a host whose config has none, for now) leaves the card unsigned.
-    const signatures = this.options.signer === undefined ? [] : await this.options.signer(json, version);
-    if (signatures.length > 0) json.signatures = signatures;
-    const body = JSON.stringify(json);
+    const { decorate, signer } = this.options;
+    const body = JSON.stringify(await servedCardJson(this.card, version, { decorate, signer }));
     return { body, etag: etagOf(body) };
   }
 
@@ -151,7 +128,8 @@ export class AgentCardEndpoint {
       lastModified: this.lastModified,
       useModifiedSince: this.datesUsable,
       maxAgeSeconds: this.maxAgeSeconds,
-      vary: 'A2A-Version',
+      // Behind a trusted proxy the interfaces follow its forwarding headers (decision 0149).
+      vary: request.proxied === undefined ? 'A2A-Version' : `A2A-Version, ${FORWARDING_VARY}`,
     });
   }
 }

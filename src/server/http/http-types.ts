@@ -22,6 +22,12 @@ export interface HttpRequest {
   origin?: string;
   /** The peer's IP address, when the adapter knows it (node:http does), e.g. for rate limits. */
   remoteAddress?: string;
+  /**
+   * Set when the listener trusts its proxy (`trustProxy`, decision 0149): `base` is the base URL
+   * the client reached at this mount point (ending in `/`), from the proxy's validated forwarding
+   * headers, absent when they name none. What is built from it varies by those headers.
+   */
+  proxied?: { base?: string };
 }
 
 /** Response headers, lower-case names. */
@@ -46,10 +52,16 @@ export type HttpResponse = HttpBodyResponse | HttpStreamResponse;
 
 /**
  * The same request as seen from below a mount point or path prefix: `path` is what remains below
- * it and `origin` gains `mountPath` (e.g. `/agents/echo`). Everything else reads through to the
+ * it and `origin` gains `mountPath` (e.g. `/agents/echo`), the proxied base URL `publicMount`
+ * (a path prefix that the card does not name passes ''). Everything else reads through to the
  * original, lazily, so the adapters' lazy members (signal, query) stay lazy.
  */
-export function requestBelow(request: HttpRequest, path: string, mountPath: string): HttpRequest {
+export function requestBelow(
+  request: HttpRequest,
+  path: string,
+  mountPath: string,
+  publicMount = mountPath,
+): HttpRequest {
   const below: HttpRequest = {
     method: request.method,
     path,
@@ -64,6 +76,13 @@ export function requestBelow(request: HttpRequest, path: string, mountPath: stri
   };
   if (request.origin !== undefined) below.origin = `${request.origin}${mountPath}`;
   if (request.remoteAddress !== undefined) below.remoteAddress = request.remoteAddress;
+  const proxied = request.proxied;
+  if (proxied !== undefined) {
+    below.proxied =
+      proxied.base === undefined || publicMount === ''
+        ? proxied
+        : { base: `${proxied.base}${publicMount.replace(/^\/+/, '')}/` };
+  }
   return below;
 }
 

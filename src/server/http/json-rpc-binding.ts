@@ -21,7 +21,7 @@ import { jsonRpcCodec } from './codecs.js';
 import { reportIfInternal, type ErrorReporter } from '../error-reporting.js';
 import { mappedError, type ErrorMapper } from './error-mapping.js';
 import type { HttpRequest, HttpResponse } from './http-types.js';
-import { invokeStream, OPERATIONS } from './operations.js';
+import { encodeUnary, invokeStream, OPERATIONS, type CardRenderer } from './operations.js';
 import { sseResponse, sseSingleEvent } from './sse-body.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -40,6 +40,8 @@ export interface JsonRpcBindingOptions {
   maxJsonDepth?: number;
   /** Receives what is answered as an internal error (A2AServer `onError`, decision 0144). */
   report?: ErrorReporter;
+  /** Writes the extended card signed as served (decision 0149). */
+  renderCard?: CardRenderer;
 }
 
 /** Builds the error response for `error` in the given version's form. */
@@ -158,13 +160,14 @@ export async function handleJsonRpc(
     if (params.tenant !== undefined) call.tenant = params.tenant;
     if (!operation.streaming) {
       const result = await operation.invoke(options.handler, params as never, call);
+      const encoded = encodeUnary(name, operation, codec, result, call, request, options.renderCard);
       return {
         status: 200,
         headers:
           extra === undefined
             ? { 'content-type': 'application/json' }
             : Object.assign({}, JSON_HEADERS, extra),
-        body: jsonRpcResult(id, operation.encode(codec, result as never, call)),
+        body: jsonRpcResult(id, encoded instanceof Promise ? await encoded : encoded),
       };
     }
     const rpcId = id;

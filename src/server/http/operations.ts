@@ -3,7 +3,7 @@
  * it, and how its result is encoded. Both bindings (JSON-RPC and REST) dispatch through this
  * table, so they stay functionally equivalent (A2A 1.0 §5; digest §11 item 8).
  */
-import type { OperationName, WireCodec } from '../../protocol/index.js';
+import type { OperationName, ProtocolVersion, WireCodec } from '../../protocol/index.js';
 import type { CallContext } from '../call-context.js';
 import type { EventStream, RequestHandler } from '../request-handler.js';
 import type { HttpRequest } from './http-types.js';
@@ -115,6 +115,31 @@ export const OPERATIONS: Readonly<Record<OperationName, Operation>> = {
     encode: (c, r) => c.encodeAgentCard(r),
   }),
 };
+
+/** Writes the extended card in a binding's wire form, signed as served (A2AServer, decision 0149). */
+export type CardRenderer = (
+  codec: WireCodec,
+  version: ProtocolVersion,
+  request: HttpRequest,
+) => Promise<unknown>;
+
+/**
+ * A unary result as the binding sends it: the operation's encoding, except for the extended card,
+ * which `renderCard` writes (decorated and signed like the public card) when the server gives one.
+ */
+export function encodeUnary(
+  name: OperationName,
+  operation: UnaryOperation,
+  codec: WireCodec,
+  result: unknown,
+  call: CallContext,
+  request: HttpRequest,
+  renderCard: CardRenderer | undefined,
+): unknown {
+  if (name === 'getExtendedAgentCard' && renderCard !== undefined)
+    return renderCard(codec, call.version, request);
+  return operation.encode(codec, result as never, call);
+}
 
 /** Runs a streaming operation, passing `Last-Event-ID` on for resumption (digest §3.3). */
 export function invokeStream(

@@ -19,7 +19,7 @@ import { restCodec } from './codecs.js';
 import { reportIfInternal, type ErrorReporter } from '../error-reporting.js';
 import { mappedError, type ErrorMapper } from './error-mapping.js';
 import type { HttpRequest, HttpResponse } from './http-types.js';
-import { invokeStream, OPERATIONS } from './operations.js';
+import { encodeUnary, invokeStream, OPERATIONS, type CardRenderer } from './operations.js';
 import { queryInteger, queryObject, queryString } from './rest-query.js';
 import { JSON_MEDIA_TYPE, restMediaType } from './media-type.js';
 import { matchRestRoute, type RouteMatch } from './rest-routes.js';
@@ -37,6 +37,8 @@ export interface RestBindingOptions {
   maxJsonDepth?: number;
   /** Receives what is answered as an internal error (A2AServer `onError`, decision 0144). */
   report?: ErrorReporter;
+  /** Writes the extended card signed as served (decision 0149). */
+  renderCard?: CardRenderer;
 }
 
 /** How an error answer is written besides the error itself. */
@@ -166,10 +168,19 @@ export async function handleRest(
     if (route.tenant === '' && params.tenant !== undefined) call.tenant = params.tenant;
     if (!operation.streaming) {
       const result = await operation.invoke(options.handler, params as never, call);
+      const encoded = encodeUnary(
+        route.operation,
+        operation,
+        codec,
+        result,
+        call,
+        request,
+        options.renderCard,
+      );
       return {
         status: 200,
         headers: Object.assign({ 'content-type': restMediaType(request) }, extra),
-        body: JSON.stringify(operation.encode(codec, result as never, call)),
+        body: JSON.stringify(encoded instanceof Promise ? await encoded : encoded),
       };
     }
     // Errors before the first event keep their HTTP status on REST, which the SDKs' REST clients
