@@ -3,7 +3,7 @@
  * it has one (decision 0110), and otherwise the recovery of tasks an earlier process of a durable
  * store left running (decision 0119). Built once per RequestHandler, stopped with it.
  */
-import type { TaskStore } from '../store/index.js';
+import type { ReplyStore, TaskStore } from '../store/index.js';
 import type { AgentExecutor, AgentSender } from './agent-executor.js';
 import type { Cluster } from './cluster/cluster.js';
 import { ClusterNode } from './cluster/cluster-node.js';
@@ -16,6 +16,8 @@ import { TaskRunner } from './task-runner.js';
 /** What `setUpExecution` needs. */
 export interface ExecutionSetupOptions {
   store: TaskStore;
+  /** Where direct Message replies to keyed sends are kept (decision 0147). */
+  replies: ReplyStore;
   hub: EventHub;
   executor: AgentExecutor;
   agents: AgentSender | undefined;
@@ -38,13 +40,13 @@ export interface ExecutionSetup {
 
 /** Builds the runner, and joins the cluster or starts the restart recovery. */
 export function setUpExecution(options: ExecutionSetupOptions): ExecutionSetup {
-  const { store, hub, onError, cluster } = options;
+  const { store, replies, hub, onError, cluster } = options;
   const node =
     cluster === undefined
       ? undefined
       : new ClusterNode({ cluster, agent: options.clusterKey ?? '', store, hub, onError });
   const runner = new TaskRunner(
-    node === undefined ? { store, hub, onError } : { store, hub, onError, cluster: node },
+    node === undefined ? { store, hub, onError, replies } : { store, hub, onError, replies, cluster: node },
     options.executor,
     options.agents,
     extensionServices(options.extensions),

@@ -10,17 +10,27 @@
  * - while the first attempt is still being admitted or has not committed yet, in this process:
  *   the in-flight map hands the retry the same execution (the agent runs once);
  * - once the first attempt committed (here, in another process sharing the store, or before a
- *   restart): the store's key → task record finds the task.
+ *   restart): the store's key → task record finds the task, or, when the agent answered with a
+ *   Message, the store's kept reply (decision 0147) is the answer.
  * The store keeps keys unique per caller, so when two processes race with the same key exactly
  * one task is created; the loser's commit fails with IdempotencyKeyConflictError and it answers
  * with the winner's task.
  */
 import { A2AError, invalidParams, type Message, type SendMessageRequest } from '../protocol/index.js';
-import { scopedIdempotencyKey, type StoredTask, type TaskScope, type TaskStore } from '../store/index.js';
+import {
+  MemoryReplyStore,
+  scopedIdempotencyKey,
+  type KeptReply,
+  type ReplyStore,
+  type StoredTask,
+  type TaskScope,
+  type TaskStore,
+} from '../store/index.js';
 import type { CallContext } from './call-context.js';
 import type { TaskExecution } from './task-execution.js';
+import { RecentKeys } from '../store/recent-keys.js';
 import { ReleasingMap } from './releasing-map.js';
-import { partsDigest, RecentReplies, type RecentReply } from './recent-replies.js';
+import { partsDigest } from './kept-replies.js';
 
 /** Longest `Idempotency-Key` accepted (the IETF draft leaves it open; Stripe allows 255). */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
@@ -38,9 +48,12 @@ export interface IdempotencyOptions {
 
 /**
  * What an earlier attempt of the same send left: its run in this process, its stored task, or the
- * Message it was answered with (recent-replies.ts).
+ * Message it was answered with (kept-replies.ts).
  */
 export type EarlierSend = { run: Promise<TaskExecution> } | { stored: StoredTask } | { reply: Message };
+
+/** What a look-up found: the task holding the key, the reply kept under it, or a run just let go of. */
+type Found = { holder: string } | { kept: KeptReply } | { run: Promise<TaskExecution> };
 
 /**
  * The key of a send in the store: the `Idempotency-Key` header when given, else the messageId
@@ -79,13 +92,21 @@ function unquoted(field: string): string {
 export class IdempotentSends {
   /** Scoped key → the run being started for it; removed once its first commit is durable. */
   private readonly inflight = new ReleasingMap<string, Promise<TaskExecution>>();
-  private readonly replies = new RecentReplies();
+  /** Runs let go of while look-ups were running, for those look-ups (recent-keys.ts). */
+  private readonly released = new RecentKeys<Found>();
+  /**
+   * Where replies are kept (by the executions, kept-replies.ts) and found: the store's, or, for a
+   * store that keeps none, this process's memory.
+   */
+  readonly replies: ReplyStore;
 
   constructor(
     private readonly store: TaskStore,
     private readonly load: (taskId: string, call: CallContext) => Promise<StoredTask>,
     private readonly options: IdempotencyOptions = {},
-  ) {}
+  ) {
+    this.replies = store.replies ?? new MemoryReplyStore();
+  }
 
   /**
    * Finds an earlier attempt of this send, or, when there is none, starts this one with `start`
@@ -102,29 +123,44 @@ export class IdempotentSends {
     const key = idempotencyKeyOf(request.message, call, this.options.messageId === true);
     if (key === undefined) return { started: start(undefined), release: nothing };
     const slot = scopedIdempotencyKey(key, scope);
-    const replied = this.replies.find(slot);
-    if (replied !== undefined) return { reply: earlierReply(replied, request.message, call) };
     let run = this.inflight.get(slot);
     if (run === undefined) {
-      const holder = await this.store.findIdempotencyKey(key, scope);
-      if (holder !== undefined) return { stored: await this.earlierTask(holder, request, call) };
-      run = this.inflight.get(slot);
+      const found = await this.released.lookup(slot, () => this.lookUp(key, scope));
+      if (found !== undefined && 'holder' in found) {
+        return { stored: await this.earlierTask(found.holder, request, call) };
+      }
+      if (found !== undefined && 'kept' in found)
+        return { reply: earlierReply(found.kept, request.message, call) };
+      run = this.inflight.get(slot) ?? found?.run;
     }
     if (run !== undefined) return { run };
     const started = start(key);
     this.inflight.set(slot, started);
-    let execution: TaskExecution | undefined;
+    // Released once answered: by then a task's key is committed and a reply is kept (the
+    // execution answers only after keeping it). A refused send leaves no trace: a later retry is
+    // checked (and refused) afresh.
     const release = (): void => {
       if (this.inflight.get(slot) !== started) return;
       this.inflight.delete(slot);
-      // Answered, by now, and a direct reply is stored nowhere else.
-      const reply = execution?.replyMessage;
-      if (reply !== undefined) this.replies.remember(slot, request.message, reply);
+      this.released.committed(slot, { run: started });
     };
-    // Registered before the caller awaits `started`, so `execution` is set by the time the caller
-    // releases. A refused send leaves no trace: a retry is checked (and refused) afresh.
-    started.then((run) => (execution = run), release);
+    started.catch(release);
     return { started, release };
+  }
+
+  /**
+   * The store's record of an earlier attempt: its task's key, or its kept reply. Both look-ups at
+   * once, since a new key (the usual case) needs both and on PostgreSQL each is a round trip. The
+   * first to answer may answer before a run this process lets go of recorded its outcome, which
+   * is why a run let go of during the look-ups counts as found (`released`).
+   */
+  private async lookUp(key: string, scope: TaskScope): Promise<Found | undefined> {
+    const [holder, kept] = await Promise.all([
+      this.store.findIdempotencyKey(key, scope),
+      this.replies.find(key, scope),
+    ]);
+    if (holder !== undefined) return { holder };
+    return kept === undefined ? undefined : { kept };
   }
 
   /** The task that holds the key, after checking the retry really is the same message. */
@@ -157,10 +193,11 @@ export class IdempotentSends {
 function nothing(): void {}
 
 /** The reply to the send with the same key, after checking the retry really is the same message. */
-function earlierReply(earlier: RecentReply, message: Message, call: CallContext): Message {
-  if ((message.taskId ?? '') !== earlier.taskId) {
-    const what = earlier.taskId === '' ? 'a message without a task' : `a message to task ${earlier.taskId}`;
-    throw reused(call, `was already used for ${what}`, '/message/taskId');
+function earlierReply(earlier: KeptReply, message: Message, call: CallContext): Message {
+  // Only a message that starts no task can be answered with a Message (task-execution.ts), so
+  // the first attempt named no task.
+  if (message.taskId !== undefined && message.taskId !== '') {
+    throw reused(call, 'was already used for a message without a task', '/message/taskId');
   }
   if (partsDigest(message.parts) !== earlier.parts) {
     throw reused(call, 'was already used for a message with different parts', '/message/parts');

@@ -150,6 +150,7 @@ export class RequestHandler {
     this.sends = new IdempotentSends(this.store, this.loader, options.idempotency);
     this.execution = setUpExecution({
       store: this.store,
+      replies: this.sends.replies,
       hub: this.hub,
       executor: options.executor,
       agents: options.agents,

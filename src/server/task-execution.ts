@@ -21,12 +21,14 @@ import {
   IdempotencyKeyConflictError,
   VersionConflictError,
   type PushConfigRecord,
+  type ReplyStore,
   type StoredTask,
   type TaskCommit,
   type TaskScope,
   type TaskStore,
 } from '../store/index.js';
 import type { EventHub } from './event-hub.js';
+import { keepReply } from './kept-replies.js';
 import { appendMessage, applyEvents } from './task-projection.js';
 import { assertTransition } from './task-state-machine.js';
 import type { TaskEventSink } from './task-updater.js';
@@ -52,6 +54,8 @@ export interface ExecutionDeps {
   onError: (error: unknown, where: string) => void;
   /** The cluster this server is an instance of, if any. */
   cluster?: ExecutionCluster;
+  /** Where direct Message replies to keyed sends are kept before they are answered (0147). */
+  replies?: ReplyStore;
 }
 
 /** The initial state of an execution. */
@@ -108,7 +112,15 @@ export class TaskExecution implements TaskEventSink {
   private pushConfigs: PushConfigRecord[] | undefined;
   /** Recorded with the commit that records the user message; cleared once one succeeded. */
   private idempotencyKey: string | undefined;
+  /** The executor's direct Message reply, as it gave it. */
   private replied: Message | undefined;
+  /**
+   * The reply the caller gets: `replied` once it is kept (a keyed send; decision 0147), or at once.
+   * Waiters wait for this, so no caller is answered with a reply a retry could not find.
+   */
+  private answer: Message | undefined;
+  /** True while the reply is being kept. */
+  private keeping = false;
   private executorDone = false;
   /** True once any event was queued, committed or not. */
   private emitted = false;
@@ -173,14 +185,14 @@ export class TaskExecution implements TaskEventSink {
     return this.version;
   }
 
-  /** The direct Message reply, when the executor answered without a task. */
+  /** The direct Message reply, when the executor answered without a task (once kept, if keyed). */
   get replyMessage(): Message | undefined {
-    return this.replied;
+    return this.answer;
   }
 
-  /** True once the executor returned and every event it emitted is committed. */
+  /** True once the executor returned and everything it emitted or replied is recorded. */
   get settled(): boolean {
-    return this.executorDone && this.queue.length === 0 && !this.flushing;
+    return this.executorDone && this.queue.length === 0 && !this.flushing && !this.keeping;
   }
 
   /** The state after all emitted (possibly not yet committed) events. */
@@ -224,7 +236,23 @@ export class TaskExecution implements TaskEventSink {
     if (this.replied !== undefined)
       throw new A2AError('InvalidAgentResponseError', 'the agent already replied');
     this.replied = message;
-    this.checkWaiters();
+    const { replies } = this.deps;
+    const key = this.idempotencyKey;
+    if (replies === undefined || key === undefined || this.userMessage === undefined) {
+      this.answer = message;
+      this.checkWaiters();
+      return;
+    }
+    // A keyed send: the reply is kept before anyone is answered with it (decision 0147).
+    this.keeping = true;
+    void keepReply(
+      { replies, key, scope: this.scope, request: this.userMessage, reply: message },
+      this.deps.onError,
+    ).then((answer) => {
+      this.answer = answer;
+      this.keeping = false;
+      this.checkWaiters();
+    });
   }
 
   /**
@@ -288,7 +316,7 @@ export class TaskExecution implements TaskEventSink {
    */
   waitFor(test: () => boolean): Promise<void> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
-    if (test() || this.settled || this.replied !== undefined) return Promise.resolve();
+    if (test() || this.settled || this.answer !== undefined) return Promise.resolve();
     return new Promise((resolve, reject) => this.waiters.push({ test, resolve, reject }));
   }
 
@@ -412,7 +440,7 @@ export class TaskExecution implements TaskEventSink {
     const remaining: Waiter[] = [];
     for (const waiter of this.waiters) {
       if (this.failure !== undefined) waiter.reject(this.failure);
-      else if (waiter.test() || this.settled || this.replied !== undefined) waiter.resolve();
+      else if (waiter.test() || this.settled || this.answer !== undefined) waiter.resolve();
       else remaining.push(waiter);
     }
     this.waiters = remaining;

@@ -9,6 +9,13 @@ export {
 } from './evidence-store.js';
 export { MemoryEvidenceStore, createMemoryEvidenceStore } from './memory/memory-evidence-store.js';
 export * from './push-store.js';
+export * from './reply-store.js';
+export {
+  MEMORY_REPLIES,
+  MEMORY_REPLIES_MAX_BYTES,
+  MEMORY_REPLY_MAX_BYTES,
+  MemoryReplyStore,
+} from './memory/memory-reply-store.js';
 export { MAX_DEAD_LETTER_PAGE_SIZE } from './push-rules.js';
 export { MemoryApprovalStore, createMemoryApprovalStore } from './memory/memory-approval-store.js';
 export { MemoryPushStore, MAX_MEMORY_DEAD_LETTERS } from './memory/memory-push-store.js';

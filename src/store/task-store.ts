@@ -8,6 +8,7 @@ import type { StreamResponse, Task, TaskState } from '../protocol/index.js';
 import type { ApprovalStore } from './approval-store.js';
 import type { EvidenceStore } from './evidence-store.js';
 import type { PushConfigRecord, PushStore } from './push-store.js';
+import type { ReplyStore } from './reply-store.js';
 
 /** Who may see a task, and under which tenant it lives. Empty strings mean "none". */
 export interface TaskScope {
@@ -129,7 +130,7 @@ export interface TaskStore {
    * It must see every keyed commit of this process that resolved before it answers, even one that
    * resolved while it ran: the server forgets an in-flight send once its commit resolved
    * (decision 0091), so a lookup that missed it would run the agent twice. Synchronous stores get
-   * this for free; the PostgreSQL store remembers such commits (postgres/recent-keys.ts).
+   * this for free; the PostgreSQL store remembers such commits (recent-keys.ts).
    */
   findIdempotencyKey(key: string, scope: TaskScope): Promise<string | undefined>;
   /** Lists tasks, newest status timestamp first, with an opaque cursor. */
@@ -159,4 +160,10 @@ export interface TaskStore {
    * deliveries of every commit in that commit's own transaction (push-store.ts).
    */
   readonly push?: PushStore;
+  /**
+   * Stores that keep the direct Message replies of keyed sends expose them here (decision 0147),
+   * kept as the tasks are (the same file for SQLite, the same schema for PostgreSQL). A server on a
+   * store without them keeps replies in its own memory only.
+   */
+  readonly replies?: ReplyStore;
 }

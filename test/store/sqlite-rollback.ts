@@ -16,3 +16,9 @@ export function undoSchema8(db: Database.Database): void {
   `);
   db.pragma('user_version = 7');
 }
+
+/** Undoes migration 8 -> 9 (decision 0147): the file reads as schema 8 afterwards. */
+export function undoSchema9(db: Database.Database): void {
+  db.exec('DROP TABLE kept_replies');
+  db.pragma('user_version = 8');
+}

@@ -30,6 +30,7 @@ import { FirstInOrder } from './first-in-order.js';
 import { MemoryApprovalStore } from './memory-approval-store.js';
 import { MemoryEvidenceStore } from './memory-evidence-store.js';
 import { MemoryPushStore } from './memory-push-store.js';
+import { MemoryReplyStore } from './memory-reply-store.js';
 import { TextArchive, type TextPlace } from './text-archive.js';
 
 /** One per task, updated in place by commits. */
@@ -105,6 +106,8 @@ export class MemoryTaskStore implements TaskStore {
   readonly evidence = new MemoryEvidenceStore();
   /** Push configs and their outbox, written in the same step as each commit (push-store.ts). */
   readonly push = new MemoryPushStore((taskId) => this.tasks.has(taskId));
+  /** Direct Message replies of keyed sends, bounded (memory-reply-store.ts, decision 0147). */
+  readonly replies = new MemoryReplyStore();
 
   constructor(options: MemoryTaskStoreOptions = {}) {
     const max = options.maxTasks ?? DEFAULT_MAX_TASKS;

@@ -20,6 +20,7 @@ export { PostgresTaskStore } from './postgres-task-store.js';
 export type { PostgresApprovalStore } from './postgres-approval-store.js';
 export type { PostgresEvidenceStore } from './postgres-evidence-store.js';
 export type { PostgresPushStore } from './postgres-push-store.js';
+export type { PostgresReplyStore } from './postgres-reply-store.js';
 
 /** Options of `openPostgresStore`. */
 export interface PostgresStoreOptions extends PostgresConnectionOptions {

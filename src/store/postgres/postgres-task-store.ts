@@ -7,6 +7,7 @@
 import type { Task } from '../../protocol/model.js';
 import { planList } from '../list-plan.js';
 import { RetentionTimer, type RetentionOptions } from '../retention.js';
+import { replyMaxAge } from '../reply-store.js';
 import { checkPushConfig } from '../push-rules.js';
 import { taskStatusKey } from '../status-time.js';
 import {
@@ -34,8 +35,9 @@ import { PostgresApprovalStore } from './postgres-approval-store.js';
 import { PostgresEvidenceStore } from './postgres-evidence-store.js';
 import { configParams } from '../sql/push-rows.js';
 import { PostgresPushStore } from './postgres-push-store.js';
+import { PostgresReplyStore } from './postgres-reply-store.js';
 import { deleteExpiredTasks } from './postgres-retention.js';
-import { RecentKeys } from './recent-keys.js';
+import { RecentKeys } from '../recent-keys.js';
 
 const CLOSED = 'task store is closed';
 
@@ -54,6 +56,8 @@ export class PostgresTaskStore implements TaskStore {
   readonly evidence: PostgresEvidenceStore;
   /** Push configs and their outbox; deliveries are queued by each commit. */
   readonly push: PostgresPushStore;
+  /** Direct Message replies of keyed sends, in the same schema (decision 0147). */
+  readonly replies: PostgresReplyStore;
   private readonly retention: RetentionTimer | undefined;
   /** The last commit of each task still in progress (see `commit`). */
   private readonly tails = new Map<string, Promise<void>>();
@@ -71,6 +75,7 @@ export class PostgresTaskStore implements TaskStore {
     this.approvals = new PostgresApprovalStore(db);
     this.evidence = new PostgresEvidenceStore(db);
     this.push = new PostgresPushStore(db);
+    this.replies = new PostgresReplyStore(db, replyMaxAge(retention?.maxAgeMs));
     this.retention =
       retention === undefined
         ? undefined
@@ -80,11 +85,13 @@ export class PostgresTaskStore implements TaskStore {
   /**
    * Deletes terminal tasks whose status is older than `maxAgeMs` at `now` (epoch ms), with their
    * events, push configs, dead letters and idempotency keys; a task with a pending delivery stays.
-   * Returns how many tasks were deleted. The retention timer calls this; it can also be called on
-   * demand.
+   * Kept replies that old, or past their own max age, go too (decision 0147). Returns how many
+   * tasks were deleted. The retention timer calls this; it can also be called on demand.
    */
-  deleteExpiredTasks(maxAgeMs: number, now: number = Date.now()): Promise<number> {
-    return deleteExpiredTasks(this.db, maxAgeMs, now);
+  async deleteExpiredTasks(maxAgeMs: number, now: number = Date.now()): Promise<number> {
+    const tasks = await deleteExpiredTasks(this.db, maxAgeMs, now);
+    await this.replies.deleteExpired(maxAgeMs, now);
+    return tasks;
   }
 
   /**

@@ -146,6 +146,24 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX idempotency_keys_by_task ON idempotency_keys (task_id);
   `,
+  // 2 -> 3: the direct Message replies of keyed sends, kept for their retries (decision 0147,
+  // postgres-reply-store.ts): unique per caller and key, whichever instance keeps one first.
+  `
+  CREATE TABLE kept_replies (
+    tenant text COLLATE "C" NOT NULL,
+    owner text COLLATE "C" NOT NULL,
+    key text COLLATE "C" NOT NULL,
+    -- The digest of the request's parts, which a retry must repeat.
+    parts text NOT NULL,
+    -- The reply, a Message, as the text it was written as.
+    reply json NOT NULL,
+    -- Epoch ms when it was kept; it answers retries for the store's reply max age from then.
+    kept_at bigint NOT NULL,
+    PRIMARY KEY (tenant, owner, key)
+  );
+  -- Expiry (each keep and the retention sweep) takes the oldest first.
+  CREATE INDEX kept_replies_by_age ON kept_replies (kept_at);
+  `,
 ];
 
 /** The schema version this code writes. */

@@ -14,6 +14,9 @@
  *
  * The filter knows only the keys this process wrote or read, so the store trusts it only while it
  * holds the file's owner lease (store-owner.ts, decision 0119): one SQLite file, one server.
+ *
+ * The keys of kept replies (table `kept_replies`, decision 0147) are in the same filter: a send
+ * looks for a task and a reply under its key, and a surely new key skips both look-ups.
  */
 import type Database from 'better-sqlite3';
 import { scopedIdempotencyKey } from '../task-store.js';
@@ -107,9 +110,12 @@ export class KeyFilter {
 /** Keys read per event-loop turn while filling, so a large file never holds the loop for long. */
 const FILL_CHUNK = 4096;
 
+/** The tables whose (tenant, owner, key) the filter holds, filled in this order. */
+const KEY_TABLES = ['idempotency_keys', 'kept_replies'] as const;
+
 /**
- * Adds every key of the file to `filter` in chunks of FILL_CHUNK, one per turn, in primary-key
- * order, then marks it filled. Keys committed meanwhile are added as they are queued, so the filter
+ * Adds every key of the file to `filter` (those of each table of KEY_TABLES in turn) in chunks of
+ * FILL_CHUNK, one per turn, in key order, then marks it filled. Keys committed meanwhile are added as they are queued, so the filter
  * misses none. A closed database or a failed read stops the fill and leaves the filter unfilled,
  * which only means every look-up keeps going to SQL.
  *
@@ -121,17 +127,18 @@ export function fillKeyFilter(db: Database.Database, filter: KeyFilter): void {
   type Row = { tenant: string; owner: string; key: string; t: Buffer; o: Buffer; k: Buffer };
   const columns =
     'tenant, owner, key, CAST(tenant AS BLOB) AS t, CAST(owner AS BLOB) AS o, CAST(key AS BLOB) AS k';
-  const first = db.prepare<[number], Row>(
-    `SELECT ${columns} FROM idempotency_keys ORDER BY tenant, owner, key LIMIT ?`,
-  );
-  const next = db.prepare<[Buffer, Buffer, Buffer, number], Row>(
-    `SELECT ${columns} FROM idempotency_keys
-      WHERE (tenant, owner, key) > (CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT))
-      ORDER BY tenant, owner, key LIMIT ?`,
-  );
+  const reads = KEY_TABLES.map((table) => ({
+    first: db.prepare<[number], Row>(`SELECT ${columns} FROM ${table} ORDER BY tenant, owner, key LIMIT ?`),
+    next: db.prepare<[Buffer, Buffer, Buffer, number], Row>(
+      `SELECT ${columns} FROM ${table}
+        WHERE (tenant, owner, key) > (CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT))
+        ORDER BY tenant, owner, key LIMIT ?`,
+    ),
+  }));
   filter.filled = false;
-  const step = (after: Row | undefined): void => {
+  const step = (table: number, after: Row | undefined): void => {
     if (!db.open) return;
+    const { first, next } = reads[table]!;
     let rows: Row[];
     try {
       rows = after === undefined ? first.all(FILL_CHUNK) : next.all(after.t, after.o, after.k, FILL_CHUNK);
@@ -139,8 +146,9 @@ export function fillKeyFilter(db: Database.Database, filter: KeyFilter): void {
       return;
     }
     for (const row of rows) filter.add(scopedIdempotencyKey(row.key, row));
-    if (rows.length < FILL_CHUNK) filter.filled = true;
-    else setImmediate(step, rows[rows.length - 1]);
+    if (rows.length === FILL_CHUNK) setImmediate(step, table, rows[rows.length - 1]);
+    else if (table + 1 < reads.length) setImmediate(step, table + 1, undefined);
+    else filter.filled = true;
   };
-  step(undefined);
+  step(0, undefined);
 }

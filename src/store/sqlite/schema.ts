@@ -186,6 +186,25 @@ const MIGRATIONS: readonly string[] = [
   -- Retention walks tasks_by_state instead (sqlite-retention.ts).
   DROP INDEX IF EXISTS tasks_expiring;
   `,
+  // 8 -> 9: the direct Message replies of keyed sends, kept for their retries (decision 0147,
+  // sqlite-reply-store.ts). IF NOT EXISTS: files rolled back by hand in tests may still have it.
+  `
+  -- A rowid table, not WITHOUT ROWID: a row holds a whole reply (kilobytes). Rowid order is the
+  -- order replies were kept in, which expiry walks from the front instead of through an index on
+  -- kept_at that every kept reply would have to write.
+  CREATE TABLE IF NOT EXISTS kept_replies (
+    tenant TEXT NOT NULL,
+    owner TEXT NOT NULL,
+    key TEXT NOT NULL,
+    -- The digest of the request's parts, which a retry must repeat.
+    parts TEXT NOT NULL,
+    -- The reply, a Message as JSON.
+    reply TEXT NOT NULL,
+    -- Epoch ms when it was kept; it answers retries for the store's reply max age from then.
+    kept_at INTEGER NOT NULL,
+    UNIQUE (tenant, owner, key)
+  );
+  `,
 ];
 
 /** The schema version this code writes (`PRAGMA user_version`). */

@@ -8,6 +8,7 @@ import type Database from 'better-sqlite3';
 import type { Task } from '../../protocol/model.js';
 import { planList } from '../list-plan.js';
 import { checkRetention, RetentionTimer, type RetentionOptions } from '../retention.js';
+import { replyMaxAge } from '../reply-store.js';
 import {
   scopedIdempotencyKey,
   type StoredTask,
@@ -25,6 +26,7 @@ import { ListQuery } from './list-query.js';
 import { SqliteApprovalStore } from './sqlite-approval-store.js';
 import { SqliteEvidenceStore } from './sqlite-evidence-store.js';
 import { SqlitePushStore } from './sqlite-push-store.js';
+import { SqliteReplyStore } from './sqlite-reply-store.js';
 import { SqliteRetention } from './sqlite-retention.js';
 import { openDatabase } from './schema.js';
 import { prepareStatements, type Statements } from './statements.js';
@@ -73,6 +75,8 @@ export class SqliteTaskStore implements TaskStore {
   readonly evidence: SqliteEvidenceStore;
   /** Push configs and their outbox, in the same file; deliveries are queued by each commit. */
   readonly push: SqlitePushStore;
+  /** Direct Message replies of keyed sends, in the same file, kept through the write queue. */
+  readonly replies: SqliteReplyStore;
 
   constructor(options: SqliteTaskStoreOptions) {
     // Checked before the file is opened, so bad options leave nothing open.
@@ -81,7 +85,15 @@ export class SqliteTaskStore implements TaskStore {
     this.sql = prepareStatements(this.db);
     const flush = (): void => this.writes.flush();
     this.push = new SqlitePushStore(this.db, flush);
-    this.writes = new WriteQueue(this.db, this.sql, this.push, this.keys);
+    this.replies = new SqliteReplyStore({
+      db: this.db,
+      enqueue: (reply) => this.writes.enqueueReply(reply),
+      // Only this file's one server may trust the key filter (decision 0129).
+      mayHold: (scopedKey) => !this.lease.held || this.keys.mayHold(scopedKey),
+      beforeWrite: flush,
+      maxAgeMs: replyMaxAge(options.retention?.maxAgeMs),
+    });
+    this.writes = new WriteQueue(this.db, this.sql, this.push, this.keys, this.replies);
     this.lists = new ListQuery(this.db);
     this.approvals = new SqliteApprovalStore({ db: this.db, beforeWrite: flush });
     this.evidence = new SqliteEvidenceStore({ db: this.db, beforeWrite: flush });
@@ -104,11 +116,15 @@ export class SqliteTaskStore implements TaskStore {
   /**
    * Deletes terminal tasks whose status is older than `maxAgeMs` at `now` (epoch ms), with their
    * events, push configs, dead letters and idempotency keys; a task with a pending delivery stays.
-   * Returns how many tasks were deleted. The retention timer calls this; it can also be called on
-   * demand.
+   * Kept replies that old, or past their own max age, go too (decision 0147). Returns how many
+   * tasks were deleted. The retention timer calls this; it can also be called on demand.
    */
   deleteExpiredTasks(maxAgeMs: number, now: number = Date.now()): Promise<number> {
-    return this.attempt(() => this.expiry.deleteExpired(maxAgeMs, now));
+    return this.attempt(() => {
+      const tasks = this.expiry.deleteExpired(maxAgeMs, now);
+      this.replies.deleteExpired(maxAgeMs, now);
+      return tasks;
+    });
   }
 
   commit(commit: TaskCommit): Promise<number> {

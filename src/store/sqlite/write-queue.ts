@@ -16,6 +16,9 @@
  * SQLite's own busy handler would sleep instead, in steps of 1, 2, 5, 10 ms, while the requests
  * waited. Past the store's busy timeout the batch fails, as a blocking wait would have. Flushes
  * that must happen now (before another store's write, at close) still wait, up to that timeout.
+ *
+ * Kept replies of keyed sends (sqlite-reply-store.ts, decision 0147) ride in the same batches: a
+ * reply costs a row in the turn's transaction rather than a transaction of its own.
  */
 import type Database from 'better-sqlite3';
 import {
@@ -27,11 +30,13 @@ import {
 } from '../task-store.js';
 import { taskStatusKey } from '../status-time.js';
 import { encodeEventRow } from './event-rows.js';
+import type { KeptReply } from '../reply-store.js';
 import type { KeyFilter } from './key-filter.js';
 import type { SqlitePushStore } from './sqlite-push-store.js';
+import type { PendingReply, SqliteReplyStore } from './sqlite-reply-store.js';
 import type { Statements, TaskHead } from './statements.js';
 
-interface Pending {
+interface PendingCommit {
   commit: TaskCommit;
   snapshot: string;
   events: string[];
@@ -40,8 +45,16 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
-/** What one commit of a batch came to: its new version, or why it failed. */
-type Outcome = number | Error;
+interface PendingKeep {
+  reply: PendingReply;
+  resolve: (kept: KeptReply) => void;
+  reject: (error: unknown) => void;
+}
+
+type Pending = PendingCommit | PendingKeep;
+
+/** What one entry of a batch came to: a commit's new version, the reply kept, or why it failed. */
+type Outcome = number | KeptReply | Error;
 
 /** The longest pause between two tries of a busy lock, in ms. */
 const BUSY_MAX_PAUSE_MS = 20;
@@ -82,6 +95,8 @@ export class WriteQueue {
     private readonly push: SqlitePushStore,
     /** Learns each key as its commit is queued, before it is durable, so it never misses one. */
     private readonly keys: KeyFilter,
+    /** Writes kept replies inside the batch transaction. */
+    private readonly replies: SqliteReplyStore,
   ) {
     this.writeBatch = db.transaction((batch: Pending[]) => this.write(batch));
     this.busyTimeoutMs = db.pragma('busy_timeout', { simple: true }) as number;
@@ -107,10 +122,21 @@ export class WriteQueue {
     const key = commit.idempotencyKey;
     if (key !== undefined) this.keys.add(scopedIdempotencyKey(key, commit));
     return new Promise<number>((resolve, reject) => {
-      this.queue.push({ commit, snapshot, events, statusKey, resolve, reject });
-      // While the lock is busy, the retry already scheduled writes this commit too.
-      if (this.busySince === undefined) this.timer ??= setImmediate(() => this.flush(false));
+      this.park({ commit, snapshot, events, statusKey, resolve, reject });
     });
+  }
+
+  /** Parks a reply to keep for the next flush; resolves with the reply kept once committed. */
+  enqueueReply(reply: PendingReply): Promise<KeptReply> {
+    if (this.closed) return Promise.reject(new Error('task store is closed'));
+    this.keys.add(scopedIdempotencyKey(reply.key, reply));
+    return new Promise<KeptReply>((resolve, reject) => this.park({ reply, resolve, reject }));
+  }
+
+  private park(pending: Pending): void {
+    this.queue.push(pending);
+    // While the lock is busy, the retry already scheduled writes this entry too.
+    if (this.busySince === undefined) this.timer ??= setImmediate(() => this.flush(false));
   }
 
   /**
@@ -154,8 +180,10 @@ export class WriteQueue {
     this.queue = [];
     for (let i = 0; i < batch.length; i++) {
       const outcome = outcomes[i]!;
-      if (typeof outcome === 'number') batch[i]!.resolve(outcome);
-      else batch[i]!.reject(outcome);
+      const pending = batch[i]!;
+      if (outcome instanceof Error) pending.reject(outcome);
+      else if ('reply' in pending) pending.resolve(outcome as KeptReply);
+      else pending.resolve(outcome as number);
     }
     this.push.afterBatch();
   }
@@ -226,7 +254,12 @@ export class WriteQueue {
     // (and the SELECT is saved).
     const written = new Map<string, TaskHead>();
     const outcomes: Outcome[] = [];
+    let now: number | undefined;
     for (const p of batch) {
+      if ('reply' in p) {
+        outcomes.push(this.replies.writeInBatch(p.reply, (now ??= Date.now())));
+        continue;
+      }
       const { task, expectedVersion } = p.commit;
       const head = written.get(task.id) ?? selectHead.get(task.id);
       // A task the writer may not see counts as absent, as for `get`; a create still fails on it,

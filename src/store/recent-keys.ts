@@ -6,32 +6,36 @@
  * would start the agent a second time. Here such a lookup finds the key after all: each lookup
  * remembers how many keyed commits had resolved when it started, and sees every one resolved
  * since. Entries are kept only while a lookup that started before them is still running.
+ *
+ * `T` is what a key names: a task id for the PostgreSQL task store, a kept reply for its reply
+ * store (decision 0147), whose `keep` has the same race with `find`; the server's sends let go of
+ * (idempotent-sends.ts) for its look-ups of both at once.
  */
-export class RecentKeys {
-  /** Scoped key → task, with the number of the keyed commit that recorded it (increasing). */
-  private readonly keys = new Map<string, { taskId: string; seq: number }>();
+export class RecentKeys<T = string> {
+  /** Scoped key → what it names, with the number of the keyed write that recorded it (increasing). */
+  private readonly keys = new Map<string, { value: T; seq: number }>();
   /** Start marks of the lookups in flight. */
   private readonly lookups = new Set<{ since: number }>();
   private seq = 0;
 
   /** Records a keyed commit that just completed (only if a lookup could have missed it). */
-  committed(scopedKey: string, taskId: string): void {
+  committed(scopedKey: string, value: T): void {
     this.seq++;
     if (this.lookups.size === 0) return;
     // Re-inserted at the end, so the map stays in commit order.
     this.keys.delete(scopedKey);
-    this.keys.set(scopedKey, { taskId, seq: this.seq });
+    this.keys.set(scopedKey, { value, seq: this.seq });
   }
 
   /** Runs a lookup; when the store found nothing, a key committed since it started is the answer. */
-  async lookup(scopedKey: string, query: () => Promise<string | undefined>): Promise<string | undefined> {
+  async lookup(scopedKey: string, query: () => Promise<T | undefined>): Promise<T | undefined> {
     const mark = { since: this.seq };
     this.lookups.add(mark);
     try {
       const found = await query();
       if (found !== undefined) return found;
       const recent = this.keys.get(scopedKey);
-      return recent !== undefined && recent.seq > mark.since ? recent.taskId : undefined;
+      return recent !== undefined && recent.seq > mark.since ? recent.value : undefined;
     } finally {
       this.lookups.delete(mark);
       this.prune();
