@@ -28,7 +28,6 @@ import {
 } from '../store/index.js';
 import type { CallContext } from './call-context.js';
 import type { TaskExecution } from './task-execution.js';
-import { RecentKeys } from '../store/recent-keys.js';
 import { ReleasingMap } from './releasing-map.js';
 import { partsDigest } from './kept-replies.js';
 
@@ -52,7 +51,7 @@ export interface IdempotencyOptions {
  */
 export type EarlierSend = { run: Promise<TaskExecution> } | { stored: StoredTask } | { reply: Message };
 
-/** What a look-up found: the task holding the key, the reply kept under it, or a run just let go of. */
+/** What the first attempt of a key found: the task holding it, the reply kept under it, or its own run. */
 type Found = { holder: string } | { kept: KeptReply } | { run: Promise<TaskExecution> };
 
 /**
@@ -90,10 +89,11 @@ function unquoted(field: string): string {
 
 /** The in-flight sends of this process and the lookup of earlier ones; see the file comment. */
 export class IdempotentSends {
-  /** Scoped key → the run being started for it; removed once its first commit is durable. */
-  private readonly inflight = new ReleasingMap<string, Promise<TaskExecution>>();
-  /** Runs let go of while look-ups were running, for those look-ups (recent-keys.ts). */
-  private readonly released = new RecentKeys<Found>();
+  /**
+   * Scoped key → the first attempt's look-up of an earlier one, and then the run it started;
+   * removed once that run's task is committed or its reply kept (or the look-up found one).
+   */
+  private readonly inflight = new ReleasingMap<string, Promise<Found>>();
   /**
    * Where replies are kept (by the executions, kept-replies.ts) and found: the store's, or, for a
    * store that keeps none, this process's memory.
@@ -109,10 +109,12 @@ export class IdempotentSends {
   }
 
   /**
-   * Finds an earlier attempt of this send, or, when there is none, starts this one with `start`
-   * and registers it so concurrent retries join it. Between the last look at the in-flight map
-   * and the registration nothing awaits, so two concurrent attempts cannot both start. A send
-   * without a key just starts.
+   * Finds an earlier attempt of this send, or, when there is none, starts this one with `start`.
+   * The first attempt registers itself before it looks in the store, and concurrent ones join it
+   * (between their look at the in-flight map and the registration nothing awaits): the store is
+   * asked once, the agent runs once, and no run of the key can finish in this process while a
+   * look-up of it is out (a look-up that answered before the run's commit or kept reply landed
+   * would start the agent again). A send without a key just starts.
    */
   async startOrFind(
     request: SendMessageRequest,
@@ -123,36 +125,46 @@ export class IdempotentSends {
     const key = idempotencyKeyOf(request.message, call, this.options.messageId === true);
     if (key === undefined) return { started: start(undefined), release: nothing };
     const slot = scopedIdempotencyKey(key, scope);
-    let run = this.inflight.get(slot);
-    if (run === undefined) {
-      const found = await this.released.lookup(slot, () => this.lookUp(key, scope));
-      if (found !== undefined && 'holder' in found) {
-        return { stored: await this.earlierTask(found.holder, request, call) };
-      }
-      if (found !== undefined && 'kept' in found)
-        return { reply: earlierReply(found.kept, request.message, call) };
-      run = this.inflight.get(slot) ?? found?.run;
-    }
-    if (run !== undefined) return { run };
-    const started = start(key);
-    this.inflight.set(slot, started);
+    const first = this.inflight.get(slot);
+    if (first !== undefined) return this.earlier(await first, request, call);
+    let started: Promise<TaskExecution> | undefined;
+    const attempt = this.lookUp(key, scope).then((earlier): Found => {
+      if (earlier !== undefined) return earlier;
+      started = start(key);
+      return { run: started };
+    });
+    this.inflight.set(slot, attempt);
     // Released once answered: by then a task's key is committed and a reply is kept (the
     // execution answers only after keeping it). A refused send leaves no trace: a later retry is
     // checked (and refused) afresh.
     const release = (): void => {
-      if (this.inflight.get(slot) !== started) return;
-      this.inflight.delete(slot);
-      this.released.committed(slot, { run: started });
+      if (this.inflight.get(slot) === attempt) this.inflight.delete(slot);
     };
+    let found: Found;
+    try {
+      found = await attempt;
+    } catch (error) {
+      release();
+      throw error;
+    }
+    if (started === undefined) {
+      release();
+      return this.earlier(found, request, call);
+    }
     started.catch(release);
     return { started, release };
   }
 
+  /** What an earlier attempt left, after checking this send really is a retry of it. */
+  private async earlier(found: Found, request: SendMessageRequest, call: CallContext): Promise<EarlierSend> {
+    if ('run' in found) return found;
+    if ('kept' in found) return { reply: earlierReply(found.kept, request.message, call) };
+    return { stored: await this.earlierTask(found.holder, request, call) };
+  }
+
   /**
    * The store's record of an earlier attempt: its task's key, or its kept reply. Both look-ups at
-   * once, since a new key (the usual case) needs both and on PostgreSQL each is a round trip. The
-   * first to answer may answer before a run this process lets go of recorded its outcome, which
-   * is why a run let go of during the look-ups counts as found (`released`).
+   * once, since a new key (the usual case) needs both and on PostgreSQL each is a round trip.
    */
   private async lookUp(key: string, scope: TaskScope): Promise<Found | undefined> {
     const [holder, kept] = await Promise.all([

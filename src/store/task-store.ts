@@ -130,7 +130,7 @@ export interface TaskStore {
    * It must see every keyed commit of this process that resolved before it answers, even one that
    * resolved while it ran: the server forgets an in-flight send once its commit resolved
    * (decision 0091), so a lookup that missed it would run the agent twice. Synchronous stores get
-   * this for free; the PostgreSQL store remembers such commits (recent-keys.ts).
+   * this for free; the PostgreSQL store remembers such commits (postgres/recent-keys.ts).
    */
   findIdempotencyKey(key: string, scope: TaskScope): Promise<string | undefined>;
   /** Lists tasks, newest status timestamp first, with an opaque cursor. */

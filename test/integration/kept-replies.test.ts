@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../src/protocol/index.js';
 import { createA2AServer, type AgentExecutor } from '../../src/server/index.js';
 import { listen } from '../../src/server/adapters/node.js';
-import type { TaskStore } from '../../src/store/index.js';
+import { createMemoryTaskStore, type TaskStore } from '../../src/store/index.js';
 import { openSqliteTaskStore } from '../../src/store/sqlite/index.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { allDrivers, ok, userText, type Driver } from '../helpers/drivers.js';
@@ -119,6 +119,27 @@ describe('kept replies across a restart (SQLite)', () => {
       expect(after.runs()).toBe(0);
     } finally {
       await second.close();
+    }
+  });
+});
+
+describe('a reply the store fails to keep', () => {
+  it('is still the answer, and the failure is reported to onError', async () => {
+    const inner = createMemoryTaskStore();
+    const failing = new Error('disk full');
+    const store: TaskStore = Object.assign(Object.create(inner) as TaskStore, {
+      replies: { keep: () => Promise.reject(failing), find: () => Promise.resolve(undefined) },
+    });
+    const agent = replier();
+    const errors: unknown[] = [];
+    const server = await serve(store, agent.executor, errors);
+    try {
+      const driver = allDrivers(server.url)[1]!;
+      const reply = messageOf(await driver.send(userText('unkept')));
+      expect(reply.parts[0]!.text).toBe('reply 1 to unkept');
+      expect(errors).toEqual([failing]);
+    } finally {
+      await server.close();
     }
   });
 });

@@ -3,7 +3,7 @@
  * lookup answered (recent-keys.ts): the lookup's query is held open here while the commit lands.
  */
 import { describe, expect, it } from 'vitest';
-import { RecentKeys } from '../../src/store/recent-keys.js';
+import { RecentKeys } from '../../src/store/postgres/recent-keys.js';
 
 function held(): { query: () => Promise<string | undefined>; answer: (value: string | undefined) => void } {
   let answer!: (value: string | undefined) => void;

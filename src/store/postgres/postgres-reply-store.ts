@@ -19,7 +19,7 @@ import {
 } from '../reply-store.js';
 import { scopedIdempotencyKey, type TaskScope } from '../task-store.js';
 import type { Database } from './database.js';
-import { RecentKeys } from '../recent-keys.js';
+import { RecentKeys } from './recent-keys.js';
 
 const CLOSED = 'task store is closed';
 

@@ -37,7 +37,7 @@ import { configParams } from '../sql/push-rows.js';
 import { PostgresPushStore } from './postgres-push-store.js';
 import { PostgresReplyStore } from './postgres-reply-store.js';
 import { deleteExpiredTasks } from './postgres-retention.js';
-import { RecentKeys } from '../recent-keys.js';
+import { RecentKeys } from './recent-keys.js';
 
 const CLOSED = 'task store is closed';
 

@@ -7,9 +7,8 @@
  * remembers how many keyed commits had resolved when it started, and sees every one resolved
  * since. Entries are kept only while a lookup that started before them is still running.
  *
- * `T` is what a key names: a task id for the PostgreSQL task store, a kept reply for its reply
- * store (decision 0147), whose `keep` has the same race with `find`; the server's sends let go of
- * (idempotent-sends.ts) for its look-ups of both at once.
+ * `T` is what a key names: a task id for the task store, a kept reply for the reply store
+ * (decision 0147), whose `keep` has the same race with `find`.
  */
 export class RecentKeys<T = string> {
   /** Scoped key → what it names, with the number of the keyed write that recorded it (increasing). */
