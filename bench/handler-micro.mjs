@@ -5,7 +5,10 @@
 // benchmark (`npm run bench`) stays the measure against the targets.
 //
 // Environment: MICRO_DIST (a build folder, default ../dist), MICRO_STORES (default "memory,sqlite"), MICRO_REQUESTS (per round, default
-// 100000), MICRO_ROUNDS (default 3), MICRO_VERSION ("0.3" JSON-RPC, default, or "1.0").
+// 100000), MICRO_ROUNDS (default 3), MICRO_VERSION ("0.3" JSON-RPC, default, or "1.0"),
+// MICRO_REPLY ("task", default: the agent completes a task; "message": it answers with a direct
+// Message), MICRO_KEYED ("1": every send carries a fresh Idempotency-Key, so a Message reply is
+// kept for retries; decision 0147).
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +22,8 @@ const STORES = (env.MICRO_STORES ?? 'memory,sqlite').split(',');
 const REQUESTS = Number(env.MICRO_REQUESTS ?? 100_000);
 const ROUNDS = Number(env.MICRO_ROUNDS ?? 3);
 const VERSION = env.MICRO_VERSION ?? '0.3';
+const REPLY = env.MICRO_REPLY ?? 'task';
+const KEYED = env.MICRO_KEYED === '1';
 const IN_FLIGHT = 32;
 // MICRO_DIST points at another build (say, main's, copied aside) to A/B two versions.
 const dist = env.MICRO_DIST
@@ -40,6 +45,7 @@ const card = {
 const executor = {
   async execute(ctx, updater) {
     const text = ctx.message.parts.find((p) => p.text !== undefined)?.text ?? '';
+    if (REPLY === 'message') return updater.reply('echo: ' + text);
     updater.addArtifact([{ text: 'echo: ' + text }]);
     updater.complete();
   },
@@ -51,7 +57,9 @@ const headers = {
   'content-type': 'application/json',
   ...(VERSION === '1.0' ? { 'a2a-version': '1.0' } : {}),
 };
-const header = (name) => headers[name];
+const header = KEYED
+  ? (name) => (name === 'idempotency-key' ? randomUUID() : headers[name])
+  : (name) => headers[name];
 
 /** A `message/send` (0.3) or `SendMessage` (1.0) body with a fresh messageId. */
 function messageBody(i) {
