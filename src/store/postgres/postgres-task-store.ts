@@ -6,7 +6,7 @@
  */
 import type { Task } from '../../protocol/model.js';
 import { planList } from '../list-plan.js';
-import { RetentionTimer, type RetentionOptions } from '../retention.js';
+import { retentionCutoffKey, RetentionTimer, type RetentionOptions } from '../retention.js';
 import { checkPushConfig } from '../push-rules.js';
 import { taskStatusKey } from '../status-time.js';
 import {
@@ -34,7 +34,7 @@ import { PostgresApprovalStore } from './postgres-approval-store.js';
 import { PostgresEvidenceStore } from './postgres-evidence-store.js';
 import { configParams } from '../sql/push-rows.js';
 import { PostgresPushStore } from './postgres-push-store.js';
-import { deleteExpiredTasks } from './postgres-retention.js';
+import { capCutoff, deleteFinishedBefore } from './postgres-retention.js';
 import { RecentKeys } from './recent-keys.js';
 
 const CLOSED = 'task store is closed';
@@ -65,16 +65,13 @@ export class PostgresTaskStore implements TaskStore {
     private readonly db: Database,
     /** The schema the store's tables live in. */
     readonly schema: string,
-    /** Deletes expired terminal tasks on a timer (decision 0103); off when absent. */
+    /** Deletes expired terminal tasks, and those past a count, on a timer (decisions 0103, 0151); off when absent. */
     retention?: RetentionOptions,
   ) {
     this.approvals = new PostgresApprovalStore(db);
     this.evidence = new PostgresEvidenceStore(db);
     this.push = new PostgresPushStore(db);
-    this.retention =
-      retention === undefined
-        ? undefined
-        : new RetentionTimer((maxAgeMs) => this.deleteExpiredTasks(maxAgeMs), retention);
+    this.retention = retention === undefined ? undefined : new RetentionTimer(this, retention);
   }
 
   /**
@@ -84,7 +81,18 @@ export class PostgresTaskStore implements TaskStore {
    * demand.
    */
   deleteExpiredTasks(maxAgeMs: number, now: number = Date.now()): Promise<number> {
-    return deleteExpiredTasks(this.db, maxAgeMs, now);
+    return deleteFinishedBefore(this.db, retentionCutoffKey(maxAgeMs, now));
+  }
+
+  /**
+   * Deletes the terminal tasks past the `maxTasks` most recently finished (those that finished at
+   * the same instant as the last one kept stay too), as `deleteExpiredTasks` deletes: a task with a
+   * pending delivery stays. Returns how many tasks were deleted. Each instance counts only against
+   * the database, so instances sweeping at once never take the store below the cap.
+   */
+  async deleteTasksOverCap(maxTasks: number): Promise<number> {
+    const cutoff = await capCutoff(this.db, maxTasks);
+    return cutoff === undefined ? 0 : deleteFinishedBefore(this.db, cutoff);
   }
 
   /**
@@ -103,6 +111,11 @@ export class PostgresTaskStore implements TaskStore {
       () => undefined,
     );
     this.tails.set(id, tail);
+    // Counted once written, so the sweep it may start sees it.
+    if (commit.expectedVersion === 0 && this.retention !== undefined) {
+      const retention = this.retention;
+      void run.then(() => retention.taskCreated(), noop);
+    }
     void tail.then(() => {
       if (this.tails.get(id) === tail) this.tails.delete(id);
     });
@@ -259,6 +272,8 @@ export class PostgresTaskStore implements TaskStore {
     return new VersionConflictError(commit.task.id, commit.expectedVersion, actual);
   }
 }
+
+function noop(): void {}
 
 /** The largest `integer` (int4): sequence numbers never exceed it. */
 const MAX_SEQ = 2 ** 31 - 1;
