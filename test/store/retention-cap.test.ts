@@ -177,6 +177,38 @@ for (const opener of openers) {
   });
 }
 
+/** Runs `work`, counting the turns the event loop takes meanwhile (none if `work` holds it throughout). */
+async function turnsDuring<T>(work: () => Promise<T>): Promise<{ result: T; turns: number }> {
+  let turns = 0;
+  let working = true;
+  const turn = (): void => {
+    turns++;
+    if (working) setImmediate(turn);
+  };
+  const running = work();
+  setImmediate(turn);
+  const result = await running;
+  working = false;
+  return { result, turns };
+}
+
+describe('retention on SQLite', () => {
+  it('lets the event loop run between batches', async () => {
+    const store = await openers[0]!.open();
+    try {
+      await completed(store, 't', 1600);
+      const expired = await turnsDuring(() => store.deleteExpiredTasks(1000, T0 + 800 + 1000));
+      expect(expired.result).toBe(800);
+      expect(expired.turns).toBeGreaterThanOrEqual(1);
+      const capped = await turnsDuring(() => store.deleteTasksOverCap(10));
+      expect(capped.result).toBe(790);
+      expect(capped.turns).toBeGreaterThanOrEqual(1);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('retention count cap options', () => {
   it('refuses a cap that is not a whole number of at least 1, and a policy with no limit', () => {
     for (const maxTasks of [0, -1, 1.5, Number.NaN]) {

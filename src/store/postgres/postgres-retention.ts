@@ -30,8 +30,15 @@ WITH doomed AS (
 )
 SELECT count(*)::integer AS deleted FROM gone`;
 
-/** Deletes the terminal tasks whose status key sorts before `cutoff`, batch by batch; returns how many went. */
-export async function deleteFinishedBefore(db: Database, cutoff: string): Promise<number> {
+/**
+ * Deletes the terminal tasks whose status key sorts before `cutoff`, batch by batch, until none is
+ * left or `stopping()` says the store is closing; returns how many went.
+ */
+export async function deleteFinishedBefore(
+  db: Database,
+  cutoff: string,
+  stopping: () => boolean,
+): Promise<number> {
   let total = 0;
   for (;;) {
     const { rows } = await db.query<{ deleted: number }>(
@@ -40,7 +47,7 @@ export async function deleteFinishedBefore(db: Database, cutoff: string): Promis
     );
     const deleted = rows[0]!.deleted;
     total += deleted;
-    if (deleted < RETENTION_BATCH_SIZE) return total;
+    if (deleted < RETENTION_BATCH_SIZE || stopping()) return total;
   }
 }
 

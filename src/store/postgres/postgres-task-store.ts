@@ -81,7 +81,7 @@ export class PostgresTaskStore implements TaskStore {
    * demand.
    */
   deleteExpiredTasks(maxAgeMs: number, now: number = Date.now()): Promise<number> {
-    return deleteFinishedBefore(this.db, retentionCutoffKey(maxAgeMs, now));
+    return deleteFinishedBefore(this.db, retentionCutoffKey(maxAgeMs, now), () => this.closing);
   }
 
   /**
@@ -92,7 +92,7 @@ export class PostgresTaskStore implements TaskStore {
    */
   async deleteTasksOverCap(maxTasks: number): Promise<number> {
     const cutoff = await capCutoff(this.db, maxTasks);
-    return cutoff === undefined ? 0 : deleteFinishedBefore(this.db, cutoff);
+    return cutoff === undefined ? 0 : deleteFinishedBefore(this.db, cutoff, () => this.closing);
   }
 
   /**
