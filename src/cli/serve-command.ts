@@ -1,7 +1,8 @@
 /**
  * `concord serve <target> [--port N] [--host H] [--grpc-port N] [--data-dir DIR]
- * [--store sqlite|memory|postgres] [--database-url URL] [--retention AGE] [--push-allow <host|cidr>]...
- * [--no-push] [--max-agent-hops N] [--max-json-depth N]`: serves on the embedded SQLite store (default) or PostgreSQL (decision 0100), with
+ * [--store sqlite|memory|postgres] [--database-url URL] [--retention AGE|off] [--retention-max-tasks N]
+ * [--push-allow <host|cidr>]... [--no-push] [--max-agent-hops N] [--max-json-depth N]`: serves on the
+ * embedded SQLite store (default) or PostgreSQL (decision 0100), with
  * push notifications on (decision 0086), and stops cleanly on SIGTERM / SIGINT. The target is a
  * code agent (a directory with `agent.mjs`/`agent.js`, or the module itself), or agent definitions
  * for the host (a directory of markdown agents and/or `concord.config.json5`, or one such file).
@@ -17,7 +18,7 @@ import {
   type ConnectionOptions,
 } from '../server/adapters/node.js';
 import type { RunningGrpcServer } from '../server/grpc/index.js';
-import { parseDuration, type RetentionOptions } from '../store/index.js';
+import type { RetentionOptions } from '../store/index.js';
 import { DEFAULT_MAX_JSON_DEPTH, GRPC_MAX_JSON_DEPTH, MAX_JSON_DEPTH_CEILING } from '../protocol/index.js';
 import {
   DATABASE_URL_ENV,
@@ -25,6 +26,7 @@ import {
   openCluster,
   type ClusterSetup,
   databaseUrlOf,
+  describeRetention,
   describeTaskStores,
   MAX_AGENT_HOPS,
   openTaskStore,
@@ -38,6 +40,7 @@ import {
 import { HOST_EXTENSIONS } from './host-extensions.js';
 import { CLUSTER_OPTIONS, CLUSTER_USAGE, clusterFlags } from './cluster-flags.js';
 import { CONNECTION_OPTIONS, CONNECTION_USAGE, connectionFlags } from './connection-flags.js';
+import { RETENTION_OPTIONS, RETENTION_USAGE, retentionFlags } from './retention-flags.js';
 import { isAgentModule, loadAgent, type ExampleRequest } from './load-agent.js';
 import { asUsage, UsageError } from './exit-codes.js';
 import { PUBLIC_FLAG_OPTIONS, publicFlags } from './public-flags.js';
@@ -62,8 +65,7 @@ ${CONNECTION_USAGE}
   --database-url <url>  the PostgreSQL database of --store postgres (default: $${DATABASE_URL_ENV})
   --database-schema <s> the schema of the tables (default concord; hosted agents get concord_<id>)
   --no-migrate          do not migrate the schema at start (run \`concord db migrate\` first)
-  --retention <age>     delete terminal tasks older than this (e.g. 30d, 12h; sqlite and postgres;
-                        default: keep every task)
+${RETENTION_USAGE}
 ${CLUSTER_USAGE}
   --push-allow <entry>  let webhooks reach this host name, IP or CIDR block although it is private
                         (e.g. 127.0.0.1 for a receiver on this machine); repeatable
@@ -89,7 +91,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
       'database-url': { type: 'string' },
       'database-schema': { type: 'string' },
       'no-migrate': { type: 'boolean', default: false },
-      retention: { type: 'string' },
+      ...RETENTION_OPTIONS,
       ...CLUSTER_OPTIONS,
       ...CONNECTION_OPTIONS,
       'push-allow': { type: 'string', multiple: true },
@@ -146,6 +148,8 @@ export async function serveCommand(args: string[], out: (line: string) => void):
     kind: store,
     dataDir,
     env: process.env,
+    onError: (error, place) =>
+      console.error(`[concord] ${place}:`, error instanceof Error ? error.message : error),
   });
   const joined = await joinCluster(store, stores.postgres, cluster);
   let push: PushOptions | undefined;
@@ -191,6 +195,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
   if (grpc !== undefined)
     out(`  gRPC: ${grpc.target} (lf.a2a.v1.A2AService, a2a.v1.A2AService, health, reflection)`);
   out(`  task store: ${where}`);
+  out(`  task retention: ${describeRetention({ kind: store, ...stores })}`);
   if (joined.cluster !== undefined) out(`  cluster: ${joined.description}`);
   out(
     `  push notifications: ${push === undefined ? 'off' : `on${pushAllow.length > 0 ? ` (webhooks may reach ${pushAllow.join(', ')})` : ''}`}`,
@@ -287,9 +292,11 @@ function storeFlags(
     'database-schema'?: string | undefined;
     'no-migrate'?: boolean | undefined;
     retention?: string | undefined;
+    'retention-max-tasks'?: string | undefined;
+    'retention-interval'?: string | undefined;
   },
-): { postgres?: PostgresStoreSettings; retention?: RetentionOptions } {
-  const out: { postgres?: PostgresStoreSettings; retention?: RetentionOptions } = {};
+): StoreFlags {
+  const out: StoreFlags = {};
   if (kind === 'postgres') {
     out.postgres = {
       ...(values['database-url'] === undefined ? {} : { url: values['database-url'] }),
@@ -302,27 +309,19 @@ function storeFlags(
   } else if (values['database-url'] !== undefined) {
     throw new UsageError(`--database-url: only for --store postgres (the store is ${kind})`);
   }
-  if (values.retention !== undefined) {
-    if (kind === 'memory')
-      throw new UsageError('--retention: the memory store keeps a bounded number of tasks instead');
-    try {
-      out.retention = { maxAgeMs: parseDuration(values.retention), onError: retentionFailed };
-    } catch (error) {
-      throw new UsageError(`--retention: ${(error as Error).message}`);
-    }
-  }
+  const retention = retentionFlags(kind, values);
+  if (retention !== undefined) out.retention = retention;
   return out;
 }
 
-function retentionFailed(error: unknown): void {
-  console.error(
-    '[concord] task retention sweep failed (retried later):',
-    error instanceof Error ? error.message : error,
-  );
+/** The store settings of the flags; no retention means the host's default (decision 0151). */
+interface StoreFlags {
+  postgres?: PostgresStoreSettings;
+  retention?: RetentionOptions | false;
 }
 
 interface HostFlags {
-  stores: { postgres?: PostgresStoreSettings; retention?: RetentionOptions };
+  stores: StoreFlags;
   cluster: ClusterSetup;
   connections: ConnectionOptions;
   port: number;
@@ -398,6 +397,9 @@ async function serveHost(
       env: process.env,
       ...flags.stores,
     })}`,
+  );
+  out(
+    `  task retention: ${describeRetention({ kind: parseTaskStoreKind(flags.store ?? 'sqlite'), ...flags.stores })}`,
   );
   const cluster = running.host.cluster;
   if (cluster !== undefined) out(`  cluster: instance ${cluster.instanceId} (agents joined under their ids)`);

@@ -69,8 +69,12 @@ export interface StartHostOptions {
   dataDir?: string;
   /** For `store: 'postgres'`; the URL defaults to the CONCORD_DATABASE_URL environment variable. */
   postgres?: PostgresStoreSettings;
-  /** Delete terminal tasks older than `retention.maxAgeMs` (sqlite and postgres; decision 0103). */
-  retention?: RetentionOptions;
+  /**
+   * Which terminal tasks the sqlite and postgres stores keep (decisions 0103, 0151): by default
+   * DEFAULT_RETENTION, 7 days and at most 100,000 per agent; `false` keeps every task. A policy
+   * given replaces the default whole.
+   */
+  retention?: RetentionOptions | false;
   /**
    * Several instances on one PostgreSQL database (decision 0110): the bus (default `postgres` on a
    * PostgreSQL store, else none), the heartbeat TTL and what happens to a stopped instance's tasks.
@@ -159,6 +163,7 @@ export async function createHost(
     env,
     ...(options.postgres === undefined ? {} : { postgres: options.postgres }),
     ...(options.retention === undefined ? {} : { retention: options.retention }),
+    ...(options.onError === undefined ? {} : { onError: options.onError }),
   };
   const storeFor = async (id: string): Promise<TaskStore> => {
     const { store } = await openTaskStore(settings, id);

@@ -8,6 +8,10 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import {
   createMemoryTaskStore,
+  DEFAULT_MAX_TASKS,
+  DEFAULT_RETENTION,
+  DEFAULT_RETENTION_INTERVAL_MS,
+  formatDuration,
   redactDatabaseUrl,
   type RetentionOptions,
   type TaskStore,
@@ -41,8 +45,14 @@ export interface TaskStoreSettings {
   /** Where SQLite files live. */
   dataDir: string;
   postgres?: PostgresStoreSettings;
-  /** Delete terminal tasks older than this (sqlite and postgres; decision 0103). Off when absent. */
-  retention?: RetentionOptions;
+  /**
+   * Which terminal tasks the sqlite and postgres stores keep (decisions 0103, 0151): absent,
+   * DEFAULT_RETENTION (7 days, at most 100,000); `false`, every task. A policy given replaces the
+   * default whole (spread DEFAULT_RETENTION into it to change one part).
+   */
+  retention?: RetentionOptions | false;
+  /** Told when a retention sweep fails (it is retried at the next interval), unless the policy has its own. */
+  onError?: (error: unknown, where: string) => void;
   env: NodeJS.ProcessEnv;
 }
 
@@ -88,7 +98,8 @@ export function agentSchema(base: string, agentId: string): string {
  * undefined for the one agent of `concord serve <module>` (`tasks.db`, or the base schema).
  */
 export async function openTaskStore(settings: TaskStoreSettings, name?: string): Promise<OpenedTaskStore> {
-  const retention = settings.retention === undefined ? {} : { retention: settings.retention };
+  const policy = retentionOf(settings);
+  const retention = policy === undefined ? {} : { retention: policy };
   if (settings.kind === 'memory') return { store: createMemoryTaskStore(), where: 'memory (not durable)' };
   if (settings.kind === 'sqlite') {
     const path = join(settings.dataDir, name === undefined ? 'tasks.db' : `${encodeURIComponent(name)}.db`);
@@ -127,4 +138,31 @@ export function describeTaskStores(settings: TaskStoreSettings): string {
   if (settings.kind === 'sqlite') return settings.dataDir;
   const base = settings.postgres?.schema ?? DEFAULT_DATABASE_SCHEMA;
   return `PostgreSQL ${redactDatabaseUrl(databaseUrlOf(settings))} (schemas ${base}_<agent>)`;
+}
+
+/** The retention policy a durable store of these settings gets; undefined for none (see `retention`). */
+export function retentionOf(
+  settings: Pick<TaskStoreSettings, 'kind' | 'retention' | 'onError'>,
+): RetentionOptions | undefined {
+  // The memory store has its own bound (decision 0010).
+  if (settings.kind === 'memory' || settings.retention === false) return undefined;
+  const policy: RetentionOptions = settings.retention ?? DEFAULT_RETENTION;
+  const report = settings.onError;
+  if (policy.onError !== undefined || report === undefined) return policy;
+  return { ...policy, onError: (error) => report(error, 'task retention sweep failed (retried later)') };
+}
+
+/** What the stores of these settings keep, for the serve banner. */
+export function describeRetention(settings: Pick<TaskStoreSettings, 'kind' | 'retention'>): string {
+  if (settings.kind === 'memory') {
+    return `the memory store keeps at most ${DEFAULT_MAX_TASKS.toLocaleString('en-US')} tasks, forgetting finished ones oldest first`;
+  }
+  const policy = retentionOf(settings);
+  if (policy === undefined) return 'off, every task is kept';
+  const { maxAgeMs, maxTasks, intervalMs = DEFAULT_RETENTION_INTERVAL_MS } = policy;
+  const limits = [
+    ...(maxAgeMs === undefined ? [] : [`for ${formatDuration(maxAgeMs)}`]),
+    ...(maxTasks === undefined ? [] : [`at most ${maxTasks.toLocaleString('en-US')} of them`]),
+  ];
+  return `finished tasks kept ${limits.join(', ')} (swept every ${formatDuration(intervalMs)})`;
 }

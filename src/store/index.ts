@@ -25,5 +25,11 @@ export {
   createMemoryTaskStore,
   type MemoryTaskStoreOptions,
 } from './memory/memory-task-store.js';
-export { DEFAULT_RETENTION_INTERVAL_MS, parseDuration, type RetentionOptions } from './retention.js';
+export {
+  DEFAULT_RETENTION,
+  DEFAULT_RETENTION_INTERVAL_MS,
+  formatDuration,
+  parseDuration,
+  type RetentionOptions,
+} from './retention.js';
 export { redactDatabaseUrl } from './database-url.js';

@@ -4,69 +4,16 @@
  * delivery stay; big backlogs are deleted batch by batch; the timer sweeps on its own; and on
  * PostgreSQL two instances sweeping at once delete each task once.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { parseDuration, type TaskScope, type TaskStore } from '../../src/store/index.js';
+import { describe, expect, it } from 'vitest';
+import { parseDuration } from '../../src/store/index.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { SqliteTaskStore } from '../../src/store/sqlite/index.js';
-import { freshSchema, openTestPostgresStore, POSTGRES_SKIP_NOTE, POSTGRES_URL } from '../helpers/postgres.js';
+import { freshSchema, POSTGRES_SKIP_NOTE, POSTGRES_URL } from '../helpers/postgres.js';
 import { pushConfig } from './push-store-suite.js';
+import { openers, taskAt } from './retention-openers.js';
 import { ANON, createCommit, makeTask, statusEvent } from './suite/fixtures.js';
 
 const DAY = 86_400_000;
-const dirs: string[] = [];
-
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-type RetainingStore = TaskStore & {
-  deleteExpiredTasks(maxAgeMs: number, now?: number): Promise<number>;
-  push: NonNullable<TaskStore['push']>;
-};
-
-interface Opener {
-  name: string;
-  skip: boolean;
-  open(retention?: { maxAgeMs: number; intervalMs: number }): Promise<RetainingStore>;
-}
-
-const openers: Opener[] = [
-  {
-    name: 'sqlite',
-    skip: false,
-    open(retention) {
-      const dir = mkdtempSync(join(tmpdir(), 'concord-retention-'));
-      dirs.push(dir);
-      return Promise.resolve(
-        new SqliteTaskStore({
-          path: join(dir, 'tasks.db'),
-          ...(retention === undefined ? {} : { retention }),
-        }),
-      );
-    },
-  },
-  {
-    name: `postgres${POSTGRES_SKIP_NOTE}`,
-    skip: POSTGRES_URL === undefined,
-    open: (retention) => openTestPostgresStore(retention === undefined ? {} : { retention }),
-  },
-];
-
-/** A task created, then moved to `state` at `timestamp`. */
-async function taskAt(
-  store: TaskStore,
-  id: string,
-  state: 'TASK_STATE_COMPLETED' | 'TASK_STATE_WORKING',
-  timestamp: string,
-  scope: TaskScope = ANON,
-): Promise<void> {
-  await store.commit(createCommit(makeTask(id, { timestamp }), scope));
-  const next = makeTask(id, { state, timestamp });
-  await store.commit({ ...scope, task: next, expectedVersion: 1, events: [statusEvent(next)] });
-}
 
 for (const opener of openers) {
   describe.skipIf(opener.skip)(`retention: ${opener.name}`, () => {

@@ -1,13 +1,14 @@
 /**
- * Retention on PostgreSQL (decision 0103): one statement per batch deletes expired terminal tasks
- * with their events, push configs, dead letters and idempotency keys. Every instance may sweep: candidates are
- * locked with SKIP LOCKED, so two sweepers share the work instead of waiting on each other, and a
- * task locked by a writer (a config being added) is left for the next sweep.
+ * Retention on PostgreSQL (decisions 0103, 0151): one statement per batch deletes terminal tasks
+ * that finished before a cutoff, with their events, push configs, dead letters and idempotency
+ * keys. Every instance may sweep: candidates are locked with SKIP LOCKED, so two sweepers share the
+ * work instead of waiting on each other, and a task locked by a writer (a config being added) is
+ * left for the next sweep.
  */
-import { RETENTION_BATCH_SIZE, TERMINAL_STATES_SQL, retentionCutoffKey } from '../retention.js';
+import { RETENTION_BATCH_SIZE, TERMINAL_STATES_SQL } from '../retention.js';
 import type { Database } from './database.js';
 
-const DELETE_EXPIRED = `
+const DELETE_FINISHED = `
 WITH doomed AS (
   SELECT id FROM tasks t
    WHERE state IN ${TERMINAL_STATES_SQL} AND status_ts < $1
@@ -29,17 +30,42 @@ WITH doomed AS (
 )
 SELECT count(*)::integer AS deleted FROM gone`;
 
-/** Deletes what expired at `now` (epoch ms), batch by batch; returns how many tasks went. */
-export async function deleteExpiredTasks(db: Database, maxAgeMs: number, now: number): Promise<number> {
-  const cutoff = retentionCutoffKey(maxAgeMs, now);
+/**
+ * Deletes the terminal tasks whose status key sorts before `cutoff`, batch by batch, until none is
+ * left or `stopping()` says the store is closing; returns how many went.
+ */
+export async function deleteFinishedBefore(
+  db: Database,
+  cutoff: string,
+  stopping: () => boolean,
+): Promise<number> {
   let total = 0;
   for (;;) {
     const { rows } = await db.query<{ deleted: number }>(
-      { name: 'concord-retention', text: DELETE_EXPIRED, values: [cutoff, RETENTION_BATCH_SIZE] },
+      { name: 'concord-retention', text: DELETE_FINISHED, values: [cutoff, RETENTION_BATCH_SIZE] },
       'task store is closed',
     );
     const deleted = rows[0]!.deleted;
     total += deleted;
-    if (deleted < RETENTION_BATCH_SIZE) return total;
+    if (deleted < RETENTION_BATCH_SIZE || stopping()) return total;
   }
+}
+
+/**
+ * The status key of the `maxTasks`-th most recently finished terminal task, or undefined when
+ * there are no more than `maxTasks`: deleting the terminal tasks before it leaves that many (and
+ * the ones that finished at its very instant). Read backwards from the partial index of terminal
+ * tasks (tasks_expiring), index-only: at most `maxTasks` index entries, no table rows.
+ */
+export async function capCutoff(db: Database, maxTasks: number): Promise<string | undefined> {
+  // The offset is written into the text, not bound: with a parameter the planner may settle on a
+  // generic plan that sorts the whole table. `maxTasks` is a checked whole number.
+  const { rows } = await db.query<{ status_ts: string }>(
+    {
+      text: `SELECT status_ts FROM tasks WHERE state IN ${TERMINAL_STATES_SQL}
+              ORDER BY status_ts DESC OFFSET ${Math.trunc(maxTasks) - 1} LIMIT 1`,
+    },
+    'task store is closed',
+  );
+  return rows[0]?.status_ts;
 }

@@ -6,7 +6,7 @@
  */
 import type { Task } from '../../protocol/model.js';
 import { planList } from '../list-plan.js';
-import { RetentionTimer, type RetentionOptions } from '../retention.js';
+import { retentionCutoffKey, RetentionTimer, type RetentionOptions } from '../retention.js';
 import { replyMaxAge } from '../reply-store.js';
 import { checkPushConfig } from '../push-rules.js';
 import { taskStatusKey } from '../status-time.js';
@@ -36,7 +36,7 @@ import { PostgresEvidenceStore } from './postgres-evidence-store.js';
 import { configParams } from '../sql/push-rows.js';
 import { PostgresPushStore } from './postgres-push-store.js';
 import { PostgresReplyStore } from './postgres-reply-store.js';
-import { deleteExpiredTasks } from './postgres-retention.js';
+import { capCutoff, deleteFinishedBefore } from './postgres-retention.js';
 import { RecentKeys } from './recent-keys.js';
 
 const CLOSED = 'task store is closed';
@@ -69,17 +69,14 @@ export class PostgresTaskStore implements TaskStore {
     private readonly db: Database,
     /** The schema the store's tables live in. */
     readonly schema: string,
-    /** Deletes expired terminal tasks on a timer (decision 0103); off when absent. */
+    /** Deletes expired terminal tasks, and those past a count, on a timer (decisions 0103, 0151); off when absent. */
     retention?: RetentionOptions,
   ) {
     this.approvals = new PostgresApprovalStore(db);
     this.evidence = new PostgresEvidenceStore(db);
     this.push = new PostgresPushStore(db);
     this.replies = new PostgresReplyStore(db, replyMaxAge(retention?.maxAgeMs));
-    this.retention =
-      retention === undefined
-        ? undefined
-        : new RetentionTimer((maxAgeMs) => this.deleteExpiredTasks(maxAgeMs), retention);
+    this.retention = retention === undefined ? undefined : new RetentionTimer(this, retention);
   }
 
   /**
@@ -89,9 +86,20 @@ export class PostgresTaskStore implements TaskStore {
    * tasks were deleted. The retention timer calls this; it can also be called on demand.
    */
   async deleteExpiredTasks(maxAgeMs: number, now: number = Date.now()): Promise<number> {
-    const tasks = await deleteExpiredTasks(this.db, maxAgeMs, now);
+    const tasks = await deleteFinishedBefore(this.db, retentionCutoffKey(maxAgeMs, now), () => this.closing);
     await this.replies.deleteExpired(maxAgeMs, now);
     return tasks;
+  }
+
+  /**
+   * Deletes the terminal tasks past the `maxTasks` most recently finished (those that finished at
+   * the same instant as the last one kept stay too), as `deleteExpiredTasks` deletes: a task with a
+   * pending delivery stays. Returns how many tasks were deleted. Each instance counts only against
+   * the database, so instances sweeping at once never take the store below the cap.
+   */
+  async deleteTasksOverCap(maxTasks: number): Promise<number> {
+    const cutoff = await capCutoff(this.db, maxTasks);
+    return cutoff === undefined ? 0 : deleteFinishedBefore(this.db, cutoff, () => this.closing);
   }
 
   /**
@@ -110,6 +118,11 @@ export class PostgresTaskStore implements TaskStore {
       () => undefined,
     );
     this.tails.set(id, tail);
+    // Counted once written, so the sweep it may start sees it.
+    if (commit.expectedVersion === 0 && this.retention !== undefined) {
+      const retention = this.retention;
+      void run.then(() => retention.taskCreated(), noop);
+    }
     void tail.then(() => {
       if (this.tails.get(id) === tail) this.tails.delete(id);
     });
@@ -266,6 +279,8 @@ export class PostgresTaskStore implements TaskStore {
     return new VersionConflictError(commit.task.id, commit.expectedVersion, actual);
   }
 }
+
+function noop(): void {}
 
 /** The largest `integer` (int4): sequence numbers never exceed it. */
 const MAX_SEQ = 2 ** 31 - 1;

@@ -1,16 +1,18 @@
 /**
- * Retention on SQLite (decision 0103): expired terminal tasks are deleted with their events, push
- * configs, dead letters and idempotency keys, in IMMEDIATE transactions of at most
- * RETENTION_BATCH_SIZE tasks, after the commits parked in the write queue were flushed (so a commit
- * made before the sweep is judged with it). Short batches keep the write lock only briefly:
- * commits wait for one batch, not all.
+ * Retention on SQLite (decisions 0103, 0151): terminal tasks that finished before a cutoff are
+ * deleted with their events, push configs, dead letters and idempotency keys, in IMMEDIATE
+ * transactions of at most RETENTION_BATCH_SIZE tasks, after the commits parked in the write queue
+ * were flushed (so a commit made before the sweep is judged with it). Short batches keep the write
+ * lock only briefly, and the store lets the event loop run between them.
  *
- * Expired tasks are found through tasks_by_state, tenant by tenant (tenant-walk.ts), and their keys
- * through the task row's `held_keys` (schema 8, decision 0127): neither needs an index of its own,
- * which every commit would have had to write.
+ * Terminal tasks are found through tasks_by_state, tenant by tenant (tenant-walk.ts), and their
+ * keys through the task row's `held_keys` (schema 8, decision 0127): neither needs an index of its
+ * own, which every commit would have had to write. The count cap's cutoff is found the same way
+ * (see `capCutoff`).
  */
 import type Database from 'better-sqlite3';
-import { RETENTION_BATCH_SIZE, TERMINAL_STATES_SQL, retentionCutoffKey } from '../retention.js';
+import { TASK_STATES, TERMINAL_STATES } from '../../protocol/model.js';
+import { RETENTION_BATCH_SIZE, TERMINAL_STATES_SQL } from '../retention.js';
 import { TENANTS_CTE } from './tenant-walk.js';
 
 interface ExpiredRow {
@@ -19,9 +21,23 @@ interface ExpiredRow {
   held_keys: string | null;
 }
 
-/** Deletes expired tasks of one connection; see the file comment. */
+/** The states a task can still leave, as an SQL list. */
+const LIVE_STATES_SQL = `(${TASK_STATES.filter((s) => !TERMINAL_STATES.has(s))
+  .map((s) => `'${s}'`)
+  .join(', ')})`;
+
+/** The terminal tasks of every tenant, through tasks_by_state; `…` completes the join. */
+const TERMINAL_TASKS = `${TENANTS_CTE}
+  SELECT … FROM tenants JOIN tasks t INDEXED BY tasks_by_state
+    ON t.tenant = tenants.name AND t.state IN ${TERMINAL_STATES_SQL}`;
+
+/** Deletes finished tasks of one connection; see the file comment. */
 export class SqliteRetention {
   private readonly batch: Database.Transaction<(cutoff: string) => number>;
+  private readonly countTasks: Database.Statement<[], number>;
+  private readonly countLive: Database.Statement<[], number>;
+  private readonly countTerminal: Database.Statement<[], number>;
+  private readonly nthOldest: Database.Statement<[number], string>;
 
   constructor(
     db: Database.Database,
@@ -29,9 +45,7 @@ export class SqliteRetention {
     private readonly beforeWrite: () => void,
   ) {
     const selectExpired = db.prepare<[string, number], ExpiredRow>(
-      `${TENANTS_CTE}
-       SELECT t.id, t.tenant, t.held_keys FROM tenants JOIN tasks t INDEXED BY tasks_by_state
-         ON t.tenant = tenants.name AND t.state IN ${TERMINAL_STATES_SQL} AND t.status_ts < ?
+      `${TERMINAL_TASKS.replace('…', 't.id, t.tenant, t.held_keys')} AND t.status_ts < ?
         -- A pending delivery keeps its task: retention never drops a notification.
         WHERE NOT EXISTS (SELECT 1 FROM push_outbox o WHERE o.task_id = t.id)
         LIMIT ?`,
@@ -57,17 +71,46 @@ export class SqliteRetention {
       }
       return rows.length;
     });
+    // SQLite counts a whole table from its smallest B-tree's pages, without stepping through rows.
+    this.countTasks = db.prepare<[], number>('SELECT count(*) FROM tasks').pluck();
+    this.countLive = db
+      .prepare<[], number>(
+        `${TENANTS_CTE}
+         SELECT count(*) FROM tenants JOIN tasks t INDEXED BY tasks_by_state
+           ON t.tenant = tenants.name AND t.state IN ${LIVE_STATES_SQL}`,
+      )
+      .pluck();
+    this.countTerminal = db.prepare<[], number>(TERMINAL_TASKS.replace('…', 'count(*)')).pluck();
+    // Each (tenant, state) range comes in status order, so SQLite stops reading a range once its
+    // rows sort after the ones the LIMIT keeps: this reads about as many rows as it skips.
+    this.nthOldest = db
+      .prepare<[number], string>(
+        `${TERMINAL_TASKS.replace('…', 't.status_ts')} ORDER BY t.status_ts LIMIT 1 OFFSET ?`,
+      )
+      .pluck();
   }
 
-  /** Deletes what expired at `now` (epoch ms); returns how many tasks went. */
-  deleteExpired(maxAgeMs: number, now: number): number {
-    const cutoff = retentionCutoffKey(maxAgeMs, now);
-    let total = 0;
-    for (;;) {
-      this.beforeWrite();
-      const deleted = this.batch.immediate(cutoff);
-      total += deleted;
-      if (deleted < RETENTION_BATCH_SIZE) return total;
-    }
+  /** Deletes one batch of the terminal tasks whose status key sorts before `cutoff`; returns how many. */
+  deleteBatch(cutoff: string): number {
+    this.beforeWrite();
+    return this.batch.immediate(cutoff);
+  }
+
+  /**
+   * The status key of the `maxTasks`-th most recently finished terminal task, when there are more
+   * than `maxTasks`: deleting the terminal tasks before it leaves that many (and the ones that
+   * finished at its very instant). Undefined when nothing is over the cap.
+   *
+   * An idle store answers from two cheap counts: every task, and the tasks still live (few, and
+   * found by seeks per tenant); only when the difference is over the cap are the terminal tasks
+   * counted, and the cutoff read from the oldest end, where the excess is.
+   */
+  capCutoff(maxTasks: number): string | undefined {
+    // Flushed first, so parked commits are counted with the rest.
+    this.beforeWrite();
+    const total = this.countTasks.get()!;
+    if (total <= maxTasks || total - this.countLive.get()! <= maxTasks) return undefined;
+    const excess = this.countTerminal.get()! - maxTasks;
+    return excess > 0 ? this.nthOldest.get(excess) : undefined;
   }
 }

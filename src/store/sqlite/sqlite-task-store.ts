@@ -7,7 +7,13 @@ import { resolve } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Task } from '../../protocol/model.js';
 import { planList } from '../list-plan.js';
-import { checkRetention, RetentionTimer, type RetentionOptions } from '../retention.js';
+import {
+  checkRetention,
+  RETENTION_BATCH_SIZE,
+  retentionCutoffKey,
+  RetentionTimer,
+  type RetentionOptions,
+} from '../retention.js';
 import { replyMaxAge } from '../reply-store.js';
 import {
   scopedIdempotencyKey,
@@ -41,7 +47,10 @@ export interface SqliteTaskStoreOptions {
   path: string;
   /** How long to wait for another process's write lock, in ms; default 5000. */
   busyTimeoutMs?: number;
-  /** Delete terminal tasks older than `retention.maxAgeMs` on a timer (decision 0103); off by default. */
+  /**
+   * Delete terminal tasks older than `retention.maxAgeMs`, or past the `retention.maxTasks` most
+   * recently finished, on a timer (decisions 0103, 0151); off by default.
+   */
   retention?: RetentionOptions;
   /**
    * Who runs the WAL checkpoints of a file (decision 0128): `'background'` (the default), a worker
@@ -108,9 +117,7 @@ export class SqliteTaskStore implements TaskStore {
             ...(options.walRestartPages === undefined ? {} : { restartPages: options.walRestartPages }),
           });
     this.retention =
-      options.retention === undefined
-        ? undefined
-        : new RetentionTimer((maxAgeMs) => this.deleteExpiredTasks(maxAgeMs), options.retention);
+      options.retention === undefined ? undefined : new RetentionTimer(this, options.retention);
   }
 
   /**
@@ -120,14 +127,24 @@ export class SqliteTaskStore implements TaskStore {
    * tasks were deleted. The retention timer calls this; it can also be called on demand.
    */
   deleteExpiredTasks(maxAgeMs: number, now: number = Date.now()): Promise<number> {
-    return this.attempt(() => {
-      const tasks = this.expiry.deleteExpired(maxAgeMs, now);
-      this.replies.deleteExpired(maxAgeMs, now);
+    return this.deleteFinishedBefore(retentionCutoffKey(maxAgeMs, now)).then(async (tasks) => {
+      await this.attempt(() => this.replies.deleteExpired(maxAgeMs, now));
       return tasks;
     });
   }
 
+  /**
+   * Deletes the terminal tasks past the `maxTasks` most recently finished (those that finished at
+   * the same instant as the last one kept stay too), as `deleteExpiredTasks` deletes: a task with a
+   * pending delivery stays. Returns how many tasks were deleted.
+   */
+  async deleteTasksOverCap(maxTasks: number): Promise<number> {
+    const cutoff = await this.attempt(() => this.expiry.capCutoff(maxTasks));
+    return cutoff === undefined ? 0 : this.deleteFinishedBefore(cutoff);
+  }
+
   commit(commit: TaskCommit): Promise<number> {
+    if (commit.expectedVersion === 0) this.retention?.taskCreated();
     return this.writes.enqueue(commit);
   }
 
@@ -206,7 +223,7 @@ export class SqliteTaskStore implements TaskStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    // A sweep is synchronous once started, so stopping the timer leaves none half done.
+    // A sweep stops at its next batch once `closed` is set; every batch is a whole transaction.
     await this.retention?.stop();
     // The worker's connection closes first, so the store's is the last one and its close
     // checkpoints the WAL into the file and removes it.
@@ -220,6 +237,21 @@ export class SqliteTaskStore implements TaskStore {
         this.db.close();
       }
     });
+  }
+
+  /**
+   * Deletes batch after batch, letting the event loop run in between: a backlog of many batches
+   * (a first sweep of a big file, or a burst past the cap) must not hold requests for seconds.
+   */
+  private async deleteFinishedBefore(cutoff: string): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const deleted = await this.attempt(() => this.expiry.deleteBatch(cutoff));
+      total += deleted;
+      if (deleted < RETENTION_BATCH_SIZE) return total;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (this.closed) return total;
+    }
   }
 
   /** better-sqlite3 is synchronous; this turns its throws into rejections, as the port promises. */
