@@ -50,21 +50,31 @@ await Promise.all(Array.from({ length: 32 }, (_, lane) => loop(lane)));
 process.stdout.write('SENT ' + sent + '\\n');
 `;
 
+/** Runs the script once in a child node; returns the bytes its scavenges promoted per send. */
+function promotedPerSend(): number {
+  const out = execFileSync(process.execPath, ['--trace-gc-nvp', '--input-type=module', '-e', SCRIPT], {
+    encoding: 'utf8',
+    timeout: 60_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const sent = Number(/^SENT (\d+)$/m.exec(out)?.[1]);
+  expect(sent).toBe(48_000);
+  const scavenges = out.split('\n').filter((line) => line.includes(' gc=s '));
+  // Enough scavenges that in-flight requests are a small share of what they promote.
+  expect(scavenges.length).toBeGreaterThan(20);
+  const promoted = scavenges.reduce((sum, line) => sum + Number(/ promoted=(\d+)/.exec(line)![1]), 0);
+  return promoted / sent;
+}
+
 describe('registries and the old generation (decision 0121)', () => {
   it('finished sends are not promoted by the server registries', () => {
-    const out = execFileSync(process.execPath, ['--trace-gc-nvp', '--input-type=module', '-e', SCRIPT], {
-      encoding: 'utf8',
-      timeout: 60_000,
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    const sent = Number(/^SENT (\d+)$/m.exec(out)?.[1]);
-    expect(sent).toBe(48_000);
-    const scavenges = out.split('\n').filter((line) => line.includes(' gc=s '));
-    // Enough scavenges that in-flight requests are a small share of what they promote.
-    expect(scavenges.length).toBeGreaterThan(20);
-    const promoted = scavenges.reduce((sum, line) => sum + Number(/ promoted=(\d+)/.exec(line)![1]), 0);
-    expect(promoted / sent, 'bytes promoted per send').toBeLessThan(550);
-  }, 90_000);
+    // A busy machine (the rest of the suite running beside it) can stretch one run's in-flight
+    // window across many scavenges: the best of up to three runs is what the registries cost,
+    // since a registry that promotes (about 900 bytes a send, decision 0121) does so in every run.
+    let best = Infinity;
+    for (let run = 0; run < 3 && best >= 550; run++) best = Math.min(best, promotedPerSend());
+    expect(best, 'bytes promoted per send').toBeLessThan(550);
+  }, 200_000);
 
   it('leaves no listener on a request once its body is read', async () => {
     // Left attached, the body reader's closures tied each send's request to the old generation.
