@@ -1,6 +1,8 @@
-// Lint rules: typescript-eslint's recommended set over everything we ship and test.
+// Lint rules: typescript-eslint's recommended set over everything we ship and test, and the import
+// boundaries of docs/architecture.md over src/ (the tables test/architecture.test.ts checks too).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { boundariesRule } from './scripts/boundaries.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.concord/**', 'bench/.tmp/**'] },
@@ -44,5 +46,11 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // Every module specifier of src/ against scripts/boundaries.mjs, so an editor shows a crossing.
+    files: ['src/**/*.ts'],
+    plugins: { concord: { rules: { boundaries: boundariesRule } } },
+    rules: { 'concord/boundaries': 'error' },
   },
 );

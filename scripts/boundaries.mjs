@@ -25,7 +25,18 @@ export const LAYERS = {
   // Cluster buses (decisions 0115-0116): the ClusterBus port is the server's; they implement it.
   // The PostgreSQL bus shares the store's schema, so it checks schema names by the store's rule.
   cluster: ['server', 'store'],
-  cli: ['protocol', 'contracts', 'store', 'card', 'server', 'client', 'host', 'extensions', 'check', 'cluster'],
+  cli: [
+    'protocol',
+    'contracts',
+    'store',
+    'card',
+    'server',
+    'client',
+    'host',
+    'extensions',
+    'check',
+    'cluster',
+  ],
   index: ['protocol', 'server'],
 };
 
@@ -116,7 +127,8 @@ function checkRelative(from, specifier) {
     return undefined;
   }
   if (fromLayer === toLayer) return undefined;
-  if (!(LAYERS[fromLayer] ?? []).includes(toLayer)) return `${specifier}: ${fromLayer} may not import ${toLayer}`;
+  if (!(LAYERS[fromLayer] ?? []).includes(toLayer))
+    return `${specifier}: ${fromLayer} may not import ${toLayer}`;
   if (PUBLIC_ONLY.includes(fromLayer) && !PUBLIC_ENTRY.test(target)) {
     return `${specifier}: ${target} is not a public entry (${fromLayer} uses public entries only)`;
   }
@@ -135,7 +147,8 @@ function checkBuiltin(from, specifier) {
 
 function checkPackage(from, specifier, typeOnly) {
   const name = packageOf(specifier);
-  if (SELF_NAMES.includes(name)) return `${specifier}: the package imports itself relatively, never by its name`;
+  if (SELF_NAMES.includes(name))
+    return `${specifier}: the package imports itself relatively, never by its name`;
   const rule = PACKAGES[name];
   if (rule === undefined) return `${specifier}: ${name} is not in the package table (scripts/boundaries.mjs)`;
   if (within(from, rule.in)) return undefined;
@@ -155,7 +168,8 @@ export function checkImport(from, { specifier, typeOnly = false }) {
       : undefined;
   }
   if (specifier.startsWith('.')) return checkRelative(from, specifier);
-  if (specifier.startsWith('node:') || BUILTINS.has(packageOf(specifier))) return checkBuiltin(from, specifier);
+  if (specifier.startsWith('node:') || BUILTINS.has(packageOf(specifier)))
+    return checkBuiltin(from, specifier);
   return checkPackage(from, specifier, typeOnly);
 }
 
@@ -175,7 +189,9 @@ function isRequire(callee) {
   const base = callee.object;
   return (
     (base.type === 'Identifier' && base.name === 'require') ||
-    (base.type === 'CallExpression' && base.callee.type === 'Identifier' && base.callee.name === 'createRequire')
+    (base.type === 'CallExpression' &&
+      base.callee.type === 'Identifier' &&
+      base.callee.name === 'createRequire')
   );
 }
 
@@ -203,7 +219,8 @@ export const boundariesRule = {
       ImportExpression: (node) => check(node, literalOf(node.source), false),
       TSImportType: (node) => check(node, literalOf(node.argument.literal ?? node.argument), true),
       CallExpression: (node) => {
-        if (isRequire(node.callee) && node.arguments.length > 0) check(node, literalOf(node.arguments[0]), false);
+        if (isRequire(node.callee) && node.arguments.length > 0)
+          check(node, literalOf(node.arguments[0]), false);
       },
     };
   },

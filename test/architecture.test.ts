@@ -43,7 +43,9 @@ function isRequire(callee: ts.Expression): boolean {
   const base = callee.expression;
   return (
     (ts.isIdentifier(base) && base.text === 'require') ||
-    (ts.isCallExpression(base) && ts.isIdentifier(base.expression) && base.expression.text === 'createRequire')
+    (ts.isCallExpression(base) &&
+      ts.isIdentifier(base.expression) &&
+      base.expression.text === 'createRequire')
   );
 }
 
@@ -52,7 +54,10 @@ function importsIn(name: string, text: string): ImportRef[] {
   const out: ImportRef[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node)) {
-      out.push({ specifier: literal(node.moduleSpecifier), typeOnly: node.importClause?.isTypeOnly === true });
+      out.push({
+        specifier: literal(node.moduleSpecifier),
+        typeOnly: node.importClause?.isTypeOnly === true,
+      });
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier !== undefined) {
       out.push({ specifier: literal(node.moduleSpecifier), typeOnly: node.isTypeOnly });
     } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
