@@ -19,8 +19,8 @@
  */
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
-import { createAapProfile } from 'concord/extensions/aap';
-import { createAuthenticator } from 'concord/host';
+import { createAapProfile } from 'concord-a2a/extensions/aap';
+import { createAuthenticator } from 'concord-a2a/host';
 import { openDealerStore } from './lib/dealer-store.mjs';
 import { DEV_SECRET_FILE, developmentSecret } from './lib/dev-secret.mjs';
 import { DEALER_ID, DEALER_PROFILE, generateInventory } from './lib/inventory-data.mjs';

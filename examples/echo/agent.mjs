@@ -9,8 +9,8 @@
  * - a data part      -> echoed back as a data artifact.
  */
 
-/** @typedef {import('concord').AgentExecutor} AgentExecutor */
-/** @typedef {import('concord').AgentCardInput} AgentCardInput */
+/** @typedef {import('concord-a2a').AgentExecutor} AgentExecutor */
+/** @typedef {import('concord-a2a').AgentCardInput} AgentCardInput */
 
 /** @type {AgentCardInput} */
 export const agentCard = {

@@ -17,10 +17,10 @@
  * default 2000, the kit's streaming timeout) and TCK_RESUBSCRIBE_MS (default 4000).
  */
 
-/** @typedef {import('concord').AgentExecutor} AgentExecutor */
-/** @typedef {import('concord').AgentCardInput} AgentCardInput */
-/** @typedef {import('concord').TaskUpdater} TaskUpdater */
-/** @typedef {import('concord').RequestContext} RequestContext */
+/** @typedef {import('concord-a2a').AgentExecutor} AgentExecutor */
+/** @typedef {import('concord-a2a').AgentCardInput} AgentCardInput */
+/** @typedef {import('concord-a2a').TaskUpdater} TaskUpdater */
+/** @typedef {import('concord-a2a').RequestContext} RequestContext */
 
 /** @type {AgentCardInput} */
 export const agentCard = {

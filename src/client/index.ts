@@ -1,5 +1,5 @@
 /**
- * Public entry of the client layer (`concord/client`, issue 5): `A2AClient` (card resolution,
+ * Public entry of the client layer (`concord-a2a/client`, issue 5): `A2AClient` (card resolution,
  * transport selection, the operations by the spec's names with resumable streams and retries),
  * the card resolver on its own, credentials, interceptors, the network guard and the two error
  * families; contract-aware send (`contracts()`, `sendContract`) with its local contract errors.

@@ -99,7 +99,7 @@ export interface A2AServerOptions {
    * §3.3.1 allows it); off by default, because clients recycle message ids for new messages.
    */
   idempotency?: IdempotencyOptions;
-  /** The agent's typed message contracts (`concord/contracts` builds them from the schemas). */
+  /** The agent's typed message contracts (`concord-a2a/contracts` builds them from the schemas). */
   contracts?: ContractGate;
   /** Lets executors send to other agents (`context.agents`); the agent host provides one. */
   agents?: AgentSender;

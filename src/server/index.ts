@@ -1,7 +1,7 @@
 /**
  * Public entry of the server layer: create an A2A server for an agent executor, and the pieces
  * to embed it (the transport-neutral handler and HTTP types). Adapters live in their own entries:
- * `concord/server/node`, `concord/server/fetch`, `concord/server/express`.
+ * `concord-a2a/server/node`, `concord-a2a/server/fetch`, `concord-a2a/server/express`.
  */
 export {
   createA2AServer,

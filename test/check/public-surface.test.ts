@@ -1,5 +1,5 @@
 /**
- * `concord/check` as a user imports it: by the package name (package.json `exports`), from a
+ * `concord-a2a/check` as a user imports it: by the package name (package.json `exports`), from a
  * separate Node process against the built files. The surface is the deliberate list of
  * src/check/index.ts, and the rule table is the digest's §11, items 1 to 63 in order.
  */
@@ -10,10 +10,10 @@ import { CONFORMANCE_RULES } from '../../src/check/index.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
-describe('concord/check', () => {
+describe('concord-a2a/check', () => {
   it('exports checkAgent, formatCheckReport and the rule table by package name', async () => {
     const script =
-      "const m = await import('concord/check'); console.log(JSON.stringify(Object.keys(m).sort()));";
+      "const m = await import('concord-a2a/check'); console.log(JSON.stringify(Object.keys(m).sort()));";
     const stdout = await new Promise<string>((done, fail) => {
       execFile(
         process.execPath,

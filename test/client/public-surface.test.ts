@@ -1,5 +1,5 @@
 /**
- * `concord/client` as a user imports it: by the package name (package.json `exports`), in a
+ * `concord-a2a/client` as a user imports it: by the package name (package.json `exports`), in a
  * separate Node process, against the echo example on a real socket; its TypeScript types resolve
  * through the same entry; and its run-time surface is exactly the deliberate list in
  * src/client/index.ts.
@@ -51,9 +51,9 @@ const PUBLIC_VALUES = [
 // Type-checked against the built declarations; written at run time (inside the package, so the
 // self-reference resolves) rather than kept as a file the project's own typecheck would include.
 const TYPED_USER_PROGRAM = `// The \`types\` condition of \`concord/client\` resolves.
-import { A2AClient, A2ALocalError, bearer, type A2AConnectOptions, type TransportInfo } from 'concord/client';
+import { A2AClient, A2ALocalError, bearer, type A2AConnectOptions, type TransportInfo } from 'concord-a2a/client';
 // @ts-expect-error -- internal helpers are not part of the public surface
-import { cardUrlsFor } from 'concord/client';
+import { cardUrlsFor } from 'concord-a2a/client';
 
 const options: A2AConnectOptions = { auth: bearer('t'), prefer: { versions: ['1.0'] }, timeoutMs: 1000 };
 export async function transportOf(url: string): Promise<TransportInfo> {
@@ -72,7 +72,7 @@ afterAll(async () => {
   await echo.close();
 });
 
-describe('concord/client', () => {
+describe('concord-a2a/client', () => {
   it('imports by package name and calls an agent from a user program', async () => {
     const run = await node([join(FIXTURES, 'use-client.mjs'), echo.url]);
     expect(run.stderr).toBe('');

@@ -1,5 +1,5 @@
 /**
- * `limitHeapGrowth` (decision 0126), through the built `concord/server/node` in child node
+ * `limitHeapGrowth` (decision 0126), through the built `concord-a2a/server/node` in child node
  * processes with `--trace-gc`: a live set of about 30 MB that keeps being replaced, so every
  * replaced item is garbage in the old generation. What the heap holds when a full collection starts,
  * over what the previous one left, is V8's growing factor plus the young generation's share.

@@ -1,5 +1,5 @@
 /**
- * `SERVING_NODE_OPTIONS` (decision 0132), as `concord/server/node` exports it: node started
+ * `SERVING_NODE_OPTIONS` (decision 0132), as `concord-a2a/server/node` exports it: node started
  * with it keeps a busy process's young generation at two 8 MiB semi-spaces, where V8's default
  * lets it grow to two of 16 MiB; and `npm start`, the README's serving command, starts node with it.
  *

@@ -5,7 +5,7 @@
  * refusal (`aapError`) for the business rules: unknown or sold vehicles, unavailable times.
  */
 import { randomUUID } from 'node:crypto';
-import { aapError } from 'concord/extensions/aap';
+import { aapError } from 'concord-a2a/extensions/aap';
 import { describeTime, isTimeZone, iso, nextSlots, windowSlots } from './schedule.mjs';
 
 /** Page size when the request names none, and the most one page holds (AAP: default ≤ 50, cap 100). */

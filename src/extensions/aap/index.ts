@@ -1,5 +1,5 @@
 /**
- * `concord/extensions/aap`: the Auto Agent Protocol v0.1 automotive retail profile of A2A
+ * `concord-a2a/extensions/aap`: the Auto Agent Protocol v0.1 automotive retail profile of A2A
  * (seed aap-http-json-binding.md): its skills, schemas (validated both ways), error table and
  * envelope, consent rules, rate limits, card extension entry and contract manifest.
  */

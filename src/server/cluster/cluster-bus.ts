@@ -4,7 +4,7 @@
  * followers re-read the durable event log on a timer and after a reconnect — while liveness
  * (heartbeats with a TTL) and the run registry (which instance runs which task) are durable enough
  * to survive the instance that wrote them. Implementations live outside the core:
- * `concord/cluster/postgres` (LISTEN/NOTIFY and two tables) and `concord/cluster/redis` (pub/sub and
+ * `concord-a2a/cluster/postgres` (LISTEN/NOTIFY and two tables) and `concord-a2a/cluster/redis` (pub/sub and
  * keys with a TTL); `createMemoryBus` serves several servers in one process.
  */
 

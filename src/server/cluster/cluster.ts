@@ -13,7 +13,7 @@ export type { OrphanPolicy };
 
 /** Options of `createCluster`. */
 export interface ClusterOptions {
-  /** The transport: `concord/cluster/postgres`, `concord/cluster/redis`, or `createMemoryBusNetwork().bus()`. */
+  /** The transport: `concord-a2a/cluster/postgres`, `concord-a2a/cluster/redis`, or `createMemoryBusNetwork().bus()`. */
   bus: ClusterBus;
   /** This process's id (default: a fresh random id per start). */
   instanceId?: string;

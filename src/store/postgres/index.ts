@@ -1,4 +1,4 @@
-/** Public entry `concord/store/postgres`: the PostgreSQL TaskStore, its migrations and retention. */
+/** Public entry `concord-a2a/store/postgres`: the PostgreSQL TaskStore, its migrations and retention. */
 import { openPool, type PostgresConnectionOptions } from './connection.js';
 import { Database } from './database.js';
 import { checkSchemaVersion, migrateSchema, type MigrationResult } from './migrate.js';

@@ -1,4 +1,4 @@
-/** Public entry `concord/store/sqlite`: the embedded SQLite TaskStore. */
+/** Public entry `concord-a2a/store/sqlite`: the embedded SQLite TaskStore. */
 import type { TaskStore } from '../task-store.js';
 import { SqliteTaskStore, type SqliteTaskStoreOptions } from './sqlite-task-store.js';
 

@@ -1,5 +1,5 @@
 /**
- * `concord/extensions/aump` as a user imports it: by the package name (package.json `exports`,
+ * `concord-a2a/extensions/aump` as a user imports it: by the package name (package.json `exports`,
  * the built code), in a separate Node process; its run-time surface is exactly the deliberate list
  * in src/extensions/aump/index.ts, and the plain functions work from there.
  */
@@ -52,7 +52,7 @@ const PUBLIC_VALUES = [
 ].sort();
 
 const PROGRAM = `
-import * as aump from 'concord/extensions/aump';
+import * as aump from 'concord-a2a/extensions/aump';
 const mandate = await aump.loadMandateFile(process.argv[1]);
 const now = new Date('2026-04-25T18:00:00Z');
 const action = { type: 'accept_deal', summary: 'x', amount: { currency: 'USD', total_minor: 700 } };
@@ -65,7 +65,7 @@ console.log(JSON.stringify({
 }));
 `;
 
-describe('concord/extensions/aump', () => {
+describe('concord-a2a/extensions/aump', () => {
   it('imports by package name, with exactly the public list, and works', async () => {
     const run = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
       execFile(
