@@ -6,7 +6,7 @@
  */
 import { A2AClientError, A2ALocalError } from '../client/index.js';
 
-/** The exit codes, documented in `concord --help` and the README. */
+/** The exit codes, documented in `concord --help` and docs/guides/call-agents.md. */
 export const EXIT = {
   /** The call succeeded (send/subscribe: the task completed or waits for input or auth). */
   OK: 0,
