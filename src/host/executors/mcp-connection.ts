@@ -8,17 +8,20 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '../host-config.js';
+import { loadPeer } from '../../peers/index.js';
 
 /**
  * The SDK's client side, imported on first use: loading it takes about a third of a second, which
  * hosts without MCP servers (and every other CLI command) should not pay.
  */
 async function sdk() {
-  const [client, stdio, http] = await Promise.all([
-    import('@modelcontextprotocol/sdk/client/index.js'),
-    import('@modelcontextprotocol/sdk/client/stdio.js'),
-    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-  ]);
+  const [client, stdio, http] = await loadPeer('mcp', () =>
+    Promise.all([
+      import('@modelcontextprotocol/sdk/client/index.js'),
+      import('@modelcontextprotocol/sdk/client/stdio.js'),
+      import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    ]),
+  );
   return {
     Client: client.Client,
     StdioClientTransport: stdio.StdioClientTransport,
