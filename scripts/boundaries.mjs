@@ -14,12 +14,14 @@ export const LAYERS = {
   protocol: [],
   // The outbound-address guard, shared by client and server (decision 0086).
   net: [],
+  // Optional peer packages (decision 0153): the table of features and the missing-package error.
+  peers: [],
   contracts: ['protocol'],
-  store: ['protocol'],
+  store: ['protocol', 'peers'],
   card: ['protocol', 'contracts', 'store'],
-  server: ['protocol', 'contracts', 'store', 'card', 'net'],
-  client: ['protocol', 'contracts', 'card', 'net'],
-  host: ['protocol', 'contracts', 'store', 'card', 'server', 'client', 'cluster'],
+  server: ['protocol', 'contracts', 'store', 'card', 'net', 'peers'],
+  client: ['protocol', 'contracts', 'card', 'net', 'peers'],
+  host: ['protocol', 'contracts', 'store', 'card', 'server', 'client', 'cluster', 'peers'],
   extensions: ['protocol', 'contracts', 'store', 'card', 'server', 'client'],
   check: ['protocol', 'card', 'client'],
   // Cluster buses (decisions 0115-0116): the ClusterBus port is the server's; they implement it.
@@ -36,6 +38,7 @@ export const LAYERS = {
     'extensions',
     'check',
     'cluster',
+    'peers',
   ],
   index: ['protocol', 'server'],
 };
@@ -43,13 +46,17 @@ export const LAYERS = {
 /** Layers that reach other layers through their public entries only. */
 export const PUBLIC_ONLY = ['host', 'extensions', 'check', 'cli', 'cluster'];
 
-/** Public entries: the files behind package.json's exports (and each extension's index.ts). */
+/**
+ * Public entries: the files behind package.json's exports (and each extension's index.ts), and
+ * peers/index.ts, the one file of the internal peers layer.
+ */
 export const PUBLIC_ENTRY =
-  /^(protocol|contracts|store|card|server|client|host|extensions|check)\/index\.ts$|^extensions\/[a-z0-9-]+\/index\.ts$|^server\/adapters\/[a-z-]+\.ts$|^server\/grpc\/index\.ts$|^store\/(sqlite|postgres)\/index\.ts$|^cluster\/(postgres|redis)\/index\.ts$/;
+  /^(peers|protocol|contracts|store|card|server|client|host|extensions|check)\/index\.ts$|^extensions\/[a-z0-9-]+\/index\.ts$|^server\/adapters\/[a-z-]+\.ts$|^server\/grpc\/index\.ts$|^store\/(sqlite|postgres)\/index\.ts$|^cluster\/(postgres|redis)\/index\.ts$/;
 
 /**
  * Every third-party package src/ may import, and where. A package not listed is imported nowhere;
- * the list is package.json's "dependencies" (the test checks both ways). `typesIn`: places that may
+ * the list is package.json's "dependencies" and "peerDependencies" (the test checks both ways;
+ * every peer is optional and loaded on first use, decision 0153). `typesIn`: places that may
  * import the package's types only (`import type`), which vanish from the compiled JavaScript.
  */
 export const PACKAGES = {

@@ -15,6 +15,7 @@ import {
 import { redactDatabaseUrl } from '../store/index.js';
 import { isAgentModule } from './load-agent.js';
 import { UsageError } from './exit-codes.js';
+import { loadPeer } from '../peers/index.js';
 
 /** Usage text of `db`. */
 export const DB_USAGE = `Usage: concord db migrate [<agents-dir|config.json5>] [--database-url URL] [--database-schema S]
@@ -53,7 +54,7 @@ export async function dbCommand(args: string[], out: (line: string) => void): Pr
     schemas = config.agents.map((agent) => agentSchema(base, agent.id));
   }
   // Loaded only here: other commands never load `pg`.
-  const { migratePostgres } = await import('../store/postgres/index.js');
+  const { migratePostgres } = await loadPeer('postgres', () => import('../store/postgres/index.js'));
   out(`Migrating PostgreSQL at ${redactDatabaseUrl(url)}`);
   for (const schema of schemas) {
     const { from, to } = await migratePostgres({ connectionString: url, schema });

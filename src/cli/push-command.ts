@@ -15,6 +15,7 @@ import { agentSchema, databaseUrlOf, DEFAULT_DATABASE_SCHEMA } from '../host/ind
 import type { PushDeadLetter, TaskStore } from '../store/index.js';
 import { openSqliteTaskStore } from '../store/sqlite/index.js';
 import { UsageError } from './exit-codes.js';
+import { loadPeer } from '../peers/index.js';
 
 /** Usage text of `push`. */
 export const PUSH_USAGE = `Usage: concord push dead-letters [--data-dir DIR] [--agent ID] [--json]
@@ -60,7 +61,7 @@ function postgresSource(url: string, schema: string, agent: string | undefined):
     agent,
     open: async () => {
       // Loaded only here: other uses of the command never load `pg`.
-      const { openPostgresStore } = await import('../store/postgres/index.js');
+      const { openPostgresStore } = await loadPeer('postgres', () => import('../store/postgres/index.js'));
       return openPostgresStore({
         connectionString: url,
         schema: agent === undefined ? schema : agentSchema(schema, agent),

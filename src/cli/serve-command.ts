@@ -44,6 +44,7 @@ import { RETENTION_OPTIONS, RETENTION_USAGE, retentionFlags } from './retention-
 import { isAgentModule, loadAgent, type ExampleRequest } from './load-agent.js';
 import { asUsage, UsageError } from './exit-codes.js';
 import { PUBLIC_FLAG_OPTIONS, publicFlags } from './public-flags.js';
+import { loadPeer } from '../peers/index.js';
 
 /** Usage text of `serve`. */
 export const SERVE_USAGE = `Usage: concord serve <agents-dir|config.json5|agent.md|agent-module> [options]
@@ -174,7 +175,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
   let grpc: RunningGrpcServer | undefined;
   if (grpcPort !== undefined) {
     // Loaded only when asked for: other commands never load @grpc/grpc-js.
-    const { listenGrpc } = await import('../server/grpc/index.js');
+    const { listenGrpc } = await loadPeer('grpcServer', () => import('../server/grpc/index.js'));
     grpc = await listenGrpc(server, {
       port: grpcPort,
       host: values.host ?? '127.0.0.1',

@@ -11,6 +11,7 @@ import {
   Metadata,
   makeGenericClientConstructor,
   status as grpcStatus,
+  type ChannelCredentials,
   type Client,
   type ServiceError,
 } from '@grpc/grpc-js';
@@ -239,7 +240,7 @@ export class GrpcTransport {
         resolved.family === 6 ? `ipv6:[${resolved.address}]:${port}` : `ipv4:${resolved.address}:${port}`;
       const authority = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
       const credentials =
-        this.options.credentials ??
+        (this.options.credentials as ChannelCredentials | undefined) ??
         (tls ? channelCredentials.createSsl() : channelCredentials.createInsecure());
       const Ctor = makeGenericClientConstructor({}, this.service.name);
       client = new Ctor(address, credentials, {

@@ -4,13 +4,24 @@
  * and `https://` TLS. A bare `host:port` uses TLS (A2A requires it, digest §10.1) unless the host
  * is this machine, where development servers listen in plaintext (decision 0071).
  */
-import type { ChannelCredentials } from '@grpc/grpc-js';
 import { A2ALocalError } from './client-errors.js';
+
+/**
+ * A `ChannelCredentials` of @grpc/grpc-js, named by its shape: the client's declarations must not
+ * import @grpc/grpc-js, an optional peer a strict TypeScript app without gRPC does not have
+ * (decision 0153). Every grpc-js ChannelCredentials has this method.
+ */
+export interface GrpcChannelCredentials {
+  _isSecure(): boolean;
+}
 
 /** gRPC settings of the client. */
 export interface GrpcClientOptions {
-  /** Channel credentials; default TLS, plaintext for loopback targets and `grpc://` URLs (decision 0071). */
-  credentials?: ChannelCredentials;
+  /**
+   * Channel credentials (`credentials.createSsl(...)` of @grpc/grpc-js); default TLS, plaintext
+   * for loopback targets and `grpc://` URLs (decision 0071).
+   */
+  credentials?: GrpcChannelCredentials;
 }
 
 /** Where to connect and whether over TLS. */

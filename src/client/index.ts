@@ -23,7 +23,7 @@ export type { A2AReadWarning } from './answer-reading.js';
 export { selectInterface, type TransportPreference } from './interface-selection.js';
 export type { ClientBinding, TransportInfo } from './transport.js';
 export { parseGrpcTarget } from './grpc-target.js';
-export type { GrpcClientOptions, GrpcTarget } from './grpc-target.js';
+export type { GrpcChannelCredentials, GrpcClientOptions, GrpcTarget } from './grpc-target.js';
 export type { RetryOptions } from './retry.js';
 export { isFinalEvent, type ResumeOptions } from './resumable-stream.js';
 

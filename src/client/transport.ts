@@ -21,6 +21,7 @@ import type {
 } from './wire-binding.js';
 import { parseJsonBody, unexpectedStatus } from './wire-errors.js';
 import { withRetryAfter } from './retry.js';
+import { loadPeer } from '../peers/index.js';
 
 export type { ClientBinding, StreamControl, StreamedEvent, TransportInfo } from './transport-types.js';
 
@@ -57,7 +58,7 @@ export function createTransport(
   let loaded: Promise<CallTransport> | undefined;
   let made: CallTransport | undefined;
   const transport = (): Promise<CallTransport> =>
-    (loaded ??= import('./grpc-binding.js').then(
+    (loaded ??= loadPeer('grpcClient', () => import('./grpc-binding.js')).then(
       (m) => (made = new m.GrpcTransport(info, http, grpc, reading)),
     ));
   return {

@@ -5,6 +5,7 @@
  * chosen, so a process on SQLite never loads `pg` or a Redis client for this.
  */
 import { createCluster, type Cluster, type OrphanPolicy } from '../server/index.js';
+import { loadPeer } from '../peers/index.js';
 
 /** The buses `--bus` accepts. */
 export type BusKind = 'local' | 'postgres' | 'redis';
@@ -87,7 +88,7 @@ export async function openCluster(
   let where: string;
   if (kind === 'postgres') {
     if (store.databaseUrl === undefined) throw new Error('--bus postgres: the store has no database URL');
-    const { createPostgresBus } = await import('../cluster/postgres/index.js');
+    const { createPostgresBus } = await loadPeer('postgres', () => import('../cluster/postgres/index.js'));
     bus = createPostgresBus({ connectionString: store.databaseUrl, schema: store.schema });
     where = `PostgreSQL LISTEN/NOTIFY (schema ${store.schema})`;
   } else {
@@ -96,7 +97,7 @@ export async function openCluster(
       throw new Error(`--bus redis needs a Redis URL: pass --redis-url <url> or set ${REDIS_URL_ENV}`);
     }
     const keyPrefix = setup?.redisKeyPrefix ?? `concord:${store.schema}:`;
-    const { createRedisBus } = await import('../cluster/redis/index.js');
+    const { createRedisBus } = await loadPeer('redis', () => import('../cluster/redis/index.js'));
     bus = createRedisBus({ url, keyPrefix });
     where = `Redis ${withoutPassword(url)} (keys ${keyPrefix}*)`;
   }

@@ -30,6 +30,7 @@ import {
 } from './task-stores.js';
 import { openCluster, type ClusterSetup } from './cluster-setup.js';
 import { publicAddressOf } from './public-address.js';
+import { loadPeer } from '../peers/index.js';
 
 /** Options of `startHost`. */
 export interface StartHostOptions {
@@ -302,7 +303,7 @@ async function listenGrpcFor(
     );
   }
   // Loaded only when asked for: hosts without gRPC never load @grpc/grpc-js.
-  const { listenGrpc } = await import('../server/grpc/index.js');
+  const { listenGrpc } = await loadPeer('grpcServer', () => import('../server/grpc/index.js'));
   try {
     return await listenGrpc(exposed[0]!.server, {
       port: options.grpcPort ?? 0,

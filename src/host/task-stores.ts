@@ -17,6 +17,7 @@ import {
   type TaskStore,
 } from '../store/index.js';
 import { SqliteTaskStore } from '../store/sqlite/index.js';
+import { loadPeer } from '../peers/index.js';
 
 /** The store kinds `--store` accepts. */
 export type TaskStoreKind = 'sqlite' | 'memory' | 'postgres';
@@ -121,7 +122,7 @@ export async function openTaskStore(settings: TaskStoreSettings, name?: string):
   const base = pg.schema ?? DEFAULT_DATABASE_SCHEMA;
   const schema = name === undefined ? base : agentSchema(base, name);
   // Loaded only for this kind: hosts on SQLite never load `pg` (decision 0006).
-  const { openPostgresStore } = await import('../store/postgres/index.js');
+  const { openPostgresStore } = await loadPeer('postgres', () => import('../store/postgres/index.js'));
   const store = await openPostgresStore({
     connectionString: url,
     schema,

@@ -26,4 +26,4 @@ export {
   type McpToolOptions,
   type ResolvedMcpServer,
 } from './mcp-tools.js';
-export { McpConnectError } from './mcp-connection.js';
+export { McpConnectError } from './mcp-options.js';

@@ -8,17 +8,21 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '../host-config.js';
+import { loadPeer } from '../../peers/index.js';
+import { McpConnectError, type McpConnectionOptions } from './mcp-options.js';
 
 /**
  * The SDK's client side, imported on first use: loading it takes about a third of a second, which
  * hosts without MCP servers (and every other CLI command) should not pay.
  */
 async function sdk() {
-  const [client, stdio, http] = await Promise.all([
-    import('@modelcontextprotocol/sdk/client/index.js'),
-    import('@modelcontextprotocol/sdk/client/stdio.js'),
-    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-  ]);
+  const [client, stdio, http] = await loadPeer('mcp', () =>
+    Promise.all([
+      import('@modelcontextprotocol/sdk/client/index.js'),
+      import('@modelcontextprotocol/sdk/client/stdio.js'),
+      import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    ]),
+  );
   return {
     Client: client.Client,
     StdioClientTransport: stdio.StdioClientTransport,
@@ -31,19 +35,6 @@ const CLIENT_INFO = { name: 'concord', version: '0.1.0' };
 
 /** The last this many characters of a server's stderr are kept, to say why it stopped. */
 const STDERR_TAIL = 2000;
-
-/** Options of an `McpConnection`. */
-export interface McpConnectionOptions {
-  /** Longest wait for a server to start and answer `initialize` (default 30 s). */
-  connectTimeoutMs?: number;
-  /** Receives each line a stdio server writes to stderr (the library itself never logs). */
-  onLog?: (server: string, line: string) => void;
-}
-
-/** Why an MCP server could not be reached; the message names the server and its last words. */
-export class McpConnectError extends Error {
-  override readonly name = 'McpConnectError';
-}
 
 /** See the file comment. */
 export class McpConnection {

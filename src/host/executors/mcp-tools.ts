@@ -15,7 +15,8 @@ import { AGENT_TOOL_NAME } from './agent-tool.js';
 import { agentToolError, bounded } from './agent-tool-result.js';
 import type { ChatTool } from './chat-completion-stream.js';
 import type { ChatToolCall } from './chat-messages.js';
-import { McpConnection, type McpConnectionOptions } from './mcp-connection.js';
+import { McpConnection } from './mcp-connection.js';
+import type { McpConnectionOptions } from './mcp-options.js';
 
 /** An agent's `mcpServers` entry with the server it names. */
 export interface ResolvedMcpServer {

@@ -4,8 +4,17 @@
  * refused rather than misread.
  */
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { requirePeer } from '../../peers/index.js';
+
+// better-sqlite3 is an optional peer (decision 0153): loaded when a file is opened, so importing
+// the store (or the host, or the root entry) never needs the native build.
+const require = createRequire(import.meta.url);
+let sqlite: typeof Database | undefined;
+const loadSqlite = (): typeof Database =>
+  (sqlite ??= requirePeer('sqlite', () => require('better-sqlite3') as typeof Database));
 
 /**
  * Migrations in order; entry `i` takes the file from version `i` to `i + 1`. Never edit a shipped
@@ -222,7 +231,8 @@ export interface OpenDatabaseOptions {
 export function openDatabase(options: OpenDatabaseOptions): Database.Database {
   const inMemory = options.path === ':memory:' || options.path === '';
   if (!inMemory) mkdirSync(dirname(resolve(options.path)), { recursive: true });
-  const db = new Database(options.path);
+  const Sqlite = loadSqlite();
+  const db = new Sqlite(options.path);
   try {
     // WAL: readers never block the writer, and a commit is one append to the log.
     db.pragma('journal_mode = WAL');

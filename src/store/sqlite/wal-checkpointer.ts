@@ -82,7 +82,11 @@ parentPort.postMessage('ready');
 pass();
 `;
 
-const driverPath = createRequire(import.meta.url).resolve('better-sqlite3');
+// Resolved when the first checkpointer starts, not at import: better-sqlite3 is an optional peer
+// (decision 0153), and by then the store has already loaded it.
+const require = createRequire(import.meta.url);
+let driverPath: string | undefined;
+const driver = (): string => (driverPath ??= require.resolve('better-sqlite3'));
 
 /** Options of the checkpointer. */
 export interface WalCheckpointerOptions {
@@ -103,7 +107,7 @@ export class WalCheckpointer {
     options: WalCheckpointerOptions,
   ) {
     const workerData: WorkerData = {
-      driver: driverPath,
+      driver: driver(),
       path: options.path,
       restartWaitMs: RESTART_WAIT_MS,
       intervalMs: INTERVAL_MS,
