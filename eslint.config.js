@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 import { boundariesRule } from './scripts/boundaries.mjs';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.concord/**', 'bench/.tmp/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.concord/**', 'bench/.tmp/**', 'docs/api/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
