@@ -1,5 +1,5 @@
 /**
- * The package as a user gets it (issue 24): packed from the tracked files alone (prepack builds
+ * The package as a user gets it (issue 24): packed from a copy of the tracked files alone (prepack builds
  * dist/ from nothing), installed from the tarball into a fresh strict TypeScript project
  * (`strict`, no `skipLibCheck`), where every public entry must compile, and the Write an agent
  * guide's sample must serve and answer a call from the installed client.
@@ -126,28 +126,34 @@ console.log(JSON.stringify({ state: 'task' in response ? response.task.status.st
 await client.close();
 `;
 
-const work = mkdtempSync(join(tmpdir(), 'concord-packed-'));
-const clone = join(work, 'clone');
-const app = join(work, 'app');
+let work = '';
 let tarball = '';
 let peersInstalledWithIt: string[] = [];
 let agent: ChildProcess | undefined;
-
-afterAll(() => {
-  agent?.kill();
-  rmSync(work, { recursive: true, force: true });
-});
 
 describe.skipIf(!online)('the packed package, installed into a fresh strict project', () => {
   const entries = Object.entries(manifest.exports)
     .filter(([, target]) => typeof target === 'object')
     .map(([name]) => name);
 
+  let clone = '';
+  let app = '';
+
+  // Made here, not at load, so that a skipped run leaves nothing behind.
   beforeAll(async () => {
-    // A clean clone: the tracked files of HEAD, nothing built; this repository's node_modules
-    // lends prepack its compiler.
-    mkdirSync(clone);
-    execFileSync('sh', ['-c', `git archive HEAD | tar -x -C '${clone}'`], { cwd: ROOT });
+    work = mkdtempSync(join(tmpdir(), 'concord-packed-'));
+    clone = join(work, 'clone');
+    app = join(work, 'app');
+    // A clean clone: the tracked files as they stand in this checkout (so an uncommitted change
+    // is tested too), nothing built or ignored; this repository's node_modules lends prepack its
+    // compiler.
+    const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' })
+      .split('\0')
+      .filter((file) => file !== '' && existsSync(join(ROOT, file)));
+    for (const file of tracked) {
+      mkdirSync(dirname(join(clone, file)), { recursive: true });
+      copyFileSync(join(ROOT, file), join(clone, file));
+    }
     expect(existsSync(join(clone, 'dist'))).toBe(false);
     symlinkSync(realpathSync(join(ROOT, 'node_modules')), join(clone, 'node_modules'));
     await must('npm', ['pack', '--silent', '--pack-destination', work], clone);
@@ -186,6 +192,11 @@ describe.skipIf(!online)('the packed package, installed into a fresh strict proj
     mkdirSync(dirname(join(app, binary)), { recursive: true });
     copyFileSync(join(ROOT, binary), join(app, binary));
   }, 240_000);
+
+  afterAll(() => {
+    agent?.kill();
+    if (work !== '') rmSync(work, { recursive: true, force: true });
+  });
 
   it('installs the package from the tarball without its optional peers', () => {
     expect(peersInstalledWithIt).toEqual([]);
