@@ -11,12 +11,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createA2AServer, loadPushKeys, pushAllowProblem, type PushOptions } from '../server/index.js';
-import {
-  disablePretenuring,
-  limitHeapGrowth,
-  listen,
-  type ConnectionOptions,
-} from '../server/adapters/node.js';
+import { listen, type ConnectionOptions } from '../server/adapters/node.js';
+import { disablePretenuring, limitHeapGrowth } from './process-tuning.js';
 import type { RunningGrpcServer } from '../server/grpc/index.js';
 import type { RetentionOptions } from '../store/index.js';
 import { DEFAULT_MAX_JSON_DEPTH, GRPC_MAX_JSON_DEPTH, MAX_JSON_DEPTH_CEILING } from '../protocol/index.js';
@@ -128,7 +124,8 @@ export async function serveCommand(args: string[], out: (line: string) => void):
     const problem = pushAllowProblem(entry);
     if (problem !== undefined) throw new UsageError(`--push-allow: ${problem}`);
   }
-  // A serving process, before it loads anything: decisions 0124 and 0126.
+  // A serving process, before it loads anything: decisions 0124 and 0126 (the CLI owns the process,
+  // so the policy is its own, issue 24).
   disablePretenuring();
   limitHeapGrowth();
   const stopped = stopSignal();

@@ -25,22 +25,24 @@ import { readBodyBefore, tooLarge } from './pre-read-body.js';
 import { advertisedHost } from './advertised-host.js';
 import { TurnWrites } from './turn-writes.js';
 
-export {
-  disablePretenuring,
-  limitHeapGrowth,
-  HEAP_GROWING_PERCENT,
-  SERVING_NODE_OPTIONS,
-} from './heap-tuning.js';
-export { ReleasingSet } from '../releasing-set.js';
 export { answerClientErrors } from './client-errors.js';
 export { ConnectionGuard, defaultMaxConnections } from './connection-guard.js';
+
+/**
+ * Where open SSE responses are recorded: `add` records one and returns the function that forgets
+ * it. `listen` passes its own internal set, whose layout keeps finished streams out of V8's old
+ * generation (decision 0121); that set is server code, not public surface (issue 24).
+ */
+export interface StreamRegistry {
+  add(res: ServerResponse): () => void;
+}
 
 /** Options of the node:http request listener. */
 export interface NodeHandlerOptions {
   /** Path prefix the A2A server is mounted at (e.g. `/agents/echo`); requests outside get 404. */
   basePath?: string;
   /** Open SSE responses are tracked here, so a shutdown can end them (clients resume later). */
-  streams?: ReleasingSet<ServerResponse>;
+  streams?: StreamRegistry;
 }
 
 function readBody(req: IncomingMessage, limit: number): Promise<string> {
@@ -200,7 +202,7 @@ function corkForTurn(res: ServerResponse, turn: StreamTurn): void {
 export function writeResponse(
   res: ServerResponse,
   response: HttpResponse,
-  streams?: ReleasingSet<ServerResponse>,
+  streams?: StreamRegistry,
 ): Promise<void> | void {
   if (!isStreamResponse(response)) {
     plainWrites.add(res, response);
@@ -212,7 +214,7 @@ export function writeResponse(
 async function writeStream(
   res: ServerResponse,
   response: HttpStreamResponse,
-  streams: ReleasingSet<ServerResponse> | undefined,
+  streams: StreamRegistry | undefined,
 ): Promise<void> {
   // Corked until the end of the turn, like plain responses (decision 0122): the headers and the
   // events that are ready together leave in one write, and a stream that ends within the turn

@@ -1,5 +1,7 @@
 /**
- * V8 settings for a process whose job is serving: allocation-site pretenuring off
+ * `concord serve`'s and `npm start`'s process policy (issue 24): these V8 settings are the business
+ * of whoever owns the process, not of a library, so they live with the CLI and no public entry
+ * exports them. V8 settings for a process whose job is serving: allocation-site pretenuring off
  * (`disablePretenuring`, decision 0124), a cap on heap growth (`limitHeapGrowth`, decision 0126,
  * explained at the function), and the node options to start it with (`SERVING_NODE_OPTIONS`,
  * decision 0132), the one setting V8 reads only when the process starts.
@@ -13,9 +15,9 @@
  * server at c=128: 3.2 kB of each request ended in the old generation with pretenuring, 11 bytes
  * without it; scavenges took 12% of the time instead of 2%.
  *
- * It is a process-wide V8 setting, so the library never changes it on its own: `concord serve`
- * calls this at start, and an application embedding the node adapter calls it once before it starts
- * serving (or runs node with `--no-allocation-site-pretenuring`). It only changes where V8 places
+ * It is a process-wide V8 setting, so the library never changes it: `concord serve` calls this at
+ * start; an application that owns its process and wants the same runs node with
+ * `--no-allocation-site-pretenuring`. It only changes where V8 places
  * new objects, never what a program computes.
  */
 import { setFlagsFromString } from 'node:v8';
@@ -34,7 +36,7 @@ export function disablePretenuring(): void {
 }
 
 /**
- * What to give node when it starts a serving process (`node $SERVING_NODE_OPTIONS app.js`, or in
+ * What to give node when it starts a serving process (`node --max-semi-space-size=8 app.js`, or in
  * NODE_OPTIONS); `npm start` and the benchmark's Concord servers use it (decision 0132).
  *
  * Semi-spaces of 8 MiB: a busy server's young generation otherwise grows to V8's largest, two
@@ -61,7 +63,8 @@ export const HEAP_GROWING_PERCENT = 50;
  *
  * A percentage given to node itself (`--heap-growing-percent`, on the command line or in
  * NODE_OPTIONS) is left as it is. Like `disablePretenuring`, this is process-wide: `concord serve`
- * calls it, and the library never does.
+ * calls it, and the library never does (an application that owns its process can pass
+ * `--heap-growing-percent=50` to node).
  */
 export function limitHeapGrowth(percent = HEAP_GROWING_PERCENT): void {
   if (!Number.isInteger(percent) || percent < 1) {
