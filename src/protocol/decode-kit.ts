@@ -16,6 +16,7 @@
  *   of these is reported as a ReadWarning. Outside it (servers reading requests) every reader
  *   stays strict.
  */
+import { bounded } from './error-bounds.js';
 import { A2AError, invalidParams } from './errors.js';
 
 /** The longest quotation of a client's value an error message carries (issue 23). */
@@ -35,7 +36,7 @@ export function quote(value: unknown): string {
     if (typeof value !== 'object' || value === null) return String(value).slice(0, QUOTE_MAX);
     return `${Array.isArray(value) ? 'an array' : 'an object'} nested too deeply to quote`;
   }
-  return text.length <= QUOTE_MAX ? text : `${text.slice(0, QUOTE_MAX)}… (${text.length} characters)`;
+  return bounded(text, QUOTE_MAX);
 }
 
 /** A JSON object as decoded by JSON.parse. */
