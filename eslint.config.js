@@ -31,10 +31,11 @@ export default tseslint.config(
     },
   },
   {
-    // Decision 0120: in optimised code, Node 20's V8 gives an object literal that starts with a
-    // spread and then adds keys a fresh hidden class per evaluation (~1.8 µs, allocated in old
-    // space, and every property access on such objects turns megamorphic). The request path builds
-    // such objects with Object.assign on a fresh literal instead, which shares hidden classes.
+    // docs/performance.md, 'Shared hidden classes': in optimised code, Node 20's V8 gives an object
+    // literal that starts with a spread and then adds keys a fresh hidden class per evaluation
+    // (~1.8 µs, allocated in old space, and every property access on such objects turns
+    // megamorphic). The request path builds such objects with Object.assign on a fresh literal
+    // instead, which shares hidden classes.
     files: ['src/server/**/*.ts', 'src/protocol/**/*.ts', 'src/store/**/*.ts', 'src/client/**/*.ts'],
     rules: {
       'no-restricted-syntax': [
@@ -42,7 +43,7 @@ export default tseslint.config(
         {
           selector: "ObjectExpression[properties.0.type='SpreadElement'][properties.length>1]",
           message:
-            'A literal that starts with a spread and adds keys gets a fresh hidden class per evaluation in V8 (decision 0120): use Object.assign({}, a, b), or put the spread after the plain keys when they cannot clash.',
+            'A literal that starts with a spread and adds keys gets a fresh hidden class per evaluation in V8 (docs/performance.md, "Shared hidden classes"): use Object.assign({}, a, b), or put the spread after the plain keys when they cannot clash.',
         },
       ],
     },

@@ -1,7 +1,8 @@
 // How many bytes of each finished send V8's scavenges promote to the old generation because of the
-// server's registries (decision 0121). This asserts V8 internals (`--trace-gc-nvp`), so it lives with
-// the benchmark rather than in the test suite (issue 24): `npm run bench:gc` builds, runs the built
-// package in a child node, prints the bytes promoted per send and exits 1 over the bound.
+// server's registries (docs/performance.md, 'Releasing registries'). This asserts V8 internals
+// (`--trace-gc-nvp`), so it lives with the benchmark rather than in the test suite (issue 24): `npm
+// run bench:gc` builds, runs the built package in a child node, prints the bytes promoted per send
+// and exits 1 over the bound.
 //
 // The child sends 32 concurrent lanes of messages through `A2AServer.handle()` to a store that keeps
 // nothing, so whatever survives is the server's. Measured on the development machine: about 900
@@ -79,6 +80,8 @@ for (let run = 1; run <= 3 && best >= BOUND; run++) {
 }
 console.log(`best: ${best.toFixed(0)} bytes per send (bound ${BOUND})`);
 if (best >= BOUND) {
-  console.error('the server registries promote finished sends to the old generation (decision 0121)');
+  console.error(
+    'the server registries promote finished sends to the old generation (docs/performance.md, "Releasing registries")',
+  );
   process.exit(1);
 }

@@ -3,13 +3,14 @@
 //
 // Every server is started at the beginning and pinned to core 0, where it waits while the others
 // are measured; the load generator (wrk, or autocannon where wrk is not installed) runs in a child
-// process pinned to core 1. The runs are measured in interleaved rounds (decision 0131): in each
-// round, each run in turn, each server in turn (bare, Concord's memory and SQLite stores and
-// @a2a-js/sdk first, then the rest), a strict one-request check then a timed load run (warmed up the first time a
-// server meets that kind of request). Results (req/s, p50/p99 in the steady state after every
-// connection is up, decision 0118; bad responses, peak RSS, CPU, ratios to bare taken round by
-// round, bench/lib/rounds.mjs) go to stdout as a markdown table and to bench/.tmp/last-run.md;
-// progress goes to stderr.
+// process pinned to core 1. The runs are measured in interleaved rounds (docs/performance.md,
+// 'Interleaved rounds'): in each round, each run in turn, each server in turn (bare, Concord's
+// memory and SQLite stores and @a2a-js/sdk first, then the rest), a strict one-request check then a
+// timed load run (warmed up the first time a server meets that kind of request). Results (req/s,
+// p50/p99 in the steady state after every connection is up, docs/performance.md, 'Steady-state
+// latency'; bad responses, peak RSS, CPU, ratios to bare taken round by round,
+// bench/lib/rounds.mjs) go to stdout as a markdown table and to bench/.tmp/last-run.md; progress
+// goes to stderr. To record a run, see docs/performance.md, 'Running the benchmarks'.
 //
 // Environment: BENCH_ROUNDS (default 3), BENCH_DURATION (s per run and round, default 5),
 // BENCH_WARMUP (s, default 3),
@@ -54,16 +55,17 @@ const RETRIES = Number(env.BENCH_RETRIES ?? 8);
 let retriesLeft = RETRIES;
 
 // Concord's servers are started as the README asks a serving process to be started: node given
-// SERVING_NODE_OPTIONS (a young generation of 8 MiB semi-spaces, decision 0132), as `npm start`
-// does. The other servers run on node's defaults, as their own documentation leaves them.
+// SERVING_NODE_OPTIONS (a young generation of 8 MiB semi-spaces; docs/performance.md, 'Serving node
+// options'), as `npm start` does. The other servers run on node's defaults, as their own
+// documentation leaves them.
 const { SERVING_NODE_OPTIONS } = await import('../dist/cli/process-tuning.js');
 const CONCORD_NODE_ARGS = SERVING_NODE_OPTIONS.split(' ');
 
 const SERVERS = [
   { name: 'bare', script: 'servers/bare.mjs' },
   // The same, with its replies written at the end of the event-loop turn as Concord's node adapter
-  // writes them (decision 0122). Ratios stay to "bare", the limit the issue names; this row shows
-  // what the same trick is worth without any A2A work.
+  // writes them (docs/performance.md, 'End-of-turn writes'). Ratios stay to "bare", the limit the
+  // issue names; this row shows what the same trick is worth without any A2A work.
   {
     name: 'bare-turn',
     script: 'servers/bare.mjs',
@@ -328,7 +330,7 @@ const report = renderReport({
       '"ramp" is how long that took: Node 20 (libuv 1.46) accepts one connection per event-loop iteration, so a saturated server ' +
       'takes about c²/2 request times to accept c connections. "wrk p99" is wrk\'s own figure over the whole run, ramp included, ' +
       'after its coordinated-omission correction (synthetic samples for each long wait), shown for comparison with earlier results.',
-    `Each row is ${ROUNDS} samples of ${DURATION}s, one per round; within a round the servers take their turns at a run back to back (decision 0131). ` +
+    `Each row is ${ROUNDS} samples of ${DURATION}s, one per round; within a round the servers take their turns at a run back to back (docs/performance.md, "Interleaved rounds"). ` +
       'req/s, p50, wrk p99, ramp and CPU are the medians of the samples; p99, max and peak RSS the highest (their targets are upper bounds); errors the sum. ' +
       'A FAILED sample is left out of the figures and ratios, and the status says how many samples were used.',
     '×bare compares with the bare node:http server on the same run: it parses the body and writes a fixed reply, the practical ceiling. ' +

@@ -3,12 +3,12 @@
 // rather than in the test suite (issue 24): `npm run bench:v8` builds, prints each measurement and
 // exits 1 when one is outside its bound.
 //
-// - SERVING_NODE_OPTIONS (decision 0132): a young generation of at most 16 MiB under a few thousand
-//   "requests in flight", where V8's default grows it to 32.
-// - limitHeapGrowth (decision 0126): a churning ~30 MB live set; the heap at a full collection's
-//   start over what the previous one left is V8's growing factor plus the young generation's share.
-//   Measured on the development machine: 4.5 with V8's default, 2.3 with the limit (1.5); a
-//   percentage given to node on its command line is left as it is.
+// - SERVING_NODE_OPTIONS (docs/performance.md, 'Serving node options'): a young generation of at
+// most 16 MiB under a few thousand "requests in flight", where V8's default grows it to 32.
+// - limitHeapGrowth (docs/performance.md, 'Heap growth limit'): a churning ~30 MB live set; the
+// heap at a full collection's start over what the previous one left is V8's growing factor plus the
+// young generation's share. Measured on the development machine: 4.5 with V8's default, 2.3 with
+// the limit (1.5); a percentage given to node on its command line is left as it is.
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -10,7 +10,7 @@
 -- first request of the 128th connection waits about 128 loop iterations to be accepted (1.7 s
 -- for a server at 200 us a request), and wrk's coordinated-omission correction then adds dozens
 -- of synthetic samples for each such wait, which alone makes a p99 of about a second (measured:
--- bench/RESULTS.md, "the c=128 tail"). So each request carries its send time (CLOCK_MONOTONIC,
+-- docs/performance.md, "Steady-state latency"). So each request carries its send time (CLOCK_MONOTONIC,
 -- in microseconds) as its JSON-RPC id, the server echoes it, and the reply's latency is read
 -- from it: one exact, uncorrected sample per request. Only requests sent once every connection
 -- has been answered once (every connection accepted) are counted; the throughput of that window

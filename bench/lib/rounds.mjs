@@ -1,17 +1,17 @@
-// Interleaved rounds (decision 0131). Every (server, run) cell is measured once per round, and in
-// a round the servers take their turns at one run back to back, so a ratio to the bare server
-// compares two samples taken seconds apart rather than minutes apart. On a shared machine the
-// speed of both cores drifts by ±20% over minutes; measured minutes apart, the ratio followed the
-// drift more than it followed Concord.
+// Interleaved rounds (docs/performance.md, 'Interleaved rounds'). Every (server, run) cell is
+// measured once per round, and in a round the servers take their turns at one run back to back, so
+// a ratio to the bare server compares two samples taken seconds apart rather than minutes apart. On
+// a shared machine the speed of both cores drifts by ±20% over minutes; measured minutes apart, the
+// ratio followed the drift more than it followed Concord.
 //
 // A cell's row keeps its usable samples' medians: req/s, p50, wrk's p99 and ramp, CPU. The highest
 // where a target is an upper bound: p99, max latency and peak RSS (over every sample). Errors and
 // totals are summed over every sample. Its ratio to bare is the median of the per-round ratios,
 // with their range.
 //
-// A usable sample is one not marked FAILED. Samples measured over the steady window (decision
-// 0118) and wrk's whole-run figures are not mixed: when some samples have a steady window, only
-// those make the figures.
+// A usable sample is one not marked FAILED. Samples measured over the steady window
+// (docs/performance.md, 'Steady-state latency') and wrk's whole-run figures are not mixed: when
+// some samples have a steady window, only those make the figures.
 
 /** The median of a non-empty list of numbers (the mean of the middle two for an even count). */
 export function median(values) {

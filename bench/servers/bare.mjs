@@ -10,10 +10,11 @@ import { createServer } from 'node:http';
 import { onJsonCall, sendJson } from '../lib/json-call.mjs';
 
 // BENCH_BUSY_US adds that much CPU (a busy-wait) to each request: the bare server at another
-// server's cost per request, to tell what comes from the cost alone (bench/RESULTS.md, the c=128 tail).
+// server's cost per request, to tell what comes from the cost alone (docs/performance.md,
+// 'Steady-state latency').
 const BUSY_NS = BigInt(Math.round(Number(process.env.BENCH_BUSY_US ?? 0) * 1000));
 // BENCH_TURN_WRITES=1 writes send replies at the end of the event-loop turn, all together, as
-// Concord's node adapter does (decision 0122): the limit for a server that uses the same trick.
+// Concord's node adapter does (docs/performance.md, 'End-of-turn writes'): the limit for a server that uses the same trick.
 const TURN_WRITES = process.env.BENCH_TURN_WRITES === '1';
 let turn = [];
 const writeTurn = () => {

@@ -21,8 +21,8 @@ import { compileContracts } from '../../dist/contracts/index.js';
 import { BENCH_CONTRACT } from '../lib/payload.mjs';
 
 // What `concord serve` does at start, and what the node adapter's documentation asks of a serving
-// process (decisions 0124 and 0126). BENCH_PRETENURING=on and BENCH_HEAP_GROWTH=v8 keep V8's
-// defaults, for A/B runs.
+// process (docs/performance.md, 'No allocation-site pretenuring' and 'Heap growth limit').
+// BENCH_PRETENURING=on and BENCH_HEAP_GROWTH=v8 keep V8's defaults, for A/B runs.
 if (process.env.BENCH_PRETENURING !== 'on') disablePretenuring();
 if (process.env.BENCH_HEAP_GROWTH !== 'v8') limitHeapGrowth();
 

@@ -2,9 +2,9 @@
  * `concord serve`'s and `npm start`'s process policy (issue 24): these V8 settings are the business
  * of whoever owns the process, not of a library, so they live with the CLI and no public entry
  * exports them. V8 settings for a process whose job is serving: allocation-site pretenuring off
- * (`disablePretenuring`, decision 0124), a cap on heap growth (`limitHeapGrowth`, decision 0126,
- * explained at the function), and the node options to start it with (`SERVING_NODE_OPTIONS`,
- * decision 0132), the one setting V8 reads only when the process starts.
+ * (`disablePretenuring`), a cap on heap growth (`limitHeapGrowth`, explained at the function), and
+ * the node options to start it with (`SERVING_NODE_OPTIONS`), the one setting V8 reads only when
+ * the process starts.
  *
  * Pretenuring: V8 watches which object and array literals produce objects that survive a
  * young-generation collection, and once a literal's objects look long-lived it allocates them
@@ -37,7 +37,8 @@ export function disablePretenuring(): void {
 
 /**
  * What to give node when it starts a serving process (`node --max-semi-space-size=8 app.js`, or in
- * NODE_OPTIONS); `npm start` and the benchmark's Concord servers use it (decision 0132).
+ * NODE_OPTIONS); `npm start` and the benchmark's Concord servers use it
+ * (docs/performance.md, 'Serving node options').
  *
  * Semi-spaces of 8 MiB: a busy server's young generation otherwise grows to V8's largest, two
  * 16 MiB semi-spaces, 32 MiB of resident memory. At 8 the benchmark servers peaked 13-16 MiB lower
@@ -52,8 +53,8 @@ export const SERVING_NODE_OPTIONS = '--max-semi-space-size=8';
 export const HEAP_GROWING_PERCENT = 50;
 
 /**
- * Caps how far V8 lets the old generation grow between full collections (decision 0126); safe to
- * call again.
+ * Caps how far V8 lets the old generation grow between full collections (docs/performance.md,
+ * 'Heap growth limit'); safe to call again.
  *
  * V8 picks the next full collection's threshold as what survived the last one times a factor
  * between 1.1 and 4; a busy server with a small live set is given 4, so its resident memory sits at

@@ -124,8 +124,9 @@ export async function serveCommand(args: string[], out: (line: string) => void):
     const problem = pushAllowProblem(entry);
     if (problem !== undefined) throw new UsageError(`--push-allow: ${problem}`);
   }
-  // A serving process, before it loads anything: decisions 0124 and 0126 (the CLI owns the process,
-  // so the policy is its own, issue 24).
+  // A serving process, before it loads anything: docs/performance.md, 'No allocation-site
+  // pretenuring' and 'Heap growth limit' (the CLI owns the process, so the policy is its own,
+  // issue 24).
   disablePretenuring();
   limitHeapGrowth();
   const stopped = stopSignal();

@@ -88,7 +88,10 @@ interface Topic {
 
 /** Per-task publish/subscribe of committed events. */
 export class EventHub {
-  /** Task id → its listeners; topics come and go with streams (decision 0121). */
+  /**
+   * Task id → its listeners; topics come and go with streams (docs/performance.md, 'Releasing
+   * registries').
+   */
   private readonly topics = new ReleasingMap<string, Topic>();
   private readonly limit: number;
 

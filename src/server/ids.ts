@@ -32,7 +32,7 @@ let counter = 0;
 // The id is written here, then read out as one string. Joining 20 pieces with `+` made 19
 // intermediate cons strings per id, about 470 bytes of heap that lived as long as the id did (a
 // store keeps several ids per task) until V8 flattened it; one latin1 read makes a flat 36-byte
-// string and half the work (decision 0120).
+// string and half the work (docs/performance.md, 'Shared hidden classes').
 const text = Buffer.alloc(36);
 text[8] = text[13] = text[18] = text[23] = 0x2d; // '-'
 

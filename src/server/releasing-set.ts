@@ -1,10 +1,10 @@
 /**
  * A set of objects that come and go with requests or connections (the node adapter's open streams
- * and sockets), for the same reason as `ReleasingMap` (releasing-map.ts, decision 0121): a V8 Set
- * that gains and loses a member per request leaves superseded hash tables behind that still hold
- * their members, and once they are in the old generation every scavenge keeps those members, and
- * all they reach, alive. Here each member sits in a slot that is emptied before it leaves the Set,
- * so a superseded table holds only empty slots.
+ * and sockets), for the same reason as `ReleasingMap` (releasing-map.ts; docs/performance.md,
+ * 'Releasing registries'): a V8 Set that gains and loses a member per request leaves superseded
+ * hash tables behind that still hold their members, and once they are in the old generation every
+ * scavenge keeps those members, and all they reach, alive. Here each member sits in a slot that is
+ * emptied before it leaves the Set, so a superseded table holds only empty slots.
  *
  * Measured on the SQLite benchmark server's streaming run: a plain Set of open responses made
  * 2,190-2,230 bytes of every stream end in the old generation; without it, 713.

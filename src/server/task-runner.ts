@@ -96,7 +96,10 @@ class ExecutionContext implements RequestContext {
 
 /** The registry of live executions. */
 export class TaskRunner {
-  /** Task id → its live run (a ReleasingMap: runs come and go with requests, decision 0121). */
+  /**
+   * Task id → its live run (a ReleasingMap: runs come and go with requests; docs/performance.md,
+   * 'Releasing registries').
+   */
   private readonly live = new ReleasingMap<string, RunningTask>();
 
   constructor(

@@ -1,4 +1,5 @@
-// The benchmark's interleaved rounds (decision 0131): a cell's row and its per-round ratio to bare.
+// The benchmark's interleaved rounds (docs/performance.md, 'Interleaved rounds'): a cell's row and
+// its per-round ratio to bare.
 import { describe, expect, it } from 'vitest';
 import { median, pairedRatio, summariseCell, type RoundSample } from '../../bench/lib/rounds.mjs';
 

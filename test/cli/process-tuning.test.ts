@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from './cli-process.js';
 import { limitHeapGrowth, SERVING_NODE_OPTIONS } from '../../src/cli/process-tuning.js';
 
-describe('the CLI process policy (decisions 0126 and 0132)', () => {
+describe('the CLI process policy (docs/performance.md, "Heap growth limit", "Serving node options")', () => {
   it('is what npm start gives node', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
       scripts: { start: string };

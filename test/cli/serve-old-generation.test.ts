@@ -1,5 +1,6 @@
 /**
- * Finished requests must not end up in V8's old generation (decisions 0121 and 0124). This serves
+ * Finished requests must not end up in V8's old generation (docs/performance.md, 'Releasing registries' and
+ * 'No allocation-site pretenuring'). This serves
  * the echo example on the SQLite store from the built CLI in a child node with `--trace-gc-nvp`,
  * calls it on 32 keep-alive lanes over HTTP, and sums what the server's scavenges promoted per call.
  *
@@ -91,7 +92,7 @@ async function promotedPerCall(method: string): Promise<number> {
 }
 
 describe('concord serve and the old generation', () => {
-  it('does not promote finished sends (decision 0124: no allocation-site pretenuring)', async () => {
+  it('does not promote finished sends (docs/performance.md, "No allocation-site pretenuring")', async () => {
     expect(await promotedPerCall('message/send'), 'bytes promoted per send').toBeLessThan(1200);
   }, 120_000);
 

@@ -1,15 +1,15 @@
 /**
- * Decision 0121: a finished request must not stay reachable from the server once it is answered.
- * The V8 side of it (how many bytes of each send the scavenges promote, `--trace-gc-nvp`) asserts V8
- * internals, so it is a benchmark check now: `npm run bench:gc` (bench/gc-promotion.mjs, issue 24).
- * What stays here is what the node adapter itself holds on to.
+ * docs/performance.md, 'Releasing registries': a finished request must not stay reachable from the
+ * server once it is answered. The V8 side of it (how many bytes of each send the scavenges promote,
+ * `--trace-gc-nvp`) asserts V8 internals, so it is a benchmark check now: `npm run bench:gc`
+ * (bench/gc-promotion.mjs, issue 24). What stays here is what the node adapter itself holds on to.
  */
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { sendText } from '../helpers/a2a-http.js';
 import { startEcho } from '../helpers/echo-server.js';
 
-describe('request bodies and the old generation (decision 0121)', () => {
+describe('request bodies and the old generation (docs/performance.md, "Releasing registries")', () => {
   it('leaves no listener on a request once its body is read', async () => {
     // Left attached, the body reader's closures tied each send's request to the old generation.
     const echo = await startEcho();

@@ -1,10 +1,10 @@
 /**
- * Decision 0122: the node adapter writes plain responses together at the end of the event-loop
- * turn, and corks streams until the end of each turn. Driven over real sockets through
- * `createNodeHandler`: responses that became ready together are written in one run of the check
- * phase, a pipelined connection still gets its responses in request order, a response that cannot
- * be written does not hold back the others, and a stream whose events are ready at once leaves in
- * one socket write.
+ * docs/performance.md, 'End-of-turn writes': the node adapter writes plain responses together at
+ * the end of the event-loop turn, and corks streams until the end of each turn. Driven over real
+ * sockets through `createNodeHandler`: responses that became ready together are written in one run
+ * of the check phase, a pipelined connection still gets its responses in request order, a response
+ * that cannot be written does not hold back the others, and a stream whose events are ready at once
+ * leaves in one socket write.
  */
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
@@ -63,7 +63,7 @@ async function serve(target: HttpApp, ends: { path: string; batch: number; fromI
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-describe('plain responses written at the end of the turn (decision 0122)', () => {
+describe('plain responses written at the end of the turn (docs/performance.md, "End-of-turn writes")', () => {
   it('writes the responses that became ready together in one run of the check phase', async () => {
     // All three are answered at once, when the third has arrived.
     let release!: () => void;

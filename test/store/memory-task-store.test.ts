@@ -74,7 +74,7 @@ describe('memory store retention (decision 0010)', () => {
   });
 });
 
-describe('memory store: terminal tasks kept as text (decision 0125)', () => {
+describe('memory store: terminal tasks kept as text (docs/performance.md, "Frozen memory-store tasks")', () => {
   const done = (id: string): Task => makeTask(id, { state: 'TASK_STATE_COMPLETED' });
 
   it('gives back an equal copy of a finished task, its events, and its list entry', async () => {

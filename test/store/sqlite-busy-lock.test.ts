@@ -1,5 +1,6 @@
 /**
- * The SQLite store never waits for the write lock on the event loop (decision 0130): while another
+ * The SQLite store never waits for the write lock on the event loop (docs/performance.md, 'Write lock without
+ * waiting'): while another
  * connection holds it, commits stay parked, timers and I/O keep running, and the parked commits are
  * written, in order, once it is released; held past the busy timeout, the lock fails them.
  */

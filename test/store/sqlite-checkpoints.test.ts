@@ -1,8 +1,8 @@
 /**
- * WAL checkpoints in a worker thread (decision 0128): the file is brought up to date while the
- * store's connection only appends to the WAL, `checkpoints: 'inline'` leaves it to SQLite's
- * automatic checkpoint, the WAL is started over once it reaches `walRestartPages`, and closing the
- * store folds the WAL into the file.
+ * WAL checkpoints in a worker thread (docs/performance.md, 'Checkpoints in a worker'): the file is
+ * brought up to date while the store's connection only appends to the WAL, `checkpoints: 'inline'`
+ * leaves it to SQLite's automatic checkpoint, the WAL is started over once it reaches
+ * `walRestartPages`, and closing the store folds the WAL into the file.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, statSync, writeFileSync } from 'node:fs';

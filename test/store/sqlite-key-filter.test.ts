@@ -1,7 +1,8 @@
 /**
- * The idempotency-key filter of the SQLite store (decision 0129): never a false "absent", whether
- * the key was committed by this process or found in the file when the store claimed it; few false
- * "maybe"s; and trusted only by the store that holds the file's lease.
+ * The idempotency-key filter of the SQLite store (docs/performance.md, 'Idempotency-key filter'):
+ * never a false "absent", whether the key was committed by this process or found in the file when
+ * the store claimed it; few false "maybe"s; and trusted only by the store that holds the file's
+ * lease.
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { TaskScope } from '../../src/store/index.js';

@@ -4,7 +4,10 @@
  */
 import type Database from 'better-sqlite3';
 
-/** Undoes migration 7 -> 8 (decision 0127): the file reads as schema 7 afterwards. */
+/**
+ * Undoes migration 7 -> 8 (docs/performance.md, 'Fewer B-trees per commit'): the file reads as
+ * schema 7 afterwards.
+ */
 export function undoSchema8(db: Database.Database): void {
   db.exec(`
     ALTER TABLE tasks DROP COLUMN held_keys;

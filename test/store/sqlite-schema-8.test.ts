@@ -1,7 +1,8 @@
 /**
- * Schema 8 of the SQLite store (decision 0127): one event row per commit, idempotency keys listed on
- * their task row, retention through tasks_by_state. A schema-7 file, with its one-row-per-event log
- * and its keys, upgrades in place and reads, retries and expires as before.
+ * Schema 8 of the SQLite store (docs/performance.md, 'Fewer B-trees per commit'): one event row per
+ * commit, idempotency keys listed on their task row, retention through tasks_by_state. A schema-7
+ * file, with its one-row-per-event log and its keys, upgrades in place and reads, retries and
+ * expires as before.
  */
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,5 @@
-// The memory store's off-heap text archive (decision 0125): round trips, slab reuse, large texts.
+// The memory store's off-heap text archive (docs/performance.md, 'Frozen memory-store tasks'): round
+// trips, slab reuse, large texts.
 import { describe, expect, it } from 'vitest';
 import { SLAB_BYTES, TextArchive } from '../../src/store/memory/text-archive.js';
 

@@ -31,7 +31,8 @@ export { ConnectionGuard, defaultMaxConnections } from './connection-guard.js';
 /**
  * Where open SSE responses are recorded: `add` records one and returns the function that forgets
  * it. `listen` passes its own internal set, whose layout keeps finished streams out of V8's old
- * generation (decision 0121); that set is server code, not public surface (issue 24).
+ * generation (docs/performance.md, 'Releasing registries'); that set is server code, not public
+ * surface (issue 24).
  */
 export interface StreamRegistry {
   add(res: ServerResponse): () => void;
@@ -55,7 +56,8 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
     let size = 0;
     // Once the body is read (or refused), nothing of this call stays attached to the request.
     // Left on it, these closures tied every send's request to V8's old generation through
-    // scavenges (decision 0121); an IncomingMessage with no 'error' listener never emits one.
+    // scavenges (docs/performance.md, 'Releasing registries'); an IncomingMessage with no 'error'
+    // listener never emits one.
     const stop = (): void => {
       req.off('data', onData);
       req.off('end', onEnd);
@@ -196,8 +198,8 @@ function corkForTurn(res: ServerResponse, turn: StreamTurn): void {
 
 /**
  * Writes an HttpResponse: plain bodies at the end of this event-loop turn, together with the
- * turn's other responses (decision 0122); streams as their events come, with backpressure, each
- * turn's events flushed together at the end of that turn.
+ * turn's other responses (docs/performance.md, 'End-of-turn writes'); streams as their events come,
+ * with backpressure, each turn's events flushed together at the end of that turn.
  */
 export function writeResponse(
   res: ServerResponse,
@@ -216,9 +218,9 @@ async function writeStream(
   response: HttpStreamResponse,
   streams: StreamRegistry | undefined,
 ): Promise<void> {
-  // Corked until the end of the turn, like plain responses (decision 0122): the headers and the
-  // events that are ready together leave in one write, and a stream that ends within the turn
-  // (a quick task) is one write in all.
+  // Corked until the end of the turn, like plain responses (docs/performance.md, 'End-of-turn
+  // writes'): the headers and the events that are ready together leave in one write, and a stream
+  // that ends within the turn (a quick task) is one write in all.
   const turn: StreamTurn = { corked: false };
   corkForTurn(res, turn);
   res.writeHead(response.status, response.headers);

@@ -1,16 +1,16 @@
 /**
  * Work on responses deferred to the check phase that follows the I/O that produced them, once per
- * event-loop turn (decision 0122): the node adapter writes the turn's plain responses together,
- * and uncorks the streams that wrote during the turn.
+ * event-loop turn (docs/performance.md, 'End-of-turn writes'): the node adapter writes the turn's
+ * plain responses together, and uncorks the streams that wrote during the turn.
  *
  * Why: a response written the moment it is ready wakes its reader once per response. When the
  * reader is asleep on another core (a co-located client, a sidecar, another agent on the host, the
  * benchmark's load generator), each wake-up is an inter-processor interrupt, which a virtual
  * machine pays for with an exit on the writing side. Measured on the benchmark machine: about one
  * such interrupt per request written at once, about one per fifteen requests written per turn,
- * and 22-30% more requests per second for the in-memory store (bench/RESULTS.md, session 7).
- * Responses that are ready in the same turn go out back to back, so the reader is usually still
- * awake for all but the first.
+ * and 22-30% more requests per second for the in-memory store (docs/performance.md, 'End-of-turn
+ * writes'). Responses that are ready in the same turn go out back to back, so the reader is usually
+ * still awake for all but the first.
  *
  * The cost is the rest of the current turn: a response waits until the turn's other I/O callbacks
  * ran, never for a timer. One made in a check phase itself (after a store's group commit) goes

@@ -7,8 +7,9 @@
  *
  * Memory is bounded: past `maxTasks` tasks, the oldest-created tasks in a terminal state are
  * forgotten (decision 0010). Tasks still in progress are never dropped, whatever their age. A task
- * that reaches a terminal state is kept as JSON text outside the JavaScript heap (decision 0125,
- * text-archive.ts), and read back like the durable stores read their rows.
+ * that reaches a terminal state is kept as JSON text outside the JavaScript heap (text-archive.ts;
+ * docs/performance.md, 'Frozen memory-store tasks'), and read back like the durable stores read
+ * their rows.
  */
 import { isTerminalState, type Task, type TaskState } from '../../protocol/model.js';
 import { isAfterCursor, planList } from '../list-plan.js';
@@ -287,9 +288,9 @@ export class MemoryTaskStore implements TaskStore {
   }
 
   /**
-   * Moves a terminal task's snapshot and log into the archive as JSON (decision 0125): the same
-   * text the durable stores write, and read back the same way. The model is plain JSON data
-   * (model.ts), so what comes back equals what went in.
+   * Moves a terminal task's snapshot and log into the archive as JSON (docs/performance.md, 'Frozen
+   * memory-store tasks'): the same text the durable stores write, and read back the same way. The
+   * model is plain JSON data (model.ts), so what comes back equals what went in.
    */
   private freeze(entry: Entry): void {
     const task = JSON.stringify(entry.stored!.task);

@@ -1,5 +1,6 @@
 /**
- * Text kept outside the JavaScript heap, for the in-memory store's finished tasks (decision 0125).
+ * Text kept outside the JavaScript heap, for the in-memory store's finished tasks
+ * (docs/performance.md, 'Frozen memory-store tasks').
  *
  * A finished task never changes again, but kept as live objects it costs the garbage collector
  * for as long as it is kept: some twenty objects per task, copied into the old generation and

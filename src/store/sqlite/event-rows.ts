@@ -1,8 +1,9 @@
 /**
- * The row format of the SQLite event log (schema 8, decision 0127): one row per commit, keyed by
- * the commit's last sequence number, holding its events as a JSON array, or as the bare event when
- * there is one (which is also how every row written before schema 8 reads). One row per commit
- * instead of one per event is a B-tree insert per commit, whatever the number of events.
+ * The row format of the SQLite event log (schema 8; docs/performance.md, 'Fewer B-trees per
+ * commit'): one row per commit, keyed by the commit's last sequence number, holding its events as a
+ * JSON array, or as the bare event when there is one (which is also how every row written before
+ * schema 8 reads). One row per commit instead of one per event is a B-tree insert per commit,
+ * whatever the number of events.
  */
 import type { StreamResponse } from '../../protocol/model.js';
 import type { TaskEventRecord } from '../task-store.js';

@@ -1,8 +1,8 @@
 /**
- * A Bloom filter of the idempotency keys in a SQLite file (decision 0129), so the look-up every
- * send makes before its agent runs (decision 0091) skips SQL when the key is surely new, which
- * is the usual case. A look-up in WAL mode is its own read transaction; under load it cost 5 to
- * 13 µs a send, several percent of the SQLite server's time.
+ * A Bloom filter of the idempotency keys in a SQLite file (docs/performance.md, 'Idempotency-key
+ * filter'), so the look-up every send makes before its agent runs (decision 0091) skips SQL when
+ * the key is surely new, which is the usual case. A look-up in WAL mode is its own read
+ * transaction; under load it cost 5 to 13 µs a send, several percent of the SQLite server's time.
  *
  * The filter answers "surely absent" or "maybe present"; only the first skips SQL, so a false
  * positive costs what every look-up cost before, and keys deleted by retention may stay in the

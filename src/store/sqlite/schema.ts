@@ -176,8 +176,9 @@ const MIGRATIONS: readonly string[] = [
     heartbeat_at INTEGER NOT NULL
   );
   `,
-  // 7 -> 8: fewer B-trees written per commit (decision 0127). A commit rewrites the right-hand leaf
-  // of every B-tree it inserts into, so each one dropped here is a page less per batch.
+  // 7 -> 8: fewer B-trees written per commit (docs/performance.md, 'Fewer B-trees per commit'). A
+  // commit rewrites the right-hand leaf of every B-tree it inserts into, so each one dropped here
+  // is a page less per batch.
   `
   -- One row per commit instead of one per event: \`seq\` becomes the row's last sequence number and
   -- \`events\` holds the commit's events, a JSON array when there are several. A row written before
@@ -242,9 +243,10 @@ export function openDatabase(options: OpenDatabaseOptions): Database.Database {
     // acknowledged task", DESIGN.md). Only an OS crash or power cut can roll back the last commits;
     // FULL would cover that at the cost of one fsync per batch.
     db.pragma('synchronous = NORMAL');
-    // 4 MiB of page cache (decision 0123): room for the interior pages of every index of a file of
-    // about a million tasks. More bought no throughput (the OS page cache holds the file anyway)
-    // and cost its full size in resident memory once the file outgrew it.
+    // 4 MiB of page cache (docs/performance.md, 'SQLite page cache'): room for the interior pages
+    // of every index of a file of about a million tasks. More bought no throughput (the OS page
+    // cache holds the file anyway) and cost its full size in resident memory once the file outgrew
+    // it.
     db.pragma('cache_size = -4000');
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs))}`);
     migrate(db);

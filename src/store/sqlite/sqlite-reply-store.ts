@@ -4,13 +4,15 @@
  *
  * A reply is kept through the task store's write queue, in the same group-commit transaction as the
  * task commits of its event-loop turn, so keeping one costs a row in a transaction that is written
- * anyway, and never waits for the write lock on the event loop (decisions 0122, 0130). Its promise
- * resolves after COMMIT, so a kept reply survives a crash as an acknowledged task does.
+ * anyway, and never waits for the write lock on the event loop (docs/performance.md, 'End-of-turn
+ * writes' and 'Write lock without waiting'). Its promise resolves after COMMIT, so a kept reply
+ * survives a crash as an acknowledged task does.
  *
  * Expiry needs no index: rowid order is the order replies were kept in, so the expired ones are at
  * the front. Each kept reply deletes the expired among the first EXPIRED_REPLIES_PER_KEEP rows,
  * and the retention sweep (when configured) deletes them in batches. Look-ups skip SQL for keys
- * the store's key filter has never seen (decision 0129): reply keys are added to it as task keys are.
+ * the store's key filter has never seen (docs/performance.md, 'Idempotency-key filter'): reply keys
+ * are added to it as task keys are.
  */
 import type Database from 'better-sqlite3';
 import type { Message } from '../../protocol/index.js';

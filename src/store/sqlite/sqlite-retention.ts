@@ -6,9 +6,9 @@
  * lock only briefly, and the store lets the event loop run between them.
  *
  * Terminal tasks are found through tasks_by_state, tenant by tenant (tenant-walk.ts), and their
- * keys through the task row's `held_keys` (schema 8, decision 0127): neither needs an index of its
- * own, which every commit would have had to write. The count cap's cutoff is found the same way
- * (see `capCutoff`).
+ * keys through the task row's `held_keys` (schema 8; docs/performance.md, 'Fewer B-trees per
+ * commit'): neither needs an index of its own, which every commit would have had to write. The
+ * count cap's cutoff is found the same way (see `capCutoff`).
  */
 import type Database from 'better-sqlite3';
 import { TASK_STATES, TERMINAL_STATES } from '../../protocol/model.js';

@@ -53,9 +53,9 @@ export interface SqliteTaskStoreOptions {
    */
   retention?: RetentionOptions;
   /**
-   * Who runs the WAL checkpoints of a file (decision 0128): `'background'` (the default), a worker
-   * thread, so the event loop never waits for the disk; `'inline'`, SQLite's own automatic
-   * checkpoint inside the commit that fills the WAL.
+   * Who runs the WAL checkpoints of a file (docs/performance.md, 'Checkpoints in a worker'):
+   * `'background'` (the default), a worker thread, so the event loop never waits for the disk;
+   * `'inline'`, SQLite's own automatic checkpoint inside the commit that fills the WAL.
    */
   checkpoints?: 'background' | 'inline';
   /**
@@ -97,7 +97,8 @@ export class SqliteTaskStore implements TaskStore {
     this.replies = new SqliteReplyStore({
       db: this.db,
       enqueue: (reply) => this.writes.enqueueReply(reply),
-      // Only this file's one server may trust the key filter (decision 0129).
+      // Only this file's one server may trust the key filter (docs/performance.md, 'Idempotency-key
+      // filter').
       mayHold: (scopedKey) => !this.lease.held || this.keys.mayHold(scopedKey),
       beforeWrite: flush,
       maxAgeMs: replyMaxAge(options.retention?.maxAgeMs),

@@ -1,9 +1,10 @@
 /**
- * WAL checkpoints off the event loop (decision 0128). SQLite's automatic checkpoint runs inside the
- * COMMIT that pushes the WAL past 1000 pages, on the connection that committed, and with
- * `synchronous = NORMAL` it fsyncs the WAL and the database file there. Under load that was one
- * checkpoint every few hundred sends, each blocking the event loop on the disk for about 5 ms (up
- * to 27 ms): 16% of the SQLite server's wall time went to waiting.
+ * WAL checkpoints off the event loop (docs/performance.md, 'Checkpoints in a worker'). SQLite's
+ * automatic checkpoint runs inside the COMMIT that pushes the WAL past 1000 pages, on the
+ * connection that committed, and with `synchronous = NORMAL` it fsyncs the WAL and the database
+ * file there. Under load that was one checkpoint every few hundred sends, each blocking the event
+ * loop on the disk for about 5 ms (up to 27 ms): 16% of the SQLite server's wall time went to
+ * waiting.
  *
  * A worker thread with a connection of its own checkpoints instead. The store's connection turns
  * its automatic checkpoint off once the worker is up, and back on if the worker fails, so the WAL
@@ -28,8 +29,8 @@ const INTERVAL_MS = 50;
  * WAL size, in pages, at which the worker restarts the WAL (16 MiB of 4 KiB pages). Each restart
  * holds the writer back, and SQLite's busy handler waits at least a millisecond, so restarting
  * often leaves the core idle; restarting rarely lets the WAL grow and costs p99. At c=32 on the
- * benchmark (decision 0128): 1000 pages made 64.0-71.8k requests per 8 s at p99 15-19 ms, 4096
- * made 70.1-72.5k at 23-24 ms, and 16384 made 72.7-74.3k at 35-37 ms.
+ * benchmark (docs/performance.md, 'Checkpoints in a worker'): 1000 pages made 64.0-71.8k requests
+ * per 8 s at p99 15-19 ms, 4096 made 70.1-72.5k at 23-24 ms, and 16384 made 72.7-74.3k at 35-37 ms.
  */
 export const DEFAULT_WAL_RESTART_PAGES = 4096;
 /** How long a RESTART may wait for the writer and readers, in ms, and so hold the writer back. */

@@ -9,13 +9,14 @@
  * is rejected with VersionConflictError and the rest of the batch goes ahead. Commits to the same
  * task in one batch are checked in arrival order against the version the earlier ones produced.
  *
- * The write lock is never waited for on the event loop (decision 0130). The turn's flush tries
- * BEGIN IMMEDIATE without a busy timeout; when the lock is held (the checkpoint worker restarting
- * the WAL, another process writing) the batch stays parked and the flush is tried again after a
- * short pause, so the loop goes on reading and running requests, whose commits join the batch.
- * SQLite's own busy handler would sleep instead, in steps of 1, 2, 5, 10 ms, while the requests
- * waited. Past the store's busy timeout the batch fails, as a blocking wait would have. Flushes
- * that must happen now (before another store's write, at close) still wait, up to that timeout.
+ * The write lock is never waited for on the event loop (docs/performance.md, 'Write lock without
+ * waiting'). The turn's flush tries BEGIN IMMEDIATE without a busy timeout; when the lock is held
+ * (the checkpoint worker restarting the WAL, another process writing) the batch stays parked and
+ * the flush is tried again after a short pause, so the loop goes on reading and running requests,
+ * whose commits join the batch. SQLite's own busy handler would sleep instead, in steps of 1, 2, 5,
+ * 10 ms, while the requests waited. Past the store's busy timeout the batch fails, as a blocking
+ * wait would have. Flushes that must happen now (before another store's write, at close) still
+ * wait, up to that timeout.
  *
  * Kept replies of keyed sends (sqlite-reply-store.ts, decision 0147) ride in the same batches: a
  * reply costs a row in the turn's transaction rather than a transaction of its own.
