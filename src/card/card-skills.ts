@@ -101,7 +101,7 @@ export function buildSkills(
     skills.push(fromContract(name, contract, definition));
   }
   if (skills.length === 0) {
-    // A card needs at least one skill (digest §12 item 24): the agent itself is the one it has.
+    // A card needs at least one skill (A2A 1.0 §5.7): the agent itself is the one it has.
     skills.push({
       id: definition.id,
       name: definition.name,

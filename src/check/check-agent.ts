@@ -32,7 +32,7 @@ import { checkWaitingTask } from './wait-checks.js';
 /**
  * Options of a check. The network policy is the client's (`allowPrivateNetworks`,
  * `allowedHosts`): by default no loopback, private or link-local target is contacted, the card's
- * own URL included (digest §7.5).
+ * own URL included (A2A 1.0 §13.2).
  */
 export interface CheckOptions extends Pick<NetworkPolicy, 'allowPrivateNetworks' | 'allowedHosts'> {
   /** A bearer token presented on every call (never on the public card fetch). */

@@ -305,7 +305,7 @@ export class A2AClient {
 
   /**
    * `GetExtendedAgentCard` (retried). The client then uses it in place of the public card
-   * (digest §9.2: the client SHOULD use it for the session); the interface stays as chosen.
+   * (A2A 1.0 §3.1.11: the client SHOULD use it for the session); the interface stays as chosen.
    */
   async getExtendedAgentCard(options?: CallOptions & { tenant?: string }): Promise<AgentCard> {
     const card = await this.idempotent(

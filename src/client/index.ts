@@ -42,7 +42,7 @@ export type { CardFetchOptions, FetchedCardJson, ResolvedCard } from './card-res
 export { CardCache, defaultCardCache, type CachedCard, type CardCacheOptions } from './card-cache.js';
 export { createJwksFetcher, type JwksFetcherOptions } from './jwks-fetcher.js';
 
-// The network guard every outbound request passes (digest §7.5).
+// The network guard every outbound request passes (A2A 1.0 §13.2).
 export {
   blockedAddressReason,
   checkTarget,

@@ -61,7 +61,7 @@ export function headersInterceptor(
 
 /**
  * Activates extensions by URI on every A2A request: the `A2A-Extensions` header (A2A 1.0 §3.2.6,
- * digest §8.2), comma-separated, merged with any value already set.
+ * A2A 1.0 §3.2.6), comma-separated, merged with any value already set.
  */
 export function extensionsInterceptor(uris: readonly string[]): ClientInterceptor {
   return {

@@ -51,7 +51,7 @@ export const defaultInterfaces: (baseUrl: string, grpcTarget?: string) => AgentI
 export function servedCard(input: AgentCardInput, facts: ServedFacts): AgentCard {
   const headerless = facts.headerless ?? '0.3';
   // A card claims only what is served (digest §11 item 6): gRPC only once a listener is bound.
-  // A 0.3 client sends no A2A-Version (digest §9.3): where such a request is 1.0
+  // A 0.3 client sends no A2A-Version (A2A 1.0 §3.6): where such a request is 1.0
   // (`defaultVersion`, AAP), no 0.3 client can use the HTTP 0.3 interfaces, so none is claimed
   // (decision 0139). gRPC names its version by service, not by header.
   const interfaces =

@@ -50,7 +50,7 @@ export function aumpInterceptor(options: AumpInterceptorOptions = {}): ClientInt
   return {
     before(call) {
       if (!carriesAump(call)) return;
-      // Both spellings: 1.0 reads A2A-Extensions, 0.3 servers X-A2A-Extensions (digest §12.20).
+      // Both spellings: 1.0 reads A2A-Extensions, 0.3 servers X-A2A-Extensions (decision 0136).
       call.headers['a2a-extensions'] = listWith(call.headers['a2a-extensions']);
       call.headers['x-a2a-extensions'] = listWith(call.headers['x-a2a-extensions']);
     },

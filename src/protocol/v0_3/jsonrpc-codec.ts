@@ -1,5 +1,5 @@
 /**
- * The 0.3 JSON-RPC codec: `types.ts` shapes of A2A v0.3.0 (digest §0, §2). Objects carry `kind`,
+ * The 0.3 JSON-RPC codec: `types.ts` shapes of A2A v0.3.0 (A2A 0.3 §6, §7). Objects carry `kind`,
  * enums are lowercase strings, results are bare (`message/send` returns the Task or Message itself,
  * digest §2), parameters name the task `id` (TaskIdParams, TaskQueryParams) and push configs are
  * wrapped as `{taskId, pushNotificationConfig}`. There is no tenant in 0.3; canonical tenants are

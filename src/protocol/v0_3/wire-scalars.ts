@@ -78,7 +78,7 @@ export function optionalWireInteger(
 
 /**
  * Reads `historyLength` with its 0.3 meaning: 0 (and, in ProtoJSON, absence) means "unlimited"
- * (0.3 proto comment; digest §12 item 6), which the canonical model spells as absent. Negative
+ * (0.3 proto comment; decision 0005), which the canonical model spells as absent. Negative
  * values are rejected.
  */
 export function readHistoryLength(

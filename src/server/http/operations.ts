@@ -103,7 +103,7 @@ export const OPERATIONS: Readonly<Record<OperationName, Operation>> = {
   deleteTaskPushNotificationConfig: u({
     decode: (c, p, at) => c.decodeTaskPushNotificationConfigRef(p, at),
     invoke: (h, r, call) => h.deleteTaskPushNotificationConfig(r, call),
-    // 1.0 returns Empty, 0.3 returns null (digest §12 item 16).
+    // 1.0 returns Empty, 0.3 returns null (decision 0086).
     encode: (_c, _r, call) => (call.version === '1.0' ? {} : null),
   }),
   getExtendedAgentCard: u({
@@ -141,7 +141,7 @@ export function encodeUnary(
   return operation.encode(codec, result as never, call);
 }
 
-/** Runs a streaming operation, passing `Last-Event-ID` on for resumption (digest §3.3). */
+/** Runs a streaming operation, passing `Last-Event-ID` on for resumption (A2A 1.0 §9.4.2, §11.7). */
 export function invokeStream(
   operation: StreamingOperation,
   handler: RequestHandler,
