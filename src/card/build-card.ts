@@ -5,7 +5,7 @@
  * are encoded from the result by the protocol codecs.
  *
  * The card only claims what the server does: capabilities come from the caller, never from the
- * definition (digest §11 item 6).
+ * definition (A2A 1.0 §3.3.4).
  */
 import type {
   AgentCard,
@@ -149,7 +149,7 @@ export function buildAgentCard(definition: AgentDefinition, options: BuildCardOp
     version: definition.version,
     capabilities: {
       streaming: options.capabilities.streaming,
-      // A card must not advertise what the server does not do (digest §11 item 6).
+      // A card must not advertise what the server does not do (A2A 1.0 §3.3.4).
       pushNotifications: options.capabilities.pushNotifications === true,
     },
     defaultInputModes: [...(overrides.defaultInputModes ?? defaultModes(definition))],

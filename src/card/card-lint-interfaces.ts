@@ -81,8 +81,8 @@ export function lintSupportedInterfaces(card: Json, out: ProblemList, required: 
 }
 
 /**
- * Lints the 0.3 endpoint fields: `url` and `preferredTransport` are REQUIRED (digest §12 item
- * 23: always emitted), and `additionalInterfaces` SHOULD include the main pair (0.3 `types.ts`).
+ * Lints the 0.3 endpoint fields: `url` and `preferredTransport` are REQUIRED (A2A 0.3
+ * §5.6.1: always emitted), and `additionalInterfaces` SHOULD include the main pair (0.3 `types.ts`).
  */
 export function lintLegacyInterfaces(card: Json, out: ProblemList): void {
   const url = requiredString(card, 'url', '', out);

@@ -33,7 +33,7 @@ interface Fetched {
   json: Record<string, unknown>;
 }
 
-// Members digest §11 items 2 and 3 list as required, as lint paths.
+// Members rules 2 and 3 list as required (A2A 0.3 §5.5; A2A 1.0 §4.4.1), as lint paths.
 const REQUIRED_03 =
   /^\/(protocolVersion|name|description|url|preferredTransport|version|capabilities|defaultInputModes|defaultOutputModes|skills(\/\d+\/(id|name|description|tags))?)$/;
 const REQUIRED_10 =

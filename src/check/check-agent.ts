@@ -3,7 +3,7 @@
  * It reads the card, then exercises every interface the card declares that Concord speaks
  * (JSON-RPC and HTTP+JSON, 0.3 and 1.0, on the wire; gRPC through the client's transport), using
  * only what the card and the protocol guarantee,
- * and returns a verdict per rule of the digest's §11 checklist, with the evidence of failures.
+ * and returns a verdict per rule of the conformance checklist (rules.ts), with the evidence of failures.
  */
 import type { NetworkPolicy } from '../client/index.js';
 import type { Part, ProtocolVersion } from '../protocol/index.js';

@@ -102,7 +102,7 @@ export function judgeErrorEnvelope(
   evidence: () => Evidence,
 ): void {
   if (target.version !== '1.0') return;
-  // Authentication failures happen at the HTTP layer (digest §2): no A2A envelope is owed.
+  // Authentication failures happen at the HTTP layer (A2A 1.0 §7.4): no A2A envelope is owed.
   if (error.httpStatus === 401 || error.httpStatus === 403) return;
   if (target.binding === 'JSONRPC') judgeJsonRpcData(recorder, error, evidence);
   else judgeRestBody(recorder, error, evidence);

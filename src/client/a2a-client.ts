@@ -223,7 +223,7 @@ export class A2AClient {
     return this.idempotent('getTask', request, options);
   }
 
-  /** `ListTasks` (retried); A2A 1.0 only: 0.3 has no such method (digest §2). */
+  /** `ListTasks` (retried); A2A 1.0 only: 0.3 has no such method (A2A 0.3 §7, `tasks/list`). */
   async listTasks(request: ListTasksRequest = {}, options?: CallOptions): Promise<ListTasksResponse> {
     if (this.transport.protocolVersion === '0.3') {
       throw new A2ALocalError(

@@ -3,7 +3,7 @@
  * whose message carries the AUMP extension gets it activated in the request header (A2A 1.0 §8.2;
  * seed "Messages activate the extension with the A2A-Extensions header"), and, when asked, the
  * caller learns whether the agent activated it in turn (the server echoes activated extensions,
- * digest §11 item 53). Calls that carry no AUMP reference are left alone, so one client can send
+ * A2A 1.0 §4.6.1). Calls that carry no AUMP reference are left alone, so one client can send
  * mandated and plain messages.
  */
 import type { ClientInterceptor, OutgoingCall } from '../../client/index.js';

@@ -15,8 +15,8 @@ function describe(value: unknown): string {
 }
 
 /**
- * Reads the REQUIRED `kind` discriminator of a 0.3 JSON-RPC object (`types.ts`; digest §11 item
- * 15) and checks it is one of `allowed`.
+ * Reads the REQUIRED `kind` discriminator of a 0.3 JSON-RPC object (`types.ts`; A2A 0.3
+ * §6) and checks it is one of `allowed`.
  */
 export function readKind<K extends string>(obj: JsonObject, path: string, allowed: readonly K[]): K {
   const value = obj.kind;

@@ -128,7 +128,7 @@ function decodeSecuritySchemes(value: unknown, path: string): Record<string, Sec
   return Object.fromEntries(entries);
 }
 
-/** Decodes an AgentCard, checking every REQUIRED member (digest §11 item 3). */
+/** Decodes an AgentCard, checking every REQUIRED member (A2A 1.0 §4.4.1, §5.7). */
 export function decodeAgentCard(value: unknown, path: string): AgentCard {
   const obj = readObject(value, path);
   const card: AgentCard = {

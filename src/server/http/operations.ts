@@ -1,7 +1,8 @@
 /**
  * The A2A operations as data: how each one's parameters are decoded, which handler method runs
  * it, and how its result is encoded. Both bindings (JSON-RPC and REST) dispatch through this
- * table, so they stay functionally equivalent (A2A 1.0 §5; digest §11 item 8).
+ * table, so they stay functionally equivalent (A2A 1.0 §5.1; conformance rule 8 in
+ * src/check/rules.ts).
  */
 import type { OperationName, ProtocolVersion, WireCodec } from '../../protocol/index.js';
 import type { CallContext } from '../call-context.js';

@@ -10,7 +10,7 @@ import type { ClientRow, Driver, NEvent, ServerUnderTest } from './driver.js';
 /** One operation (a column of the matrix). */
 export interface Operation {
   name: string;
-  /** ListTasks exists in A2A 1.0 only (digest §2). */
+  /** ListTasks exists in A2A 1.0 only (A2A 0.3 §7, `tasks/list`). */
   only10?: boolean;
   /** Driver members the operation needs; a client without them has no such cell. */
   needs?: (keyof Driver)[];
