@@ -1,6 +1,6 @@
 /**
  * Builds the canonical (1.0-shaped) AgentCard of one agent from its definition and what the host
- * serves (seeds/agent-card.md "Shaman Implementation": cards are generated from the agent's
+ * serves (Shaman's agent-card.md "Shaman Implementation": cards are generated from the agent's
  * frontmatter and enhanced with the organisation's security schemes). The wire forms (0.3, 1.0)
  * are encoded from the result by the protocol codecs.
  *
@@ -96,7 +96,7 @@ export function grpcInterfaceUrl(target: string, version: '1.0' | '0.3'): string
   return `${url.hostname}:${url.port === '' ? (secure ? 443 : 80) : url.port}`;
 }
 
-/** seeds/agent-card.md "Input/Output Modes"; JSON joins when typed contracts are accepted. */
+/** Shaman's agent-card.md "Input/Output Modes"; JSON joins when typed contracts are accepted. */
 function defaultModes(definition: AgentDefinition): string[] {
   const modes = ['text/plain'];
   if (Object.keys(definition.a2a.contracts).length > 0) modes.push('application/json');

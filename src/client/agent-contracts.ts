@@ -69,7 +69,7 @@ export class AgentContracts {
   }
 
   /**
-   * The target's gate, run here (seeds/a2a-contracts.md "Validation behavior"): the delivery the
+   * The target's gate, run here (OpenClaw PR #19293 a2a-contracts.md "Validation behavior"): the delivery the
    * agent will make, or a `ContractRefusedError` with the agent's own wording.
    */
   check(message: Message): GateResult {

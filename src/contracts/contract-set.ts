@@ -1,5 +1,5 @@
 /**
- * The compiled contracts of one agent (seeds/a2a-contracts.md "Declaring contracts"): built once
+ * The compiled contracts of one agent (OpenClaw PR #19293 a2a-contracts.md "Declaring contracts"): built once
  * at load by `compileContracts`, then asked for input and output validation on every message.
  * A `ContractSet` also implements the server's contract gate seam (`admit`, `checkOutput`), so the
  * server can use one without this layer knowing the server.

@@ -207,7 +207,7 @@ export const ERROR_CATALOG: Readonly<Record<A2AErrorType, ErrorCatalogEntry>> = 
     defaultMessage: 'Request body too large',
     httpLayer: true,
   },
-  // Contract approvals (seeds/a2a-contracts.md requiresApproval; Concord's own codes, decision 0017).
+  // Contract approvals (OpenClaw PR #19293 a2a-contracts.md requiresApproval; Concord's own codes, decision 0017).
   ApprovalNotFoundError: {
     code: -32012,
     httpStatus: 404,

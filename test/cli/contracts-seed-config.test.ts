@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { concord } from './cli-process.js';
 
-/** seeds/a2a-contracts.md: the pipeline's agents, the researcher with the versioning example. */
+/** OpenClaw PR #19293 a2a-contracts.md: the pipeline's agents, the researcher with the versioning example. */
 const SEED_AGENTS = `[
       {
         id: "coordinator",

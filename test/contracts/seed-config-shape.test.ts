@@ -14,7 +14,7 @@ import {
 } from '../../src/contracts/index.js';
 
 /**
- * seeds/a2a-contracts.md, literally: the multi-agent pipeline, with the researcher's contracts
+ * OpenClaw PR #19293 a2a-contracts.md, literally: the multi-agent pipeline, with the researcher's contracts
  * replaced by the "Versioning & deprecation" example (the seed writes that one as a bare `a2a`
  * section; here it sits where the seed says sections go).
  */

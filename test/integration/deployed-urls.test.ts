@@ -119,7 +119,7 @@ describe('the public URL: flag, environment, host config (decision 0149)', () =>
       CONCORD_GRPC_PUBLIC_URL: 'https://grpc.acme.com/a2a',
     });
     try {
-      // seeds/agent-card.md "Transport Declaration" and "Complete Example", as written.
+      // Shaman's agent-card.md "Transport Declaration" and "Complete Example", as written.
       const { card: v03 } = await card(served.url, '0.3');
       expect(v03.url).toBe(SEED_URL);
       expect(v03.preferredTransport).toBe('JSONRPC');

@@ -14,7 +14,7 @@ import { createContractMessage } from '../../src/contracts/index.js';
 import { startHost, type RunningHost } from '../../src/host/index.js';
 import type { ProtocolVersion } from '../../src/protocol/index.js';
 
-/** seeds/a2a-contracts.md "Versioning & deprecation", in the seed's config shape. */
+/** OpenClaw PR #19293 a2a-contracts.md "Versioning & deprecation", in the seed's config shape. */
 const CONFIG = `{
   agents: {
     list: [
