@@ -1,5 +1,5 @@
 /**
- * `checkAgent(url)`: the conformance self-check of a live agent (issue 5 item 6; decision 0046).
+ * `checkAgent(url)`: the conformance self-check of a live agent (decision 0046).
  * It reads the card, then exercises every interface the card declares that Concord speaks
  * (JSON-RPC and HTTP+JSON, 0.3 and 1.0, on the wire; gRPC through the client's transport), using
  * only what the card and the protocol guarantee,

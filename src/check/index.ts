@@ -1,5 +1,5 @@
 /**
- * Public entry of the conformance check (issue 5 item 6; decision 0046): `checkAgent(url)`
+ * Public entry of the conformance check (decision 0046): `checkAgent(url)`
  * exercises a live agent over every interface its card declares and judges it against the
  * conformance checklist of src/check/rules.ts; `formatCheckReport` renders the verdicts as a table. Uses the public
  * client and raw HTTP (through the client's SSRF guard) only.

@@ -125,7 +125,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
     if (problem !== undefined) throw new UsageError(`--push-allow: ${problem}`);
   }
   // A serving process, before it loads anything: decisions 0124 and 0126 (the CLI owns the process,
-  // so the policy is its own, issue 24).
+  // so the policy is its own).
   disablePretenuring();
   limitHeapGrowth();
   const stopped = stopSignal();

@@ -1,5 +1,5 @@
 /**
- * The A2A client (issue 5): resolves the card, picks an interface, and runs the operations by the
+ * The A2A client (decision 0019): resolves the card, picks an interface, and runs the operations by the
  * spec's names, identical to the server's (house style rule 3), with canonical input and output
  * on every transport. Idempotent reads and sends (with their Idempotency-Key, decision 0137) are
  * retried (retry.ts), streams resume (resumable-stream.ts), every request honours a timeout and

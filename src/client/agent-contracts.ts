@@ -1,5 +1,5 @@
 /**
- * An agent's contracts as a client sees them (issue 4 item 8, decision 0018): read from the card's
+ * An agent's contracts as a client sees them (decision 0018): read from the card's
  * `urn:concord:a2a-contracts:v1` extension or from the agent's `/contracts` URL, compiled on first
  * use with the same compiler the server uses, so a payload the agent would refuse is refused here,
  * before it is sent, with the same message and the same field violations (decision 0032).

@@ -1,5 +1,5 @@
 /**
- * Credentials the client presents (issue 5 item 5; A2A puts authentication in the transport,
+ * Credentials the client presents (A2A puts authentication in the transport,
  * A2A 1.0 §7.3): each says which of the card's security schemes it can satisfy and how it
  * changes a request. `selectCredentials` picks, from the card's `securityRequirements` (an OR of
  * ANDs), the first alternative the caller holds every credential for.

@@ -1,5 +1,5 @@
 /**
- * Finds an agent's card (issue 5 item 1; A2A 1.0 §8.2): `/.well-known/agent-card.json` under the
+ * Finds an agent's card (A2A 1.0 §8.2): `/.well-known/agent-card.json` under the
  * given URL, falling back to the pre-0.3 `/.well-known/agent.json` on 404. A URL ending in `.json`
  * is taken as the card's own URL. The well-known path is resolved against the given URL's path,
  * not only the origin, so host-mounted agents (`/agents/<id>/`) are found too (decision 0015).

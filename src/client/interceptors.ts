@@ -1,5 +1,5 @@
 /**
- * Client interceptors (issue 5 item 5): code that runs before every HTTP request the client
+ * Client interceptors (decision 0019): code that runs before every HTTP request the client
  * makes (card fetch, token fetch excluded: it carries a secret of its own) and after its answer.
  * `before` may change headers and the URL (tracing headers, `A2A-Extensions`, custom auth);
  * `after` observes the outcome (metrics, logging: the library itself never logs, DESIGN.md).

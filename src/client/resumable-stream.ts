@@ -1,5 +1,5 @@
 /**
- * Streams that survive a dropped connection (issue 5 item 4; A2A 1.0 §3.1.6, decision 0004): when
+ * Streams that survive a dropped connection (A2A 1.0 §3.1.6, decision 0004): when
  * the connection fails, or ends before a final event, the client re-attaches with
  * `subscribeToTask` and `Last-Event-ID` = the id of the last event it saw, and the server replays
  * what came after. Every event is delivered once: the server skips what the client saw, and the

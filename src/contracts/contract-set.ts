@@ -169,7 +169,7 @@ export function compileContracts(agentId: string, section: ContractSection = {})
   return new ContractSet(agentId, section.allowFreeform !== false, compiled, section.outputPolicy ?? 'fail');
 }
 
-/** Validates a reply against `name`'s output schema (issue 4 item 5); [] when it conforms. */
+/** Validates a reply against `name`'s output schema (decision 0030); [] when it conforms. */
 export function validateContractOutput(set: ContractSet, name: string, value: unknown): ContractViolation[] {
   return set.validateOutput(name, value);
 }

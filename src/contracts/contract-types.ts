@@ -31,7 +31,7 @@ export interface ContractSpec {
 }
 
 /**
- * What happens to a reply that misses its contract's output schema (issue 4 "Output contracts"):
+ * What happens to a reply that misses its contract's output schema (decision 0030):
  * `fail` (default) fails the task with the violations; `warn` lets the reply through, flagged with
  * them in its metadata (`concord/contract/outputViolations`).
  */

@@ -1,5 +1,5 @@
 /**
- * `concord contracts list|deprecated` on the contracts seed's own config (issue 23), through the
+ * `concord contracts list|deprecated` on the contracts seed's own config, through the
  * built CLI: the seed's agents have no `handler` or `model`, and an audit needs no runnable
  * agent. Both config shapes are read (`agents: { list }` and `agents: [...]`); any other shape is
  * refused with its file, line and JSON Pointer.

@@ -1,5 +1,5 @@
 /**
- * Discovery and the deprecation audit on the seed's own config shape (issue 23): the seed writes
+ * Discovery and the deprecation audit on the seed's own config shape: the seed writes
  * `{ agents: { list: [...] } }` ("Declaring contracts", "Example: multi-agent research
  * pipeline"), the host's parsed config has `agents: [...]`; both are read, anything else is
  * refused with the JSON Pointer of what is wrong.

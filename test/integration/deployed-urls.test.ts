@@ -1,4 +1,4 @@
-// The URLs a deployed `concord serve` advertises (issue 23, decision 0149): the public URL from a
+// The URLs a deployed `concord serve` advertises (decision 0149): the public URL from a
 // flag, the environment or the host config, in that order; the routes under the public path
 // whether the proxy strips it or keeps it; forwarding headers honoured only behind a trusted
 // proxy, validated, and varied on; a wildcard bind advertising the machine, never a loopback name.

@@ -1,5 +1,5 @@
 /**
- * The operations of the interop matrix (issue 22), written once and run by every client row
+ * The operations of the interop matrix (decision 0047), written once and run by every client row
  * against every server: the agent behind each server answers the same texts (the echo example's,
  * mirrored by helpers/sdk-server.ts): any text echoes, `stream <n>` streams n chunks, `ask` asks
  * for input, `wait` waits until canceled.
