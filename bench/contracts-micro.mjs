@@ -2,7 +2,7 @@
 // what contract validation costs, measured two ways, in one process, without HTTP.
 //
 // 1. The delivery gate alone (`gateMessage`), per message: every input schema of the seed
-//    (seeds/a2a-contracts.md: research.request, research.query-v2, the deprecated research.query,
+//    (OpenClaw PR #19293 a2a-contracts.md: research.request, research.query-v2, the deprecated research.query,
 //    the pipeline's research.query and review.findings) as a data part, research.request also as a
 //    text part, and a plain text message.
 // 2. An A/B of whole requests through `server.handle()`: the benchmark's echo agent with its

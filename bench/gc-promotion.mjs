@@ -1,6 +1,6 @@
 // How many bytes of each finished send V8's scavenges promote to the old generation because of the
 // server's registries (docs/performance.md, 'Releasing registries'). This asserts V8 internals
-// (`--trace-gc-nvp`), so it lives with the benchmark rather than in the test suite (issue 24): `npm
+// (`--trace-gc-nvp`), so it lives with the benchmark rather than in the test suite: `npm
 // run bench:gc` builds, runs the built package in a child node, prints the bytes promoted per send
 // and exits 1 over the bound.
 //

@@ -1,4 +1,4 @@
-// The gRPC benchmark line (issue 9): unary A2A 1.0 SendMessage to Concord (memory store) over
+// The gRPC benchmark line (decision 0070): unary A2A 1.0 SendMessage to Concord (memory store) over
 // gRPC, beside the same send over JSON-RPC and HTTP+JSON, from one Node load generator
 // (lib/load-bindings.mjs) so only the binding differs. The server runs pinned to core 0 serving
 // all three; the generator runs pinned to core 1, one binding at a time, after a warm-up. Prints

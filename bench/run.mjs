@@ -110,7 +110,7 @@ const SERVERS = [
 const RUNS = [
   ...SEND_CONNECTIONS.map((c) => ({ label: `send c=${c}`, rpcMethod: 'message/send', connections: c })),
   { label: `stream c=${STREAM_CONNECTIONS}`, rpcMethod: 'message/stream', connections: STREAM_CONNECTIONS },
-  // Contract sends (issue 4): the same send, as the seed's research.request envelope, validated
+  // Contract sends (decision 0016): the same send, as the seed's research.request envelope, validated
   // against its input schema before delivery. Only Concord has contracts; compare with "send c=32".
   {
     label: 'contract send c=32',
@@ -289,7 +289,7 @@ for (const entry of entries) {
     rows.push(summariseCell(entry.spec.name, run, samples, base));
   }
 }
-// Concord's multiples of @a2a-js/sdk (issue 2 asks for 4×), paired round by round as the ratios
+// Concord's multiples of @a2a-js/sdk (the target is 4×, docs/performance.md), paired round by round as the ratios
 // to bare are.
 const multiples = RUNS.flatMap((run) =>
   ['concord-memory', 'concord-sqlite'].flatMap((name) => {

@@ -1,6 +1,6 @@
 // What `concord serve`'s and `npm start`'s process policy (src/cli/process-tuning.ts) does to V8,
 // measured in child node processes. These assert V8 internals, so they live with the benchmark
-// rather than in the test suite (issue 24): `npm run bench:v8` builds, prints each measurement and
+// rather than in the test suite: `npm run bench:v8` builds, prints each measurement and
 // exits 1 when one is outside its bound.
 //
 // - SERVING_NODE_OPTIONS (docs/performance.md, 'Serving node options'): a young generation of at

@@ -1,5 +1,5 @@
 /**
- * `npm run docs` fails on a broken doc-comment link (issue 24). The whole-project run is a CI step
+ * `npm run docs` fails on a broken doc-comment link. The whole-project run is a CI step
  * (.ci/run, ~15 s); here the project's own typedoc.json is extended by a one-file project so the
  * check stays fast while still exercising the real settings (validation, treatWarningsAsErrors)
  * through the typedoc executable. A valid link must pass, so the failure is the link's doing.

@@ -1,5 +1,5 @@
 /**
- * Every relative link in the project's markdown resolves (issue 24): the README is a front door
+ * Every relative link in the project's markdown resolves: the README is a front door
  * whose guides live in docs/guides/, and a section moved between files would otherwise leave a
  * link, or a `#fragment` to a heading, pointing at nothing. Links inside code blocks and inline
  * code are not links; absolute URLs are not checked (no network in the suite).

@@ -1,5 +1,5 @@
 // The ideal durable A2A server: the floor under any A2A server that keeps its tasks on disk
-// before answering, as the SQLite store does (a task acknowledged survives kill -9, issue 2).
+// before answering, as the SQLite store does (a task acknowledged survives kill -9).
 //
 // It is bare-a2a.mjs (parse, mint ids, serialise a fresh completed task) plus one row per task in
 // a SQLite file in WAL mode with synchronous=NORMAL (Concord's settings), the rows of one

@@ -81,7 +81,7 @@ export async function createAgent(context) {
 
   let secret = env.DEALER_JWT_SECRET;
   if (secret === undefined || secret === '') {
-    // Kept in the data directory, so the token printed here survives a restart (issue 23).
+    // Kept in the data directory, so the token printed here survives a restart.
     const dev = developmentSecret(context.store === 'memory' ? undefined : context.dataDir);
     secret = dev.secret;
     const token = await new SignJWT({ scope: 'leads' })

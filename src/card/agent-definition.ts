@@ -18,7 +18,7 @@ export interface SourceLocation {
 /** A JSON Schema document (draft 2020-12), as written in the definition. */
 export type JsonSchema = Record<string, unknown> | boolean;
 
-/** One typed message contract (seeds/a2a-contracts.md "Contract schema reference"). */
+/** One typed message contract (OpenClaw PR #19293 a2a-contracts.md "Contract schema reference"). */
 export interface ContractDefinition {
   description?: string;
   input?: JsonSchema;
@@ -40,7 +40,7 @@ export interface RemoteAgentDefinition {
   description?: string;
 }
 
-/** The `a2a` section (seeds/a2a-contracts.md "Declaring contracts"). */
+/** The `a2a` section (OpenClaw PR #19293 a2a-contracts.md "Declaring contracts"). */
 export interface A2ASection {
   /** Plain-text messages accepted (default true). */
   allowFreeform: boolean;

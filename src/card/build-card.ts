@@ -1,11 +1,11 @@
 /**
  * Builds the canonical (1.0-shaped) AgentCard of one agent from its definition and what the host
- * serves (seeds/agent-card.md "Shaman Implementation": cards are generated from the agent's
+ * serves (Shaman's agent-card.md "Shaman Implementation": cards are generated from the agent's
  * frontmatter and enhanced with the organisation's security schemes). The wire forms (0.3, 1.0)
  * are encoded from the result by the protocol codecs.
  *
  * The card only claims what the server does: capabilities come from the caller, never from the
- * definition (digest §11 item 6).
+ * definition (A2A 1.0 §3.3.4).
  */
 import type {
   AgentCard,
@@ -51,10 +51,10 @@ export interface BuildCardOptions {
 
 /**
  * The interfaces a Concord server offers at one URL: both bindings in both versions, 1.0 first so
- * 1.0 clients pick it (digest §9.4: the first supported entry wins); 0.3 cards take the 0.3 ones.
+ * 1.0 clients pick it (A2A 1.0 §8.3.2: the first supported entry wins); 0.3 cards take the 0.3 ones.
  * URLs are listed without a trailing `/`, since clients join `url + "/message:send"` (decision
  * 0138); the server reads a doubled slash as one all the same.
- * With `grpcTarget` (the `host:port` a gRPC listener is bound to, digest §1.1, or its public URL:
+ * With `grpcTarget` (the `host:port` a gRPC listener is bound to, A2A 1.0 §4.4.1, or its public URL:
  * see `grpcInterfaceUrl`) the gRPC binding joins each version's list, after the HTTP bindings;
  * without it no gRPC interface is claimed.
  * The server serves exactly these (`defaultInterfaces` in src/server/a2a-server.ts is this function).
@@ -96,7 +96,7 @@ export function grpcInterfaceUrl(target: string, version: '1.0' | '0.3'): string
   return `${url.hostname}:${url.port === '' ? (secure ? 443 : 80) : url.port}`;
 }
 
-/** seeds/agent-card.md "Input/Output Modes"; JSON joins when typed contracts are accepted. */
+/** Shaman's agent-card.md "Input/Output Modes"; JSON joins when typed contracts are accepted. */
 function defaultModes(definition: AgentDefinition): string[] {
   const modes = ['text/plain'];
   if (Object.keys(definition.a2a.contracts).length > 0) modes.push('application/json');
@@ -114,7 +114,7 @@ function checkRequiredText(definition: AgentDefinition, where: string): void {
   // Digest §1.1: name, description and version are REQUIRED (non-empty on the 1.0 wire).
   for (const field of ['name', 'description', 'version'] as const) {
     if (typeof definition[field] !== 'string' || definition[field].trim() === '') {
-      throw new Error(`${where}: the agent has no ${field}; an AgentCard requires one (digest §1.1)`);
+      throw new Error(`${where}: the agent has no ${field}; an AgentCard requires one (A2A 1.0 §4.4.1)`);
     }
   }
 }
@@ -131,7 +131,7 @@ export function buildAgentCard(definition: AgentDefinition, options: BuildCardOp
   const interfaces = options.interfaces ?? defaultCardInterfaces(options.baseUrl);
   if (interfaces.length === 0) {
     throw new Error(
-      `${where}: options.interfaces is empty; a card needs at least one interface (digest §1.1)`,
+      `${where}: options.interfaces is empty; a card needs at least one interface (A2A 1.0 §4.4.1)`,
     );
   }
   const schemes = options.securitySchemes ?? {};
@@ -149,7 +149,7 @@ export function buildAgentCard(definition: AgentDefinition, options: BuildCardOp
     version: definition.version,
     capabilities: {
       streaming: options.capabilities.streaming,
-      // A card must not advertise what the server does not do (digest §11 item 6).
+      // A card must not advertise what the server does not do (A2A 1.0 §3.3.4).
       pushNotifications: options.capabilities.pushNotifications === true,
     },
     defaultInputModes: [...(overrides.defaultInputModes ?? defaultModes(definition))],

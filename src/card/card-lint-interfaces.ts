@@ -1,6 +1,6 @@
 /**
  * Lint rules for where a card says the agent is reachable: the 1.0 `supportedInterfaces` list, and
- * the 0.3 `url` + `preferredTransport` + `additionalInterfaces` (digest §1.1, §9.4).
+ * the 0.3 `url` + `preferredTransport` + `additionalInterfaces` (A2A 1.0 §4.4.6, §8.3; A2A 0.3 §5.6).
  */
 import {
   at,
@@ -20,7 +20,7 @@ const KNOWN_BINDINGS = ['JSONRPC', 'HTTP+JSON', 'GRPC'];
 // A URI in the RFC 3986 sense: a scheme, a colon, something after it.
 const URI = /^[A-Za-z][A-Za-z0-9+.-]*:\S+$/;
 
-// gRPC endpoints may be written host:port (digest §1.1, on main after 1.0.1).
+// gRPC endpoints may be written host:port (the `AgentInterface.url` comment of the A2A proto on main after 1.0.1).
 const HOST_PORT = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):\d{1,5}$/;
 
 function checkBinding(binding: string, path: string, out: ProblemList): void {
@@ -81,8 +81,8 @@ export function lintSupportedInterfaces(card: Json, out: ProblemList, required: 
 }
 
 /**
- * Lints the 0.3 endpoint fields: `url` and `preferredTransport` are REQUIRED (digest §12 item
- * 23: always emitted), and `additionalInterfaces` SHOULD include the main pair (0.3 `types.ts`).
+ * Lints the 0.3 endpoint fields: `url` and `preferredTransport` are REQUIRED (A2A 0.3
+ * §5.6.1: always emitted), and `additionalInterfaces` SHOULD include the main pair (0.3 `types.ts`).
  */
 export function lintLegacyInterfaces(card: Json, out: ProblemList): void {
   const url = requiredString(card, 'url', '', out);

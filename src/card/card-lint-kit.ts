@@ -127,13 +127,13 @@ export function stringEntries(list: unknown[], path: string, out: ProblemList): 
 
 /**
  * Checks that `value` is an absolute http(s) URL; plain http is a warning unless it names this
- * machine (digest §10.1: production A2A traffic runs over HTTPS).
+ * machine (A2A 1.0 §7.1: production A2A traffic runs over HTTPS).
  */
 export function checkUrl(value: string, path: string, out: ProblemList): void {
   const check = checkHttpUrl(value);
   if (!check.ok) out.error(path, check.problem);
   else if (check.url.protocol === 'http:' && !check.loopback) {
-    out.warn(path, `"${value}" uses plain http; A2A expects HTTPS outside local development (digest §10.1)`);
+    out.warn(path, `"${value}" uses plain http; A2A expects HTTPS outside local development (A2A 1.0 §7.1)`);
   }
 }
 

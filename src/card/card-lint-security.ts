@@ -1,5 +1,5 @@
 /**
- * Lint rules for a card's security and signatures: scheme shapes per version (digest §1.1),
+ * Lint rules for a card's security and signatures: scheme shapes per version (A2A 1.0 §4.5; A2A 0.3 §5.5.3),
  * requirements that name undeclared schemes (card and skills), and signature headers (A2A 1.0
  * §8.4: protected header with alg and kid, typ "JOSE"; no `none`, no HMAC).
  */
@@ -48,7 +48,7 @@ function lintScheme03(scheme: Json, path: string, out: ProblemList): void {
 
 function lintScheme10(scheme: Json, path: string, out: ProblemList): void {
   const kinds = Object.keys(scheme);
-  // A oneof wrapper holds exactly one variant (digest §1.1).
+  // A oneof wrapper holds exactly one variant (A2A 1.0 §4.5.1).
   if (kinds.length !== 1 || !V10_KINDS.includes(kinds[0] as string)) {
     out.error(
       path,
@@ -65,7 +65,7 @@ function lintScheme10(scheme: Json, path: string, out: ProblemList): void {
   }
   if (kind === 'apiKeySecurityScheme') {
     if (inner.in !== undefined && inner.location === undefined) {
-      out.error(at(where, 'in'), '1.0 names this member "location" (digest §1.1)');
+      out.error(at(where, 'in'), '1.0 names this member "location" (A2A 1.0 §4.5.2)');
     }
     const location = requiredString(inner, 'location', where, out);
     if (location !== undefined && !LOCATIONS.includes(location)) {
@@ -97,7 +97,7 @@ function schemeNames(
     out.error(path, `a security requirement must be an object, got ${kindOf(entry)}`);
     return [];
   }
-  // 1.0 readers accept both forms (digest §12 item 11); 0.3 has only the map form.
+  // 1.0 readers accept both forms (decision 0008); 0.3 has only the map form.
   const proto = version === '1.0' && isObject(entry.schemes);
   const map = proto ? (entry.schemes as Json) : entry;
   const base = proto ? at(path, 'schemes') : path;
@@ -120,7 +120,7 @@ function lintRequirements(
 ): void {
   let key = version === '1.0' ? 'securityRequirements' : 'security';
   if (version === '1.0' && owner.securityRequirements === undefined && owner.security !== undefined) {
-    out.warn(at(path, 'security'), '1.0 names this member "securityRequirements" (digest §12 item 11)');
+    out.warn(at(path, 'security'), '1.0 names this member "securityRequirements" (decision 0008)');
     key = 'security';
   }
   const list = readArray(owner, key, path, out, 'optional');

@@ -1,5 +1,5 @@
 /**
- * Checks an AgentCard's wire JSON against the rules of its version (digest §1.1) and the mistakes
+ * Checks an AgentCard's wire JSON against the rules of its version (A2A 1.0 §4.4.1) and the mistakes
  * that make a card useless in practice: missing REQUIRED fields, no skills, duplicate skill ids,
  * URLs that do not parse, requirements naming undeclared schemes, unknown bindings, duplicate
  * interfaces. Every problem carries the JSON Pointer of the member at fault. Reachability of the
@@ -55,7 +55,7 @@ function lintCapabilities(card: Json, version: CardVersion, out: ProblemList): v
 }
 
 /**
- * Skills: a non-empty list (digest §12 item 24), each with id, name, description and tags
+ * Skills: a non-empty list (A2A 1.0 §5.7), each with id, name, description and tags
  * (A2A 1.0 §4.4.5), ids unique (clients address skills by id).
  */
 function lintSkills(card: Json, version: CardVersion, out: ProblemList): void {
@@ -180,7 +180,7 @@ export function lintAgentCard(cardJson: unknown, version: CardVersion): CardProb
   requiredString(card, 'description', '', out);
   requiredString(card, 'version', '', out);
   if (version === '0.3') lintLegacyInterfaces(card, out);
-  // 0.3 cards may carry the 1.0 list too (hybrid cards, digest §12 item 19); lint it when there.
+  // 0.3 cards may carry the 1.0 list too (hybrid cards, decision 0001); lint it when there.
   lintSupportedInterfaces(card, out, version === '1.0');
   lintCapabilities(card, version, out);
   const need = version === '1.0' ? 'non-empty' : 'should-fill';

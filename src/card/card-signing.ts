@@ -1,5 +1,5 @@
 /**
- * Signs AgentCards (A2A 1.0 §8.4; digest §9.6): the payload is the RFC 8785 canonical form of the
+ * Signs AgentCards (A2A 1.0 §8.4): the payload is the RFC 8785 canonical form of the
  * card JSON without its `signatures` member; each signature is a detached JWS whose protected
  * header carries `alg`, `kid`, `typ: "JOSE"` and optionally `jku`, stored as `{protected,
  * signature}` (the payload is left out: every verifier rebuilds it from the card it received).

@@ -1,13 +1,13 @@
 /**
- * The skill list of a generated card (seeds/agent-card.md "Skills"; A2A 1.0 §4.4.5): the skills a
- * definition writes, one skill per typed message contract (seeds/a2a-contracts.md), and, when
+ * The skill list of a generated card (Shaman's agent-card.md "Skills"; A2A 1.0 §4.4.5): the skills a
+ * definition writes, one skill per typed message contract (OpenClaw PR #19293 a2a-contracts.md), and, when
  * that yields nothing, one skill describing the agent itself.
  */
 import type { AgentSkill, SecurityScheme } from '../protocol/index.js';
 import type { AgentDefinition, ContractDefinition, SkillDefinition } from './agent-definition.js';
 import { assertSchemesDeclared, toSecurityRequirements } from './security-requirements.js';
 
-/** Media type of a contract's payload (seeds/a2a-contracts.md: JSON Schema validated data). */
+/** Media type of a contract's payload (OpenClaw PR #19293 a2a-contracts.md: JSON Schema validated data). */
 const JSON_MODE = 'application/json';
 
 /** Tag marking a skill that stands for a typed message contract. */
@@ -67,7 +67,7 @@ function contractDescription(name: string, contract: ContractDefinition): string
   if (contract.version !== undefined) parts.push(`Contract version ${contract.version}.`);
   if (contract.requiresApproval === true) parts.push("Requires approval from the agent's owner.");
   if (contract.deprecated === true) {
-    // Wording default from seeds/a2a-contracts.md "Contract schema reference".
+    // Wording default from OpenClaw PR #19293 a2a-contracts.md "Contract schema reference".
     parts.push(contract.deprecatedMessage?.trim() || 'This contract is deprecated.');
     if (contract.supersededBy !== undefined) parts.push(`Use "${contract.supersededBy}" instead.`);
   }
@@ -101,7 +101,7 @@ export function buildSkills(
     skills.push(fromContract(name, contract, definition));
   }
   if (skills.length === 0) {
-    // A card needs at least one skill (digest §12 item 24): the agent itself is the one it has.
+    // A card needs at least one skill (A2A 1.0 §5.7): the agent itself is the one it has.
     skills.push({
       id: definition.id,
       name: definition.name,

@@ -1,5 +1,5 @@
 /**
- * Verifies AgentCard signatures (A2A 1.0 §8.4; digest §9.6): rebuild the canonical payload from
+ * Verifies AgentCard signatures (A2A 1.0 §8.4): rebuild the canonical payload from
  * the card as received (JCS of the JSON without `signatures`), then check the signatures in order
  * until one verifies. Keys come from the caller: a key map by `kid`, a JWKS (document, URL or
  * resolver), or a `jku` the caller lists as trusted (verification-keys.ts).

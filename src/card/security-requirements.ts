@@ -1,7 +1,7 @@
 /**
  * Security requirements as written in definitions and host config (`{schemeName: [scopes]}`, the
  * OpenAPI / A2A 0.3 form) turned into the canonical proto form the card carries
- * (`{schemes: {schemeName: {list: [scopes]}}}`, A2A 1.0 §4.4.3; digest §12 item 11).
+ * (`{schemes: {schemeName: {list: [scopes]}}}`, A2A 1.0 §4.4.3; decision 0008).
  */
 import type { SecurityRequirement, SecurityScheme } from '../protocol/index.js';
 import type { SecurityRequirementInput } from './agent-definition.js';

@@ -1,5 +1,5 @@
 /**
- * Capability flags against behaviour (rules 6, 39-43; digest §6.7): without `pushNotifications`
+ * Capability flags against behaviour (rules 6, 39-43; A2A 1.0 §3.3.4): without `pushNotifications`
  * every push-config call must be PushNotificationNotSupportedError; with it, a config must
  * persist, be listed, and go away for good on an idempotent delete. Without `streaming` the
  * streaming calls are UnsupportedOperationError (1.0); without an extended card, so is

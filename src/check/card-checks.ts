@@ -1,6 +1,6 @@
 /**
  * The card rules (1, 2, 3, 58, 61): the card is fetched twice from `/.well-known/agent-card.json`
- * (digest §9.1), as a 0.3 client does (no `A2A-Version`) and as a 1.0 client does, each answer is
+ * (A2A 1.0 §8.2), as a 0.3 client does (no `A2A-Version`) and as a 1.0 client does, each answer is
  * judged as served (status, JSON content type, ETag revalidation when offered) and linted as the
  * card of the version it is for (src/card `lintAgentCard`); the interfaces to exercise and the
  * capability promises are read from both.
@@ -33,7 +33,7 @@ interface Fetched {
   json: Record<string, unknown>;
 }
 
-// Members digest §11 items 2 and 3 list as required, as lint paths.
+// Members rules 2 and 3 list as required (A2A 0.3 §5.5; A2A 1.0 §4.4.1), as lint paths.
 const REQUIRED_03 =
   /^\/(protocolVersion|name|description|url|preferredTransport|version|capabilities|defaultInputModes|defaultOutputModes|skills(\/\d+\/(id|name|description|tags))?)$/;
 const REQUIRED_10 =
@@ -53,7 +53,7 @@ function cardUrls(input: string): [URL, URL | undefined] {
   return [new URL('.well-known/agent-card.json', base), new URL('.well-known/agent.json', base)];
 }
 
-/** A 0.3 card has `protocolVersion` or `url`, or lacks `supportedInterfaces` (digest §1.1). */
+/** A 0.3 card has `protocolVersion` or `url`, or lacks `supportedInterfaces` (A2A 0.3 §5.5). */
 function cardDialectOf(json: Record<string, unknown>): ProtocolVersion {
   return 'protocolVersion' in json || 'url' in json || !('supportedInterfaces' in json) ? '0.3' : '1.0';
 }

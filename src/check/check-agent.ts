@@ -1,9 +1,9 @@
 /**
- * `checkAgent(url)`: the conformance self-check of a live agent (issue 5 item 6; decision 0046).
+ * `checkAgent(url)`: the conformance self-check of a live agent (decision 0046).
  * It reads the card, then exercises every interface the card declares that Concord speaks
  * (JSON-RPC and HTTP+JSON, 0.3 and 1.0, on the wire; gRPC through the client's transport), using
  * only what the card and the protocol guarantee,
- * and returns a verdict per rule of the digest's §11 checklist, with the evidence of failures.
+ * and returns a verdict per rule of the conformance checklist (rules.ts), with the evidence of failures.
  */
 import type { NetworkPolicy } from '../client/index.js';
 import type { Part, ProtocolVersion } from '../protocol/index.js';
@@ -32,7 +32,7 @@ import { checkWaitingTask } from './wait-checks.js';
 /**
  * Options of a check. The network policy is the client's (`allowPrivateNetworks`,
  * `allowedHosts`): by default no loopback, private or link-local target is contacted, the card's
- * own URL included (digest §7.5).
+ * own URL included (A2A 1.0 §13.2).
  */
 export interface CheckOptions extends Pick<NetworkPolicy, 'allowPrivateNetworks' | 'allowedHosts'> {
   /** A bearer token presented on every call (never on the public card fetch). */

@@ -46,7 +46,7 @@ export type ClientOutcome<T> =
 /**
  * An error as rule 8 compares it across bindings: an A2A error by its code; an error an extension
  * defines (its own ErrorInfo reason, e.g. AAP's SCHEMA_VALIDATION_FAILED) by that reason, which
- * both bindings carry, while only JSON-RPC has a code for it (digest §5.2).
+ * both bindings carry, while only JSON-RPC has a code for it (A2A 1.0 §9.5, §11.6).
  */
 function errorClass(error: WireError): string {
   const own = error.reason !== undefined && !isA2AReason(error.reason);

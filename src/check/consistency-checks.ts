@@ -2,7 +2,7 @@
  * Rules judged over all interfaces once each has been exercised: each declared interface really
  * speaks its binding and version (4, 5), the core operations work on each (9, 10) and fully on at
  * least one binding (7), the REST routes of each version answer (62, 63), and interfaces of one
- * version answer the same probes the same way (8: digest §4, "functionally equivalent").
+ * version answer the same probes the same way (8: A2A 1.0 §5.1, "functional equivalence").
  */
 import type { CheckContext } from './check-context.js';
 import type { ProbeTarget } from './probe-targets.js';

@@ -2,7 +2,7 @@
  * Rule 11 on every raw JSON-RPC answer the check receives: a JSON body (`application/json`) that
  * is a JSON-RPC 2.0 response, echoing the request's `id` (`null` when the request could not be
  * parsed), with exactly one of `result` and `error`, and an error with an integer `code` and a
- * string `message` (JSON-RPC 2.0 §5; digest §2).
+ * string `message` (JSON-RPC 2.0 §5; A2A 1.0 §9.5).
  */
 import type { CheckRecorder } from './check-report.js';
 import type { ProbeTarget } from './probe-targets.js';
@@ -42,7 +42,7 @@ export function judgeJsonRpcEnvelope(
 ): boolean {
   const answer = exchange.answer;
   if (answer === undefined) return false;
-  // Authentication failures belong to the HTTP layer (digest §2), not to JSON-RPC.
+  // Authentication failures belong to the HTTP layer (A2A 1.0 §7.4), not to JSON-RPC.
   if (answer.status === 401 || answer.status === 403) return true;
   const evidence = () => ({ where: target.label, expected: '', ...WireProbe.evidence(exchange) });
   if (answer.mediaType !== 'application/json' && !answer.mediaType.endsWith('+json')) {

@@ -2,7 +2,7 @@
  * Judging A2A errors: does an error stand for the one a rule expects (by JSON-RPC code, by
  * ErrorInfo reason, or on REST without an ErrorInfo by the 1.0.1 HTTP status), and is its
  * envelope right for the version (rule 47: the 1.0 JSON-RPC `error.data` array with an
- * ErrorInfo; rule 48: the 1.0 REST status and google.rpc.Status body; digest §5.2).
+ * ErrorInfo; rule 48: the 1.0 REST status and google.rpc.Status body; A2A 1.0 §9.5, §11.6).
  */
 import { A2A_ERROR_DOMAIN, ERROR_CATALOG, type A2AErrorType } from '../protocol/index.js';
 import type { CheckRecorder, Evidence } from './check-report.js';
@@ -27,7 +27,7 @@ export function isError(error: WireError | undefined, type: A2AErrorType): boole
   const entry = ERROR_CATALOG[type];
   if (error.code === entry.code || error.reason === entry.reason) return true;
   // A REST error carries no A2A code. Without an A2A reason — none, or an extension's own (AAP's
-  // SCHEMA_VALIDATION_FAILED) — its status says which A2A error it stands for (digest §5.1;
+  // SCHEMA_VALIDATION_FAILED) — its status says which A2A error it stands for (A2A 1.0 §5.4;
   // rule 48 judges the body).
   return error.code === undefined && !isA2AReason(error.reason) && error.httpStatus === entry.httpStatus;
 }
@@ -102,7 +102,7 @@ export function judgeErrorEnvelope(
   evidence: () => Evidence,
 ): void {
   if (target.version !== '1.0') return;
-  // Authentication failures happen at the HTTP layer (digest §2): no A2A envelope is owed.
+  // Authentication failures happen at the HTTP layer (A2A 1.0 §7.4): no A2A envelope is owed.
   if (error.httpStatus === 401 || error.httpStatus === 403) return;
   if (target.binding === 'JSONRPC') judgeJsonRpcData(recorder, error, evidence);
   else judgeRestBody(recorder, error, evidence);

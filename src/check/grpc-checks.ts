@@ -19,7 +19,7 @@ export interface GrpcCheckSettings {
   allowedHosts?: readonly string[];
 }
 
-// gRPC NOT_FOUND: TaskNotFoundError's row of the error table (digest §5.1).
+// gRPC NOT_FOUND: TaskNotFoundError's row of the error table (A2A 1.0 §5.4).
 const NOT_FOUND = 5;
 
 /** Checks one gRPC interface of the card; failures are recorded against rule 49. */

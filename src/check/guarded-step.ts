@@ -1,6 +1,6 @@
 /**
  * One step of a check run, guarded: a checker records a FAIL and goes on, it never dies on a bad
- * answer (issue 22). Every rule reads the agent's answers leniently, but an answer can always be
+ * answer. Every rule reads the agent's answers leniently, but an answer can always be
  * malformed in a way no rule foresaw (a member of the wrong type, a list that is missing); a
  * throw inside a step becomes a failure of the rule the step is about, with the reason, and the
  * run goes on with the next step. The thrown message is the evidence: no stack trace.

@@ -1,7 +1,7 @@
 /**
- * Public entry of the conformance check (issue 5 item 6; decision 0046): `checkAgent(url)`
+ * Public entry of the conformance check (decision 0046): `checkAgent(url)`
  * exercises a live agent over every interface its card declares and judges it against the
- * digest's §11 checklist; `formatCheckReport` renders the verdicts as a table. Uses the public
+ * conformance checklist of src/check/rules.ts; `formatCheckReport` renders the verdicts as a table. Uses the public
  * client and raw HTTP (through the client's SSRF guard) only.
  */
 export { checkAgent, type CheckOptions } from './check-agent.js';

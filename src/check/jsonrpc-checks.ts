@@ -2,7 +2,7 @@
  * JSON-RPC input no client would send (rules 11-14): malformed JSON (-32700 with `id: null`), a
  * request object without a method (-32600), an unknown method (-32601), a send without its
  * message (-32602), and every method name of the version, called with made-up ids, answered
- * with anything but -32601 (digest §2, §11 items 13-14).
+ * with anything but -32601 (A2A 1.0 §5.3, §9.5; A2A 0.3 §3.5.6).
  */
 import { randomUUID } from 'node:crypto';
 import type { CheckContext } from './check-context.js';

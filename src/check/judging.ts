@@ -44,7 +44,7 @@ export function judgeShape<T>(
   try {
     return decode(value);
   } catch (error) {
-    // The shape rule of the dialect; 0.3 REST is ProtoJSON of the 0.3 proto (digest §12 item 2).
+    // The shape rule of the dialect; 0.3 REST is ProtoJSON of the 0.3 proto (decision 0008).
     const rule = target.version === '1.0' ? 16 : target.binding === 'JSONRPC' ? 15 : 62;
     rec.fail(rule, evidence(`a payload the ${target.version} schema accepts: ${(error as Error).message}`));
     return undefined;

@@ -1,7 +1,7 @@
 /**
  * What the check learns from the agent's card JSON before it calls anything: the interfaces to
  * exercise (1.0 `supportedInterfaces`, the 0.3 `url` / `preferredTransport` /
- * `additionalInterfaces`; digest §9.4), the capability flags, the declared extensions and whether
+ * `additionalInterfaces`; A2A 1.0 §8.3.2), the capability flags, the declared extensions and whether
  * the card asks for credentials. Read leniently from the JSON as served: a malformed card is the
  * card rules' finding, and the check still exercises whatever interfaces it can make out.
  */
@@ -72,7 +72,7 @@ export class TargetSet {
     const u = str(url);
     const b = str(binding);
     const v = str(version);
-    // gRPC endpoints are written host:port (digest §1.1), which is no URL.
+    // gRPC endpoints are written host:port (A2A 1.0 §4.4.1), which is no URL.
     if (u === undefined || b === undefined || (b !== 'GRPC' && !URL.canParse(u))) return;
     const pv = probeVersion(v);
     if ((b !== 'JSONRPC' && b !== 'HTTP+JSON') || pv === undefined) {
@@ -115,7 +115,7 @@ export class TargetSet {
       }
     }
     if (typeof card.url === 'string') {
-      // 0.3: preferredTransport defaults to JSONRPC (digest §12 item 23).
+      // 0.3: preferredTransport defaults to JSONRPC (A2A 0.3 §5.6.1).
       this.add(card.url, str(card.preferredTransport) ?? 'JSONRPC', '0.3', undefined, 'url');
       if (Array.isArray(card.additionalInterfaces)) {
         for (const entry of card.additionalInterfaces) {

@@ -1,5 +1,6 @@
 /**
- * The server conformance checklist of the A2A digest §11, as `concord check` reports it: each
+ * The server conformance checklist Concord judges agents by (each item a requirement of A2A 1.0
+ * or 0.3, tagged with its versions), as `concord check` reports it: each
  * item's number, the versions it applies to, a short title, and for the items nobody can test
  * from outside the agent, why (decision 0046).
  */
@@ -7,7 +8,7 @@ import type { ProtocolVersion } from '../protocol/index.js';
 
 /** One §11 item. */
 export interface ConformanceRule {
-  /** The item's number in digest §11. */
+  /** The item's number, stable: reports, tests and comments cite rules by it. */
   id: number;
   /** The protocol versions the item applies to. */
   versions: readonly ProtocolVersion[];
@@ -27,7 +28,7 @@ function rule(id: number, versions: readonly ProtocolVersion[], title: string, u
 const WEBHOOK =
   'needs a webhook receiver the agent can reach and a task that sends notifications; not observable from a client';
 
-/** Every item of digest §11, in order. */
+/** Every item of the checklist, in order. */
 export const CONFORMANCE_RULES: readonly ConformanceRule[] = [
   rule(1, BOTH, 'Card served at /.well-known/agent-card.json, valid for its version'),
   rule(2, V03, '0.3 card carries the required fields'),

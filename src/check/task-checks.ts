@@ -3,7 +3,7 @@
  * message (raw, so the result's wire shape is judged: rules 15-17), follow the task with GetTask
  * (rule 25), try to cancel it (28), send to it once it is finished (22, 23) or with an unknown
  * task id (21), and check ids (18, 19) and blocking (24). A send the agent answers with a
- * Message instead of a Task is valid (digest §6.1); the task rules are then skipped here.
+ * Message instead of a Task is valid (A2A 1.0 §3.1.1); the task rules are then skipped here.
  */
 import { randomUUID } from 'node:crypto';
 import {

@@ -1,5 +1,5 @@
 /**
- * Service parameters (rules 50, 52, 53, 55; digest §8, §9.3): an unsupported `A2A-Version` gets
+ * Service parameters (rules 50, 52, 53, 55; A2A 1.0 §3.2.6, §3.6, §4.6): an unsupported `A2A-Version` gets
  * VersionNotSupportedError (-32009), the version also travels as a REST query parameter, a
  * request without the header is 0.3 (a 1.0-only interface must refuse it), an unknown extension
  * asked for is ignored and not echoed, a required extension not activated gets -32008, and an
@@ -145,5 +145,5 @@ export async function checkAuthentication(ctx: CheckContext, target: ProbeTarget
     status === 401
   )
     if (exchange.answer?.headers['www-authenticate'] === undefined)
-      ctx.recorder.warn(56, evidence('a 401 SHOULD carry WWW-Authenticate (digest §10.3)'));
+      ctx.recorder.warn(56, evidence('a 401 SHOULD carry WWW-Authenticate (A2A 1.0 §7.4)'));
 }

@@ -2,7 +2,7 @@
  * Raw calls on one interface, for the rules that judge the wire itself: requests are built by
  * hand (or with the protocol codecs for the well-formed ones), sent through `rawExchange`, and
  * the answer is read without the client's decoding so its exact shape can be inspected. Error
- * answers are read in every envelope the versions use (digest §5.2): the JSON-RPC error object,
+ * answers are read in every envelope the versions use (A2A 1.0 §9.5, §11.6): the JSON-RPC error object,
  * the 1.0 REST google.rpc.Status body, and the bare `{code, message}` a2a-js sends on 0.3 REST.
  */
 import {
@@ -80,7 +80,7 @@ let nextId = 1;
 
 /** Raw access to one interface. */
 export class WireProbe {
-  /** The codec of this interface's dialect (digest §0). */
+  /** The codec of this interface's dialect (A2A 1.0 §5.5). */
   readonly codec: WireCodec;
 
   constructor(

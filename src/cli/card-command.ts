@@ -2,7 +2,7 @@
  * `concord card <dir|file|url>`: prints the card an agent serves (generated from its definitions,
  * or fetched) and lints it against the spec, including whether the URLs its interfaces declare
  * answer (interface-probe.ts); `--extended` asks the agent for its extended card with the
- * calling commands' credentials (A2A 1.0 §3.1.11, digest §9.2, decision 0142).
+ * calling commands' credentials (A2A 1.0 §3.1.11, decision 0142).
  * `concord card verify <url|file>`: checks the card's JWS signatures (A2A 1.0 §8.4).
  * Cards, key sets and the interface probes go through the client's network guard (decisions
  * 0038, 0039): a loopback URL you typed is allowed, other private targets need --allow-private.
@@ -77,8 +77,8 @@ export async function cardCommand(args: string[], out: Out, err: Out): Promise<n
   const fetched = isUrl(target);
   const extended = values.extended === true;
   if (!extended) {
-    // Credentials would go nowhere: the public card is fetched without them (digest §9.1); the
-    // extended one is the authenticated call (digest §9.2).
+    // Credentials would go nowhere: the public card is fetched without them (A2A 1.0 §8.2); the
+    // extended one is the authenticated call (A2A 1.0 §3.1.11).
     const stray = (['token', 'api-key', 'binding'] as const).find((name) => values[name] !== undefined);
     if (stray !== undefined) throw new UsageError(`--${stray} is used with --extended only`);
   } else if (!fetched) {

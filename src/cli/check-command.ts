@@ -1,6 +1,6 @@
 /**
  * `concord check <url>`: the conformance self-check of a live agent (src/check): a pass / fail /
- * skip table per rule of the digest's §11 checklist, with evidence for failures. The network
+ * skip table per rule of the conformance checklist (src/check/rules.ts), with evidence for failures. The network
  * policy is the calling commands' (decision 0038): a loopback URL the user typed is trusted, any
  * other private target needs `--allow-private`.
  */

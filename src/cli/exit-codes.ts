@@ -2,7 +2,7 @@
  * Exit codes: 2 for a usage error on every command; those of the calling commands (send, get,
  * list, cancel, subscribe, push-config; decisions 0038, 0142); and the
  * one-line description of a failure. Scripts branch on the code; people read the line, which
- * keeps the A2A code and ErrorInfo reason of an agent's error (digest §5.2).
+ * keeps the A2A code and ErrorInfo reason of an agent's error (A2A 1.0 §9.5, §11.6).
  */
 import { A2AClientError, A2ALocalError } from '../client/index.js';
 

@@ -6,5 +6,5 @@
 import { aumpHostExtension } from '../extensions/aump/index.js';
 import type { HostExtension } from '../host/index.js';
 
-/** The built-in extensions, by name: `aump` (AUMP user mandates, issue 6). */
+/** The built-in extensions, by name: `aump` (AUMP user mandates). */
 export const HOST_EXTENSIONS: readonly HostExtension[] = [aumpHostExtension()];

@@ -1,5 +1,5 @@
 /**
- * `concord serve`'s and `npm start`'s process policy (issue 24): these V8 settings are the business
+ * `concord serve`'s and `npm start`'s process policy: these V8 settings are the business
  * of whoever owns the process, not of a library, so they live with the CLI and no public entry
  * exports them. V8 settings for a process whose job is serving: allocation-site pretenuring off
  * (`disablePretenuring`), a cap on heap growth (`limitHeapGrowth`, explained at the function), and

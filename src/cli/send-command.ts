@@ -116,7 +116,7 @@ export function sendCommand(args: string[], io: CliIo): Promise<number> {
           if (view === undefined) io.write(`${JSON.stringify(event)}\n`);
           else view.event(event);
         };
-        // The config's task is the one this send creates: taskId stays empty (digest §1.6).
+        // The config's task is the one this send creates: taskId stays empty (A2A 1.0 §3.2.2).
         const configuration: SendMessageConfiguration = {
           ...(values['no-wait'] === true ? { returnImmediately: true } : {}),
           ...(push === undefined ? {} : { taskPushNotificationConfig: { ...push, taskId: '' } }),

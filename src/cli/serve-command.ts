@@ -125,8 +125,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
     if (problem !== undefined) throw new UsageError(`--push-allow: ${problem}`);
   }
   // A serving process, before it loads anything: docs/performance.md, 'No allocation-site
-  // pretenuring' and 'Heap growth limit' (the CLI owns the process, so the policy is its own,
-  // issue 24).
+  // pretenuring' and 'Heap growth limit' (the CLI owns the process, so the policy is its own).
   disablePretenuring();
   limitHeapGrowth();
   const stopped = stopSignal();

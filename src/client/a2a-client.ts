@@ -1,5 +1,5 @@
 /**
- * The A2A client (issue 5): resolves the card, picks an interface, and runs the operations by the
+ * The A2A client (decision 0019): resolves the card, picks an interface, and runs the operations by the
  * spec's names, identical to the server's (house style rule 3), with canonical input and output
  * on every transport. Idempotent reads and sends (with their Idempotency-Key, decision 0137) are
  * retried (retry.ts), streams resume (resumable-stream.ts), every request honours a timeout and
@@ -223,7 +223,7 @@ export class A2AClient {
     return this.idempotent('getTask', request, options);
   }
 
-  /** `ListTasks` (retried); A2A 1.0 only: 0.3 has no such method (digest §2). */
+  /** `ListTasks` (retried); A2A 1.0 only: 0.3 has no such method (A2A 0.3 §7, `tasks/list`). */
   async listTasks(request: ListTasksRequest = {}, options?: CallOptions): Promise<ListTasksResponse> {
     if (this.transport.protocolVersion === '0.3') {
       throw new A2ALocalError(
@@ -305,7 +305,7 @@ export class A2AClient {
 
   /**
    * `GetExtendedAgentCard` (retried). The client then uses it in place of the public card
-   * (digest §9.2: the client SHOULD use it for the session); the interface stays as chosen.
+   * (A2A 1.0 §3.1.11: the client SHOULD use it for the session); the interface stays as chosen.
    */
   async getExtendedAgentCard(options?: CallOptions & { tenant?: string }): Promise<AgentCard> {
     const card = await this.idempotent(

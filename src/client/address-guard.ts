@@ -1,5 +1,5 @@
 /**
- * The SSRF guard (digest §7.5; issue 5 item 1): a card URL, an interface URL or a token endpoint
+ * The SSRF guard (A2A 1.0 §13.2): a card URL, an interface URL or a token endpoint
  * comes from someone else, so the client refuses to connect to private, loopback, link-local or
  * unspecified addresses unless the caller allows it. The check itself is the net layer's (shared
  * with the server's webhook guard): every address a hostname resolves to is checked (a name with

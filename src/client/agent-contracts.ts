@@ -1,5 +1,5 @@
 /**
- * An agent's contracts as a client sees them (issue 4 item 8, decision 0018): read from the card's
+ * An agent's contracts as a client sees them (decision 0018): read from the card's
  * `urn:concord:a2a-contracts:v1` extension or from the agent's `/contracts` URL, compiled on first
  * use with the same compiler the server uses, so a payload the agent would refuse is refused here,
  * before it is sent, with the same message and the same field violations (decision 0032).
@@ -69,7 +69,7 @@ export class AgentContracts {
   }
 
   /**
-   * The target's gate, run here (seeds/a2a-contracts.md "Validation behavior"): the delivery the
+   * The target's gate, run here (OpenClaw PR #19293 a2a-contracts.md "Validation behavior"): the delivery the
    * agent will make, or a `ContractRefusedError` with the agent's own wording.
    */
   check(message: Message): GateResult {

@@ -1,6 +1,6 @@
 /**
- * Credentials the client presents (issue 5 item 5; A2A puts authentication in the transport,
- * digest §10.2): each says which of the card's security schemes it can satisfy and how it
+ * Credentials the client presents (A2A puts authentication in the transport,
+ * A2A 1.0 §7.3): each says which of the card's security schemes it can satisfy and how it
  * changes a request. `selectCredentials` picks, from the card's `securityRequirements` (an OR of
  * ANDs), the first alternative the caller holds every credential for.
  */

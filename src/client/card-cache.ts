@@ -1,5 +1,5 @@
 /**
- * The AgentCard cache (A2A 1.0 §8.6, digest §9.1: clients SHOULD honour RFC 9111): a card is
+ * The AgentCard cache (A2A 1.0 §8.6, §8.2: clients SHOULD honour RFC 9111): a card is
  * reused without a request while `Cache-Control: max-age` says it is fresh, then revalidated with
  * `If-None-Match` / `If-Modified-Since`, where a 304 renews it. `no-store` is never kept;
  * `no-cache` (and no freshness information at all) is kept only to revalidate.

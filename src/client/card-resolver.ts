@@ -1,5 +1,5 @@
 /**
- * Finds an agent's card (issue 5 item 1; digest §9.1): `/.well-known/agent-card.json` under the
+ * Finds an agent's card (A2A 1.0 §8.2): `/.well-known/agent-card.json` under the
  * given URL, falling back to the pre-0.3 `/.well-known/agent.json` on 404. A URL ending in `.json`
  * is taken as the card's own URL. The well-known path is resolved against the given URL's path,
  * not only the origin, so host-mounted agents (`/agents/<id>/`) are found too (decision 0015).
@@ -74,7 +74,7 @@ export function cardUrlsFor(input: string | URL): URL[] {
 
 /**
  * A 1.0 card has `supportedInterfaces` and none of the 0.3-only fields; a 0.3 card (Concord's
- * hybrid included) has `protocolVersion` or `url` (digest §1.1).
+ * hybrid included) has `protocolVersion` or `url` (A2A 0.3 §5.5).
  */
 export function cardDialectOf(json: Record<string, unknown>): ProtocolVersion {
   return 'protocolVersion' in json || 'url' in json || !('supportedInterfaces' in json) ? '0.3' : '1.0';

@@ -14,7 +14,7 @@ import {
   type FieldViolation,
 } from '../protocol/index.js';
 
-/** What the wire said, normalised over the JSON-RPC and REST envelopes (digest §5.2). */
+/** What the wire said, normalised over the JSON-RPC and REST envelopes (A2A 1.0 §9.5, §11.6). */
 export interface WireErrorFacts {
   /** JSON-RPC `error.code`, or the code the REST/gRPC ErrorInfo reason stands for (0 when unknown). */
   code: number;
@@ -91,9 +91,9 @@ export type A2ALocalErrorKind =
   | 'BAD_RESPONSE'
   /** The card's signatures did not verify against the caller's keys (A2A 1.0 §8.4). */
   | 'CARD_SIGNATURE_INVALID'
-  /** The target resolves to a private, loopback or link-local address (digest §7.5). */
+  /** The target resolves to a private, loopback or link-local address (A2A 1.0 §13.2). */
   | 'SSRF_BLOCKED'
-  /** The card offers no interface the client speaks under the caller's preference (digest §9.4). */
+  /** The card offers no interface the client speaks under the caller's preference (A2A 1.0 §8.3.2). */
   | 'NO_COMPATIBLE_INTERFACE'
   /** The operation does not exist in the chosen interface's protocol version (e.g. 0.3 ListTasks). */
   | 'UNSUPPORTED_OPERATION';

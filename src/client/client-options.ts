@@ -19,7 +19,7 @@ import type { TransportInfo } from './transport.js';
 
 /** Options shared by `A2AClient.connect` and `new A2AClient`. */
 export interface A2AClientCommonOptions extends NetworkPolicy {
-  /** Which interface to prefer (digest §9.4). */
+  /** Which interface to prefer (A2A 1.0 §8.3.2). */
   prefer?: TransportPreference;
   /** Use exactly this interface instead of choosing from the card. */
   transport?: TransportInfo;

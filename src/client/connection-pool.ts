@@ -1,5 +1,5 @@
 /**
- * Keep-alive connections, pooled per origin (issue 22; docs/decisions/0137-client-transport.md).
+ * Keep-alive connections, pooled per origin (docs/decisions/0137-client-transport.md).
  * One pool per client: node's Agent keys its sockets by host and port, so each origin gets its
  * own set. The SSRF pinning still holds: a socket is only ever opened through the request's
  * pinned `lookup` (pinned-http.ts), so every pooled socket is connected to an address this

@@ -1,5 +1,5 @@
 /**
- * Contract-aware send (issue 4 items 5, 6, 10; decision 0032): `client.sendContract(contract,
+ * Contract-aware send (decision 0032): `client.sendContract(contract,
  * payload)` builds the seed's envelope as a data part with the contract media type (decision
  * 0016), runs the target's published gate before anything is sent, sends, then reads the reply,
  * checks it against the contract's output schema and collects the deprecation warnings.

@@ -1,7 +1,7 @@
 /**
  * One call's cancellation: the caller's AbortSignal and the call's timeout folded into one signal,
- * remembering which of the two fired so the failure is reported as ABORTED or TIMEOUT (issue 5
- * item 4: timeouts and AbortSignal everywhere).
+ * remembering which of the two fired so the failure is reported as ABORTED or TIMEOUT (decision 0019:
+ * timeouts and AbortSignal everywhere).
  */
 import { A2ALocalError } from './client-errors.js';
 

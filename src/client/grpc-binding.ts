@@ -1,5 +1,5 @@
 /**
- * The gRPC transport (digest §4): the same operations as the HTTP transports over
+ * The gRPC transport (A2A 1.0 §10): the same operations as the HTTP transports over
  * `lf.a2a.v1.A2AService` or `a2a.v1.A2AService`, with the client's guarantees kept: every call
  * passes the interceptors, presents the selected credentials (as metadata), connects only to a
  * target the network guard accepted (the checked address is dialled, the name kept for TLS),
@@ -113,7 +113,7 @@ export class GrpcTransport {
 
   /**
    * Runs a streaming operation; events arrive as the server sends them. gRPC messages carry no
-   * event ids (digest §4), so `lastEventId` is not sent: a re-attachment starts from the task's
+   * event ids (A2A 1.0 §10), so `lastEventId` is not sent: a re-attachment starts from the task's
    * current snapshot (A2A 1.0 §3.1.6), which holds everything that happened meanwhile.
    */
   async *stream(

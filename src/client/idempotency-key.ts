@@ -1,5 +1,5 @@
 /**
- * The `Idempotency-Key` of a send (issue 22; docs/decisions/0137-client-transport.md): every
+ * The `Idempotency-Key` of a send (docs/decisions/0137-client-transport.md): every
  * sendMessage / sendStreamingMessage carries one, generated once per logical send (or given by
  * the caller) and repeated on each automatic retry, so a server that deduplicates on it (Concord,
  * decision 0091) runs the task once however often the send is retried. The field is an

@@ -1,5 +1,5 @@
 /**
- * Public entry of the client layer (`concord-a2a/client`, issue 5): `A2AClient` (card resolution,
+ * Public entry of the client layer (`concord-a2a/client`): `A2AClient` (card resolution,
  * transport selection, the operations by the spec's names with resumable streams and retries),
  * the card resolver on its own, credentials, interceptors, the network guard and the two error
  * families; contract-aware send (`contracts()`, `sendContract`) with its local contract errors.
@@ -42,7 +42,7 @@ export type { CardFetchOptions, FetchedCardJson, ResolvedCard } from './card-res
 export { CardCache, defaultCardCache, type CachedCard, type CardCacheOptions } from './card-cache.js';
 export { createJwksFetcher, type JwksFetcherOptions } from './jwks-fetcher.js';
 
-// The network guard every outbound request passes (digest §7.5).
+// The network guard every outbound request passes (A2A 1.0 §13.2).
 export {
   blockedAddressReason,
   checkTarget,
@@ -74,7 +74,7 @@ export {
   type OutgoingCall,
 } from './interceptors.js';
 
-// Contract-aware sends (issue 4): the agent's contracts, typed sends, local refusals.
+// Contract-aware sends (decision 0016): the agent's contracts, typed sends, local refusals.
 export { AgentContracts, agentContractsOfCard, type ContractsSource } from './agent-contracts.js';
 export {
   type ContractResult,

@@ -1,5 +1,5 @@
 /**
- * Client interceptors (issue 5 item 5): code that runs before every HTTP request the client
+ * Client interceptors (decision 0019): code that runs before every HTTP request the client
  * makes (card fetch, token fetch excluded: it carries a secret of its own) and after its answer.
  * `before` may change headers and the URL (tracing headers, `A2A-Extensions`, custom auth);
  * `after` observes the outcome (metrics, logging: the library itself never logs, DESIGN.md).
@@ -61,7 +61,7 @@ export function headersInterceptor(
 
 /**
  * Activates extensions by URI on every A2A request: the `A2A-Extensions` header (A2A 1.0 §3.2.6,
- * digest §8.2), comma-separated, merged with any value already set.
+ * A2A 1.0 §3.2.6), comma-separated, merged with any value already set.
  */
 export function extensionsInterceptor(uris: readonly string[]): ClientInterceptor {
   return {

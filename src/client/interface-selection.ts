@@ -1,5 +1,5 @@
 /**
- * Chooses the interface to talk to (digest §9.4). The card's order is the agent's preference
+ * Chooses the interface to talk to (A2A 1.0 §8.3.2). The card's order is the agent's preference
  * (1.0 `supportedInterfaces`, first preferred; 0.3 `url` + `preferredTransport`, then
  * `additionalInterfaces`, which the 0.3 codec rebuilds into the same list). The caller may
  * restrict and reorder: `versions` (default `['1.0', '0.3']`: the newer version wins when the
@@ -19,7 +19,7 @@ export interface TransportPreference {
 
 const SPOKEN: readonly ClientBinding[] = ['JSONRPC', 'HTTP+JSON', 'GRPC'];
 
-/** `Major.Minor` of a card's protocol version (patch numbers never matter, digest §9.3). */
+/** `Major.Minor` of a card's protocol version (patch numbers never matter, A2A 1.0 §3.6). */
 export function majorMinor(version: string): ProtocolVersion | undefined {
   const match = /^\s*(\d+)\.(\d+)/.exec(version);
   if (match === null) return undefined;

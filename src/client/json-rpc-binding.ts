@@ -1,5 +1,5 @@
 /**
- * The JSON-RPC 2.0 binding, client side (digest §2, §3.3): every operation is a POST of
+ * The JSON-RPC 2.0 binding, client side (A2A 1.0 §9; A2A 0.3 §7): every operation is a POST of
  * `{jsonrpc, id, method, params}` to the interface URL; the method names per version mirror the
  * server's table (src/server/http/operations.ts). Stream events are full JSON-RPC responses.
  */
@@ -48,7 +48,7 @@ export function jsonRpcBinding(
         );
       }
       let params = encodeRequest(codec, operation, request);
-      // 0.3 `agent/getAuthenticatedExtendedCard` takes no params (digest §2).
+      // 0.3 `agent/getAuthenticatedExtendedCard` takes no params (A2A 0.3 §7.10).
       if (operation === 'getExtendedAgentCard' && version === '0.3') params = undefined;
       const body: Record<string, unknown> = { jsonrpc: '2.0', id: nextRequestId++, method };
       if (params !== undefined) body.params = params;

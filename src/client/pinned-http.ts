@@ -1,5 +1,5 @@
 /**
- * HTTP for the client over node:http / node:https, with the DNS answer pinned (issue 5 item 1):
+ * HTTP for the client over node:http / node:https, with the DNS answer pinned (decision 0019):
  * the host is resolved and checked once (address-guard.ts), then the socket is opened to exactly
  * that address through a custom `lookup`, so DNS rebinding between check and connect is
  * impossible. TLS still verifies the certificate against the hostname (SNI is the hostname).

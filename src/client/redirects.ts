@@ -1,5 +1,5 @@
 /**
- * Following redirects on card fetches and A2A calls (issue 22; docs/decisions/0137-client-transport.md).
+ * Following redirects on card fetches and A2A calls (docs/decisions/0137-client-transport.md).
  * At most MAX_REDIRECTS hops, each one a new request through `sendHttp`, so the SSRF guard checks
  * every hop's target before connecting. 307 and 308 keep the method and body (RFC 9110 §15.4.8,
  * §15.4.9); so do 301 and 302: RFC 9110 §15.4.2/§15.4.3 only allow the historical POST-to-GET

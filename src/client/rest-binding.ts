@@ -1,7 +1,7 @@
 /**
  * The HTTP+JSON binding, client side: the routes mirror the server's tables
  * (src/server/http/rest-routes.ts): 1.0 at the interface URL with an optional `/{tenant}` prefix
- * (A2A 1.0 §9.5), 0.3 under `/v1` (digest §3.1). `:subscribe` is POST in 1.0 (A2A 1.0 §11.3) and
+ * (A2A 1.0 §9.5), 0.3 under `/v1` (A2A 0.3 §7). `:subscribe` is POST in 1.0 (A2A 1.0 §11.3) and
  * GET in 0.3 (the 0.3 proto, and what a2a-python 0.3 accepts).
  */
 import {
@@ -125,7 +125,7 @@ export function restBinding(
     },
     event(event: SseEvent, status): StreamResponse {
       const json = parseJsonBody(event.data, status, base.href);
-      // Mid-stream errors: `event: error` with the §11.6 body (digest §3.3, as a2a-js does).
+      // Mid-stream errors: `event: error` with the §11.6 body (A2A 1.0 §9.4.2, §11.7, as a2a-js does).
       if (event.event === 'error') {
         throw (
           restError(status, json) ??

@@ -1,5 +1,5 @@
 /**
- * Streams that survive a dropped connection (issue 5 item 4; digest §6.4, decision 0004): when
+ * Streams that survive a dropped connection (A2A 1.0 §3.1.6, decision 0004): when
  * the connection fails, or ends before a final event, the client re-attaches with
  * `subscribeToTask` and `Last-Event-ID` = the id of the last event it saw, and the server replays
  * what came after. Every event is delivered once: the server skips what the client saw, and the
@@ -39,7 +39,7 @@ function taskIdOf(event: StreamResponse): string | undefined {
 
 /**
  * True when the server ends the stream after this event: a direct message, a terminal state,
- * input-required, and auth-required in 0.3 only (decision 0004; digest §12 items 4, 9).
+ * input-required, and auth-required in 0.3 only (decision 0004).
  */
 export function isFinalEvent(event: StreamResponse, version: ProtocolVersion): boolean {
   if ('message' in event) return true;

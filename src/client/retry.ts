@@ -1,5 +1,5 @@
 /**
- * Retries with exponential backoff and full jitter, for idempotent calls only (issue 5 item 4;
+ * Retries with exponential backoff and full jitter, for idempotent calls only (decision 0019;
  * A2A 1.0 §3.3.1: Get and List are idempotent, a send is not, unless it carries an
  * `Idempotency-Key`, which the client's sends do by default: decision 0137). What is retried:
  * connection failures, per-attempt timeouts and the HTTP statuses that mean "try again" (408,

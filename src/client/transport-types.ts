@@ -5,7 +5,7 @@
 import type { ProtocolVersion, StreamResponse } from '../protocol/index.js';
 import type { CallControl } from './client-http.js';
 
-/** The bindings this client speaks (digest §4: all three standard ones). */
+/** The bindings this client speaks (A2A 1.0 §9-§11: all three standard ones). */
 export type ClientBinding = 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
 
 /** The interface a client talks to. */
@@ -23,7 +23,7 @@ export interface StreamedEvent {
   event: StreamResponse;
 }
 
-/** Per-stream control: `lastEventId` resumes after that event (digest §6.4). */
+/** Per-stream control: `lastEventId` resumes after that event (A2A 1.0 §3.1.6). */
 export interface StreamControl extends CallControl {
   lastEventId?: string;
   /** Nothing received for this long (ms) drops the stream (HTTP; decision 0137); 0 turns it off. */

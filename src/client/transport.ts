@@ -1,7 +1,7 @@
 /**
  * One chosen interface (URL, binding, protocol version) and the calls over it: unary calls read
- * one JSON answer, streaming calls read SSE (digest §3.3). Headers follow the version: 1.0 sends
- * `A2A-Version: 1.0` on every request (A2A 1.0 §3.6, digest §9.3); 0.3 sends none, which every
+ * one JSON answer, streaming calls read SSE (A2A 1.0 §9.4.2, §11.7). Headers follow the version: 1.0 sends
+ * `A2A-Version: 1.0` on every request (A2A 1.0 §3.6); 0.3 sends none, which every
  * server reads as 0.3. A 1.0 interface with a `tenant` has it copied into every request (A2A 1.0
  * §9.5).
  */
@@ -91,7 +91,7 @@ export class Transport implements CallTransport {
   private headers(accept: string, hasBody: boolean): Record<string, string> {
     const headers: Record<string, string> = { accept };
     if (hasBody) {
-      // 1.0.1 asks for application/a2a+json on REST bodies; JSON-RPC is always application/json (digest §3.2).
+      // 1.0.1 asks for application/a2a+json on REST bodies; JSON-RPC is always application/json (A2A 1.0 §11.1).
       headers['content-type'] =
         this.info.protocolBinding === 'HTTP+JSON' && this.info.protocolVersion === '1.0'
           ? 'application/a2a+json'
@@ -153,7 +153,7 @@ export class Transport implements CallTransport {
     const { answer, deadline } = await this.http.open(operation, spec, control);
     try {
       if (answer.status < 200 || answer.status >= 300 || answer.mediaType !== 'text/event-stream') {
-        // Errors before the first event come as an ordinary answer (digest §3.3).
+        // Errors before the first event come as an ordinary answer (A2A 1.0 §9.4.2, §11.7).
         const text = await answer.text();
         const json = parseJsonOrFail(text, answer.status, answer.url.href, answer.headers);
         throw withRetryAfter(

@@ -125,7 +125,7 @@ export function decodeResult(
     case 'listTaskPushNotificationConfigs':
       return codec.decodeListTaskPushNotificationConfigsResponse(value, path);
     case 'deleteTaskPushNotificationConfig':
-      // 1.0 answers Empty `{}`, 0.3 `null` (digest §12 item 16): nothing to decode.
+      // 1.0 answers Empty `{}`, 0.3 `null` (decision 0086): nothing to decode.
       return undefined;
     case 'getExtendedAgentCard':
       return codec.decodeAgentCard(value, path);

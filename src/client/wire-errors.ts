@@ -1,5 +1,5 @@
 /**
- * Reads A2A errors off the wire, whatever envelope carried them (digest §5.2): the 1.0 JSON-RPC
+ * Reads A2A errors off the wire, whatever envelope carried them (A2A 1.0 §9.5, §11.6): the 1.0 JSON-RPC
  * `error.data` array of typed details, the 0.3 JSON-RPC free-form `error.data`, and the REST
  * google.rpc.Status body (A2A 1.0 §11.6). Anything else that is not a success is BAD_RESPONSE.
  */
@@ -78,7 +78,7 @@ export function jsonRpcError(httpStatus: number, body: Record<string, unknown>):
 /**
  * The A2AClientError of a REST error body, or undefined when `body` is not one. Besides the
  * google.rpc.Status form (A2A 1.0 §11.6), the bare `{code, message, data?}` that a2a-js answers
- * on 0.3 REST is read too: 0.3 defines no REST error body (digest §5.1).
+ * on 0.3 REST is read too: 0.3 defines no REST error body (A2A 0.3 §8 is JSON-RPC only).
  */
 export function restError(httpStatus: number, body: unknown): A2AClientError | undefined {
   if (isObject(body) && typeof body.code === 'number' && typeof body.message === 'string') {

@@ -1,5 +1,5 @@
 /**
- * The compiled contracts of one agent (seeds/a2a-contracts.md "Declaring contracts"): built once
+ * The compiled contracts of one agent (OpenClaw PR #19293 a2a-contracts.md "Declaring contracts"): built once
  * at load by `compileContracts`, then asked for input and output validation on every message.
  * A `ContractSet` also implements the server's contract gate seam (`admit`, `checkOutput`), so the
  * server can use one without this layer knowing the server.
@@ -169,7 +169,7 @@ export function compileContracts(agentId: string, section: ContractSection = {})
   return new ContractSet(agentId, section.allowFreeform !== false, compiled, section.outputPolicy ?? 'fail');
 }
 
-/** Validates a reply against `name`'s output schema (issue 4 item 5); [] when it conforms. */
+/** Validates a reply against `name`'s output schema (decision 0030); [] when it conforms. */
 export function validateContractOutput(set: ContractSet, name: string, value: unknown): ContractViolation[] {
   return set.validateOutput(name, value);
 }

@@ -1,5 +1,5 @@
 /**
- * The shapes of the contracts layer (seeds/a2a-contracts.md): what an agent declares, what a
+ * The shapes of the contracts layer (OpenClaw PR #19293 a2a-contracts.md): what an agent declares, what a
  * failed validation reports, and what a delivered contract message tells the agent. The host's
  * `ContractDefinition` / `A2ASection` (src/card/agent-definition.ts) fit these structurally, so a
  * loaded agent definition can be compiled as it is.
@@ -8,7 +8,7 @@
 /** A JSON Schema (draft 2020-12) as written: an object, or `true` / `false`. */
 export type ContractSchema = Readonly<Record<string, unknown>> | boolean;
 
-/** One contract as declared (seeds/a2a-contracts.md "Contract schema reference"); all optional. */
+/** One contract as declared (OpenClaw PR #19293 a2a-contracts.md "Contract schema reference"); all optional. */
 export interface ContractSpec {
   /** What the contract does, for humans and for the target agent's prompt. */
   description?: string;
@@ -31,7 +31,7 @@ export interface ContractSpec {
 }
 
 /**
- * What happens to a reply that misses its contract's output schema (issue 4 "Output contracts"):
+ * What happens to a reply that misses its contract's output schema (decision 0030):
  * `fail` (default) fails the task with the violations; `warn` lets the reply through, flagged with
  * them in its metadata (`concord/contract/outputViolations`).
  */

@@ -4,7 +4,7 @@
  * structurally, so the seed's config (`agents.list`), the host's parsed config (`agents` as a list)
  * and plain objects all fit, and order is always agent order, then declaration order (upstream
  * `discoverContracts`). A config of another shape is refused with the JSON Pointer of the mistake
- * rather than failing somewhere inside (issue 23).
+ * rather than failing somewhere inside.
  */
 import { pointer } from '../protocol/index.js';
 import type { ContractSection, ContractSpec } from './contract-types.js';

@@ -1,5 +1,5 @@
 /**
- * The delivery gate (seeds/a2a-contracts.md "Validation behavior"), in the upstream order
+ * The delivery gate (OpenClaw PR #19293 a2a-contracts.md "Validation behavior"), in the upstream order
  * (spec/seed-sources.md §(a) "sessions_send gate"):
  *
  * | message                         | agent                        | result                         |

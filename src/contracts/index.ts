@@ -1,5 +1,5 @@
 /**
- * Public entry of the contracts layer (seeds/a2a-contracts.md): typed JSON-Schema message
+ * Public entry of the contracts layer (OpenClaw PR #19293 a2a-contracts.md): typed JSON-Schema message
  * contracts between agents. Compile an agent's `a2a` section once with `compileContracts`, gate
  * each incoming message with `gateMessage`, give the agent `contractContextText`, check replies
  * with `validateContractOutput`. Pure: no I/O.

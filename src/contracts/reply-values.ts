@@ -1,8 +1,8 @@
 /**
  * What counts as the reply of an agent under a contract, for the server's output check and the
- * client's alike (issue 4 "Output contracts"): the data parts of an artifact or message (a
+ * client's alike (decision 0030): the data parts of an artifact or message (a
  * structured reply is data: the target is told to "respond with JSON matching this schema",
- * seeds/a2a-contracts.md "Contract context injection"), or, when there are none, the JSON its text
+ * OpenClaw PR #19293 a2a-contracts.md "Contract context injection"), or, when there are none, the JSON its text
  * holds (a model agent answers in text).
  */
 import type { Part } from '../protocol/index.js';

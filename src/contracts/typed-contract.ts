@@ -1,5 +1,5 @@
 /**
- * Contracts as TypeScript values (issue 4 item 10): `defineContract` keeps the schemas as literal
+ * Contracts as TypeScript values (decision 0032): `defineContract` keeps the schemas as literal
  * types, so the payload and reply types follow from them (json-schema-to-ts `FromSchema`), and
  * `createContractMessage` refuses, at compile time, a payload the schema would refuse at run time.
  * The envelope travels as a data part with the contract media type (decision 0016).

@@ -1,5 +1,5 @@
 /**
- * Agent-to-agent hop counting (issue 23, decision 0148). Two model agents that answer every
+ * Agent-to-agent hop counting (decision 0148). Two model agents that answer every
  * message by asking the other would call each other until a model happened to stop; with hops
  * counted the chain ends at a limit, with an error naming it.
  *

@@ -1,6 +1,6 @@
 /**
- * The agent host: every agent of a HostConfig mounted under one listener (issue 3, seed
- * agent-card.md "Shaman Implementation"). Routes:
+ * The agent host: every agent of a HostConfig mounted under one listener (decision 0015;
+ * Shaman's agent-card.md "Shaman Implementation"). Routes:
  *
  * - `/agents/<id>/...`  the agent's A2A server (card, JSON-RPC, HTTP+JSON), per agent;
  * - `/agents`           the listing of the agents this listener shows;

@@ -1,5 +1,5 @@
 /**
- * Agent-to-agent send on the host (issue 4 item 9; the seed's `sessions_send`): an executor calls
+ * Agent-to-agent send on the host (the seed's `sessions_send`): an executor calls
  * `context.agents.send(target, input)`. A host agent id is delivered in process, through the
  * target's own request handler, so its contract gate, approvals and skill checks run exactly as
  * for a remote caller; the sender acts as the principal `agent:<its id>` (decision 0020). A URL is

@@ -1,5 +1,5 @@
 /**
- * Contract discovery (issue 4 item 8, decision 0018). Each agent with contracts publishes them:
+ * Contract discovery (decision 0018). Each agent with contracts publishes them:
  *
  * - in its card: one skill per contract (built by the card layer) and the extension
  *   `urn:concord:a2a-contracts:v1`, whose params hold every contract with its schemas, so a client

@@ -1,5 +1,5 @@
 /**
- * How the host's agents reach agents on other hosts (issue 4 item 9, decision 0031): a URL target
+ * How the host's agents reach agents on other hosts (decision 0031): a URL target
  * of `context.agents.send` goes over A2A with Concord's client. The client resolves the remote
  * card (SSRF-guarded: private, loopback and link-local targets only when the host config's
  * `outbound` allows them), and the remote's published contracts (decision 0018) gate the message

@@ -1,8 +1,8 @@
 /**
- * Per-skill security (A2A 1.0 §4.4.5 `AgentSkill.securityRequirements`; digest §10.3: "skills may
+ * Per-skill security (A2A 1.0 §4.4.5 `AgentSkill.securityRequirements`; A2A 1.0 §7.4: "skills may
  * carry their own security requirements"). A2A messages do not name a skill, so Concord reads the
  * skill a message invokes from, in order: a structured contract message (a data part with
- * `_a2a: true` and `contract`, seeds/a2a-contracts.md; the contract's skill has its name), then
+ * `_a2a: true` and `contract`, OpenClaw PR #19293 a2a-contracts.md; the contract's skill has its name), then
  * `metadata.skillId` on the message or the request (decision 0015; `invokedSkill`, in the server
  * layer because input modes use it too). A message naming no skill needs only the agent's
  * requirements, which the transport already enforced.

@@ -1,5 +1,5 @@
 /**
- * Which IP addresses are not public (digest §7.5: "reject private ranges, localhost and link-local
+ * Which IP addresses are not public (A2A 1.0 §13.2: "reject private ranges, localhost and link-local
  * addresses"), and allowlist rules (a host name, an IP literal or a CIDR block) that exempt some of
  * them. Pure: no I/O. Shared by the client's outbound guard and the server's webhook guard, so both
  * refuse the same targets for the same reasons.

@@ -1,5 +1,5 @@
 /**
- * Checking an outbound URL before connecting (digest §7.5): the host is resolved once, every answer
+ * Checking an outbound URL before connecting (A2A 1.0 §13.2): the host is resolved once, every answer
  * is checked (a name with one private answer is refused), and the connection then goes to the
  * checked address through `pinnedLookup`, so a second DNS answer cannot swap in another target
  * (DNS rebinding). The verdict is data: each caller (the client, the webhook sender) words its own

@@ -1,6 +1,6 @@
 /**
  * The canonical AgentCard, shaped like A2A 1.0 (`lf.a2a.v1.AgentCard`). The 0.3 form is derived
- * from it at the edge (`v0_3/agent-card.ts`); see digest §1.1 for the differences.
+ * from it at the edge (`v0_3/agent-card.ts`); see A2A 1.0 §4.4.1 and A2A 0.3 §5.5 for the two forms.
  */
 import type { Metadata } from './model.js';
 
@@ -56,7 +56,7 @@ export interface OAuthFlows {
   password?: { tokenUrl: string; refreshUrl?: string; scopes: OAuthScopes };
 }
 
-/** A security scheme, as the 1.0 oneof wrapper (digest §1.1). */
+/** A security scheme, as the 1.0 oneof wrapper (A2A 1.0 §4.5.1). */
 export type SecurityScheme =
   | { apiKeySecurityScheme: { description?: string; location: 'query' | 'header' | 'cookie'; name: string } }
   | { httpAuthSecurityScheme: { description?: string; scheme: string; bearerFormat?: string } }

@@ -1,7 +1,7 @@
 /**
  * A wire codec turns one wire dialect into the canonical model and back. There are three
- * dialects (digest §0): 1.0 ProtoJSON (every 1.0 binding), 0.3 JSON-RPC (`types.ts` shapes with
- * `kind`) and 0.3 REST (ProtoJSON of the 0.3 proto, digest §12.2). Servers decode requests and
+ * dialects (A2A 1.0 §5.5): 1.0 ProtoJSON (every 1.0 binding), 0.3 JSON-RPC (`types.ts` shapes with
+ * `kind`) and 0.3 REST (ProtoJSON of the 0.3 proto, decision 0008). Servers decode requests and
  * encode results; clients do the reverse, so every codec goes both ways.
  *
  * Decoders are strict: they throw InvalidParamsError naming the JSON Pointer path of the first

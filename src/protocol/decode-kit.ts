@@ -19,7 +19,7 @@
 import { bounded } from './error-bounds.js';
 import { A2AError, invalidParams } from './errors.js';
 
-/** The longest quotation of a client's value an error message carries (issue 23). */
+/** The longest quotation of a client's value an error message carries. */
 const QUOTE_MAX = 64;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Bounds on what an error carries back (issue 23): a message, an ErrorInfo metadata value or a
+ * Bounds on what an error carries back: a message, an ErrorInfo metadata value or a
  * field violation can quote client input (a task id, a path, a method name), and a 70,000-character
  * task id echoed in a gRPC status overflowed the peer's header-list limit, so the call was never
  * answered. Every A2AError is cut to these sizes when it is made, whatever built it: long text

@@ -1,9 +1,9 @@
 /**
- * Wire forms of an A2AError, one per binding and version (digest §5.2):
+ * Wire forms of an A2AError, one per binding and version (A2A 1.0 §9.5, §11.6):
  * - 1.0 JSON-RPC: `error.data` is an array of typed details (ErrorInfo, BadRequest);
  * - 0.3 JSON-RPC: `error.data` is free-form, so it carries the same facts as a plain object;
  * - 1.0 REST: the google.rpc.Status envelope of A2A 1.0 §11.6;
- * - 0.3 REST: 0.3 defines no body (digest §5.1); the official 0.3 clients (a2a-js RestTransport,
+ * - 0.3 REST: 0.3 defines no body (A2A 0.3 §8 is JSON-RPC only); the official 0.3 clients (a2a-js RestTransport,
  *   and the 1.x SDK's 0.3 compat transport) read a bare `{code, message, data?}` with the JSON-RPC
  *   code, so that is sent, `data` as on 0.3 JSON-RPC (docs/decisions/0135-json-rpc-and-error-edges.md).
  */

@@ -1,5 +1,5 @@
 /**
- * The one error table (digest §5.1, HTTP statuses from A2A 1.0.1 §5.4) and the error classes the
+ * The one error table (A2A 1.0.1 §5.4, §9.5) and the error classes the
  * core throws. Bindings never invent codes: they look the error's `type` up here.
  */
 import { bounded, boundedMetadata, boundedViolations, MESSAGE_MAX } from './error-bounds.js';
@@ -65,7 +65,7 @@ export const CONCORD_ERROR_DOMAIN = 'concord.a2a';
 const A = A2A_ERROR_DOMAIN;
 const C = CONCORD_ERROR_DOMAIN;
 
-/** The table. JSON-RPC standard codes -32700..-32603, A2A codes -32001..-32009 (digest §5.1). */
+/** The table. JSON-RPC standard codes -32700..-32603, A2A codes -32001..-32009 (A2A 1.0 §5.4). */
 export const ERROR_CATALOG: Readonly<Record<A2AErrorType, ErrorCatalogEntry>> = {
   JSONParseError: {
     code: -32700,
@@ -179,7 +179,7 @@ export const ERROR_CATALOG: Readonly<Record<A2AErrorType, ErrorCatalogEntry>> = 
     domain: A,
     defaultMessage: 'Protocol version not supported',
   },
-  // HTTP-layer errors: A2A puts authentication in the transport (digest §10.3), and body limits are ours.
+  // HTTP-layer errors: A2A puts authentication in the transport (A2A 1.0 §7.4), and body limits are ours.
   UnauthenticatedError: {
     code: -32010,
     httpStatus: 401,
@@ -207,7 +207,7 @@ export const ERROR_CATALOG: Readonly<Record<A2AErrorType, ErrorCatalogEntry>> = 
     defaultMessage: 'Request body too large',
     httpLayer: true,
   },
-  // Contract approvals (seeds/a2a-contracts.md requiresApproval; Concord's own codes, decision 0017).
+  // Contract approvals (OpenClaw PR #19293 a2a-contracts.md requiresApproval; Concord's own codes, decision 0017).
   ApprovalNotFoundError: {
     code: -32012,
     httpStatus: 404,

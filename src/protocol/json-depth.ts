@@ -5,7 +5,7 @@
  * InvalidParamsError naming the bound and the JSON Pointer (RFC 6901) of the first object or
  * array past it, before any codec reads a field, so no decoder, store or encoder ever sees a
  * value deeper than the bound. Without it, a request nested ~4,100 levels overflowed the stack
- * in the store commit and one nested ~50 levels could not be encoded by gRPC (issue 23).
+ * in the store commit and one nested ~50 levels could not be encoded by gRPC.
  */
 import { A2AError } from './errors.js';
 import { pointer } from './decode-kit.js';
@@ -46,7 +46,7 @@ export function checkMaxJsonDepth(value: number, option = 'maxJsonDepth'): numbe
 
 /**
  * A pointer from segments (outermost first), keys longer than SEGMENT_MAX shortened: a
- * megabyte-long key must not come back twice in the answer (issue 23, as with `quote`).
+ * megabyte-long key must not come back twice in the answer (as with `quote`).
  */
 export function depthPointer(base: string, segments: readonly (string | number)[]): string {
   let path = base;

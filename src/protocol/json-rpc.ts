@@ -1,6 +1,6 @@
 /**
- * JSON-RPC 2.0 envelopes (https://www.jsonrpc.org/specification), as A2A uses them (digest §2,
- * §11 items 11-12). Parsing separates the three failures the spec tells apart: not JSON (-32700),
+ * JSON-RPC 2.0 envelopes (https://www.jsonrpc.org/specification), as A2A uses them (A2A 1.0 §9;
+ * conformance rules 11-12 in src/check/rules.ts). Parsing separates the three failures the spec tells apart: not JSON (-32700),
  * not a request object (-32600), and, later, an unknown method (-32601).
  */
 import { A2AError } from './errors.js';

@@ -135,7 +135,7 @@ export interface AuthenticationInfo {
   credentials?: string;
 }
 
-/** Push notification target of a task; 1.0's flat form (digest §1.5). */
+/** Push notification target of a task; 1.0's flat form (A2A 1.0 §4.3). */
 export interface TaskPushNotificationConfig {
   tenant?: string;
   id?: string;
@@ -207,7 +207,7 @@ export interface SubscribeToTaskRequest {
 export interface TaskPushNotificationConfigRef {
   tenant?: string;
   taskId: string;
-  /** Absent only on 0.3 `get`, where it defaults to the task's default config (digest §12.26). */
+  /** Absent only on 0.3 `get`, where it defaults to the task's default config (decision 0086). */
   id?: string;
 }
 
@@ -238,7 +238,7 @@ export const TERMINAL_STATES: ReadonlySet<TaskState> = new Set<TaskState>([
   'TASK_STATE_REJECTED',
 ]);
 
-/** States in which the task waits for the client (A2A 1.0 §4.1.3, digest §6.9). */
+/** States in which the task waits for the client (A2A 1.0 §4.1.3, §7.6). */
 export const INTERRUPTED_STATES: ReadonlySet<TaskState> = new Set<TaskState>([
   'TASK_STATE_INPUT_REQUIRED',
   'TASK_STATE_AUTH_REQUIRED',

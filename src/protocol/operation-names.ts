@@ -1,7 +1,7 @@
 /**
  * The A2A operations by the spec's names (house style rule 3), and the JSON-RPC method that names
- * each one in each version (digest §11 items 13-14). One table for the server's dispatch, the
- * client's requests and `concord check`'s probes. 0.3 has no ListTasks over JSON-RPC (digest §2).
+ * each one in each version (A2A 1.0 §5.3; A2A 0.3 §3.5.6). One table for the server's dispatch, the
+ * client's requests and `concord check`'s probes. 0.3 has no ListTasks over JSON-RPC (A2A 0.3 §7, `tasks/list`).
  */
 import type { ProtocolVersion } from './codec.js';
 

@@ -1,5 +1,5 @@
 /**
- * Server-Sent Events framing (WHATWG HTML §9.2; A2A digest §3.3): one `data:` line of JSON per
+ * Server-Sent Events framing (WHATWG HTML §9.2; A2A 1.0 §9.4.2, §11.7): one `data:` line of JSON per
  * event, an optional `id:` used for `Last-Event-ID` resumption, comments as heartbeats.
  */
 

@@ -1,5 +1,5 @@
 /**
- * `A2A-Version` negotiation (A2A 1.0 §3.6, digest §9.3): read from the header or, over REST, the
+ * `A2A-Version` negotiation (A2A 1.0 §3.6): read from the header or, over REST, the
  * query parameter; empty or missing means 0.3; patch numbers are ignored; anything else this
  * server does not speak is VersionNotSupportedError (-32009).
  */

@@ -43,7 +43,7 @@ export type AgentMessageInput =
   string | { contract: string; payload: unknown; correlationId?: string } | Message;
 
 /**
- * Agent-to-agent send (seeds/a2a-contracts.md "Sending structured messages", the `sessions_send`
+ * Agent-to-agent send (OpenClaw PR #19293 a2a-contracts.md "Sending structured messages", the `sessions_send`
  * equivalent): the target's contract gate runs before delivery, and a refusal is thrown as the
  * A2AError the target answered.
  */

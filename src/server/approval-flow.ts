@@ -1,5 +1,5 @@
 /**
- * `requiresApproval` (seeds/a2a-contracts.md; decision 0017): a message invoking such a contract
+ * `requiresApproval` (OpenClaw PR #19293 a2a-contracts.md; decision 0017): a message invoking such a contract
  * does not reach the executor. The task is created (or continued) in `auth-required` — the agent
  * needs an authorization that only its owner can give, which is what that state means (A2A 1.0
  * §4.1.3), unlike `input-required`, which asks the *client* for more — and a pending approval is

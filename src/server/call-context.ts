@@ -1,6 +1,6 @@
 /**
  * What the transport knows about a call, handed to the transport-neutral handler. Identity lives
- * at the transport layer, never in the A2A payload (digest §10.2).
+ * at the transport layer, never in the A2A payload (A2A 1.0 §7.3).
  */
 import type { ProtocolVersion } from '../protocol/index.js';
 

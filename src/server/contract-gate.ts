@@ -1,5 +1,5 @@
 /**
- * Typed message contracts as the server sees them (seeds/a2a-contracts.md): a gate that admits or
+ * Typed message contracts as the server sees them (OpenClaw PR #19293 a2a-contracts.md): a gate that admits or
  * refuses each incoming message before the agent sees it, and a check of the agent's reply against
  * the contract's output schema before it leaves. The server defines only this seam; the schemas,
  * the validator and the seed's exact rules live in `concord-a2a/contracts`, whose contract sets

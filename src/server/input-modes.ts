@@ -58,7 +58,7 @@ export function checkInputModes(request: SendMessageRequest, card: AgentCard): v
 
 /**
  * True for a media type this check is about: one the client gave, other than Concord's contract
- * envelope type, which the contract gate reads and answers for (seeds/a2a-contracts.md).
+ * envelope type, which the contract gate reads and answers for (OpenClaw PR #19293 a2a-contracts.md).
  */
 function declared(type: string | undefined): type is string {
   if (type === undefined || type.trim() === '') return false;

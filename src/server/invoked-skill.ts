@@ -1,7 +1,7 @@
 /**
  * Which skill a message invokes. A2A messages do not name a skill, so Concord reads it, in order,
  * from a structured contract message (a data part with `_a2a: true` and `contract`,
- * seeds/a2a-contracts.md; the contract's skill has its name), then from `metadata.skillId` on the
+ * OpenClaw PR #19293 a2a-contracts.md; the contract's skill has its name), then from `metadata.skillId` on the
  * message or the request (decision 0015). Per-skill security (the host) and per-skill input modes
  * (input-modes.ts, decision 0141) both use it.
  */

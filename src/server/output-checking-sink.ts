@@ -1,5 +1,5 @@
 /**
- * The reply side of a contract (issue 4 "Output contracts"): every artifact and direct reply an
+ * The reply side of a contract (decision 0030): every artifact and direct reply an
  * executor produces under a contract with an output schema is checked before it is recorded, so a
  * reply that misses the schema never leaves the server as if it were valid. Under the `fail`
  * policy the offending update is refused and the task fails with the violations; under `warn` it

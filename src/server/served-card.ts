@@ -50,8 +50,8 @@ export const defaultInterfaces: (baseUrl: string, grpcTarget?: string) => AgentI
 /** `input` completed with what the server runs (see the file comment). */
 export function servedCard(input: AgentCardInput, facts: ServedFacts): AgentCard {
   const headerless = facts.headerless ?? '0.3';
-  // A card claims only what is served (digest §11 item 6): gRPC only once a listener is bound.
-  // A 0.3 client sends no A2A-Version (digest §9.3): where such a request is 1.0
+  // A card claims only what is served (A2A 1.0 §8.3.1): gRPC only once a listener is bound.
+  // A 0.3 client sends no A2A-Version (A2A 1.0 §3.6): where such a request is 1.0
   // (`defaultVersion`, AAP), no 0.3 client can use the HTTP 0.3 interfaces, so none is claimed
   // (decision 0139). gRPC names its version by service, not by header.
   const interfaces =
@@ -60,7 +60,7 @@ export function servedCard(input: AgentCardInput, facts: ServedFacts): AgentCard
       : defaultInterfaces(facts.baseUrl ?? 'http://localhost/', facts.grpcTarget).filter(
           (i) => headerless === '0.3' || i.protocolVersion !== '0.3' || i.protocolBinding === 'GRPC',
         );
-  // Capability flags must match behaviour (digest §11 item 6): push exactly when it is configured.
+  // Capability flags must match behaviour (A2A 1.0 §3.3.4): push exactly when it is configured.
   const capabilities = Object.assign({}, input.capabilities, { pushNotifications: facts.push === true });
   // Extensions in use are declared (A2A 1.0 §8.1); the card's own entries win for the same URI.
   const declared = withDeclarations(input.capabilities.extensions, facts.extensions ?? []);

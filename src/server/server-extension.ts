@@ -14,7 +14,7 @@
  * - may offer the agent's code an object of its own (`service`, read by the executor as
  *   `context.extensions.get(uri)`).
  *
- * Activated extensions are echoed in the response header by the server itself (digest §11 item 53).
+ * Activated extensions are echoed in the response header by the server itself (A2A 1.0 §4.6.1; conformance rule 53).
  */
 import type { AgentCard, AgentExtension, Message, SendMessageRequest, Task } from '../protocol/index.js';
 import type { CallContext } from './call-context.js';

@@ -1,5 +1,5 @@
 /**
- * The event sequences behind streaming calls (A2A 1.0 §3.1.2, §3.1.6; digest §6.2-6.4): a task
+ * The event sequences behind streaming calls (A2A 1.0 §3.1.2, §3.1.6, §3.5.2): a task
  * stream starts with the Task, carries every committed event in order, and ends when the task
  * reaches a state that closes streams for the negotiated version. Each item carries the event's
  * sequence number as its SSE id, so a dropped client resumes with `Last-Event-ID` and misses
@@ -24,7 +24,7 @@ export interface StreamItem {
 
 /**
  * Whether a state ends streams: terminal states always; input-required too; auth-required only
- * in 0.3 (digest §12 items 4 and 9: 1.0 keeps the stream open for out-of-band credentials).
+ * in 0.3 (decision 0004: 1.0 keeps the stream open for out-of-band credentials).
  */
 export function closesStream(state: TaskState, version: ProtocolVersion): boolean {
   if (isTerminalState(state) || state === 'TASK_STATE_INPUT_REQUIRED') return true;

@@ -97,7 +97,7 @@ export function checkDecision(
   }
   const checked: CheckedDecision = {
     status,
-    // The audit log must say who decided (issue 4 item 7: "persisted and audited").
+    // The audit log must say who decided (decision 0017).
     decidedBy: requireText(`decision.decidedBy on approval ${id}`, decision.decidedBy, false),
     decidedAt:
       decision.decidedAt === undefined

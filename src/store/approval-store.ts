@@ -1,6 +1,6 @@
 /**
- * The ApprovalStore port: persistence of `requiresApproval` decisions (seeds/a2a-contracts.md;
- * Concord issue 4 item 7). A message invoking such a contract waits until the agent's owner
+ * The ApprovalStore port: persistence of `requiresApproval` decisions (OpenClaw PR #19293 a2a-contracts.md;
+ * decision 0017). A message invoking such a contract waits until the agent's owner
  * approves or rejects it; this port keeps the pending request, the one decision that wins, and an
  * append-only audit log of both. Stores that persist tasks durably persist approvals in the same
  * place, so a pending approval survives a restart exactly as its task does.

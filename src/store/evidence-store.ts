@@ -1,6 +1,6 @@
 /**
- * The EvidenceStore port: append-only chains of evidence records (Concord issue 6, the AUMP
- * extension's evidence events, decision 0055). A chain is named by the caller (AUMP uses the
+ * The EvidenceStore port: append-only chains of evidence records (the AUMP
+ * extension's evidence events, decisions 0055 and 0057). A chain is named by the caller (AUMP uses the
  * mandate id) and numbered from 1 without gaps; an append names the sequence number it expects to
  * take, so two writers can never both extend the same chain from the same point. The store keeps
  * the record's JSON as given: what an event means, and how chains are hash-linked and verified, is

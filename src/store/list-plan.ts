@@ -1,7 +1,7 @@
 /**
  * The store-neutral reading of a TaskQuery: filters turned into sortable keys and the page token
  * into a cursor, so every store applies exactly the same ListTasks rules (A2A 1.0 §3.1.4,
- * digest §11 items 26-27).
+ * conformance rules 26-27 in src/check/rules.ts).
  */
 import { invalidParams } from '../protocol/errors.js';
 import type { TaskState } from '../protocol/model.js';

@@ -129,7 +129,7 @@ describe('lintAgentCard 1.0', () => {
       'must hold exactly one of apiKeySecurityScheme',
     );
     expect(messageAt(problems, '/securitySchemes/key/apiKeySecurityScheme/in')).toBe(
-      '1.0 names this member "location" (digest §1.1)',
+      '1.0 names this member "location" (A2A 1.0 §4.5.2)',
     );
   });
 

@@ -1,13 +1,13 @@
 /**
  * Agent definitions for the card tests, shaped as the host loader produces them. The ProcessOrder
- * one is read from the frontmatter of the seed's example agent (seeds/agent-card.md), parsed with
+ * one is read from the frontmatter of the seed's example agent (Shaman's agent-card.md), parsed with
  * `yaml` as the loader does, so the test pins what that markdown must yield.
  */
 import { parse } from 'yaml';
 import type { AgentDefinition } from '../../src/card/index.js';
 import type { SecurityScheme } from '../../src/protocol/index.js';
 
-/** The example agent markdown of seeds/agent-card.md "Shaman Implementation". */
+/** The example agent markdown of Shaman's agent-card.md "Shaman Implementation". */
 export const PROCESS_ORDER_MD = `---
 name: ProcessOrder
 exposed: true
@@ -50,7 +50,7 @@ export function processOrderDefinition(): AgentDefinition {
   };
 }
 
-/** A definition with written skills and typed contracts (seeds/a2a-contracts.md). */
+/** A definition with written skills and typed contracts (OpenClaw PR #19293 a2a-contracts.md). */
 export function researchDefinition(): AgentDefinition {
   return {
     id: 'research-bot',
@@ -98,7 +98,7 @@ export function researchDefinition(): AgentDefinition {
   };
 }
 
-/** The organisation bearer scheme of seeds/agent-card.md "Security", in canonical form. */
+/** The organisation bearer scheme of Shaman's agent-card.md "Security", in canonical form. */
 export const BEARER: Record<string, SecurityScheme> = {
   bearer: { httpAuthSecurityScheme: { scheme: 'bearer', bearerFormat: 'JWT' } },
 };

@@ -1,5 +1,5 @@
 /**
- * Every example passes `concord check` (issue 22): each is served by `concord serve` as its
+ * Every example passes `concord check`: each is served by `concord serve` as its
  * README says, and checked once by the CLI as a child process, over every interface its card
  * declares. The agents example's model agent runs on a local OpenAI-compatible stub and its
  * calls need a bearer JWT (its config's requirement); the dealer takes AAP requests, not text,

@@ -1,5 +1,5 @@
 /**
- * `concord check` (the CLI, as a child process) never dies on a bad answer (issue 22): a proxy in
+ * `concord check` (the CLI, as a child process) never dies on a bad answer: a proxy in
  * front of the echo example answers malformed things — a ListTasks result without `tasks`,
  * members of the wrong type, bodies that are not JSON, stream events that are not JSON — and the
  * check still prints its whole report, fails the rules those answers break with a reason, and

@@ -1,7 +1,7 @@
 /**
  * `concord-a2a/check` as a user imports it: by the package name (package.json `exports`), from a
  * separate Node process against the built files. The surface is the deliberate list of
- * src/check/index.ts, and the rule table is the digest's §11, items 1 to 63 in order.
+ * src/check/index.ts, and the rule table (src/check/rules.ts) holds items 1 to 63 in order.
  */
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -25,7 +25,7 @@ describe('concord-a2a/check', () => {
     expect(JSON.parse(stdout)).toEqual(['CONFORMANCE_RULES', 'checkAgent', 'formatCheckReport']);
   });
 
-  it('numbers the rules 1 to 63 like digest §11, untestable ones with a reason', () => {
+  it('numbers the rules 1 to 63, untestable ones with a reason', () => {
     expect(CONFORMANCE_RULES.map((r) => r.id)).toEqual(Array.from({ length: 63 }, (_, i) => i + 1));
     expect(CONFORMANCE_RULES.filter((r) => r.untestable !== undefined).map((r) => r.id)).toEqual([
       44, 45, 46, 51, 54, 57,

@@ -1,6 +1,6 @@
 /**
- * `concord card <folder>` on the seed's ProcessOrder file alone (seeds/agent-card.md "Example
- * agent YAML that generates an AgentCard"; issue 23), through the built CLI. The file names an
+ * `concord card <folder>` on the seed's ProcessOrder file alone (Shaman's agent-card.md "Example
+ * agent YAML that generates an AgentCard"), through the built CLI. The file names an
  * MCP server (`order-db`) that no host config defines here: generating a card needs no MCP server,
  * so the card is printed, and nothing is connected to or launched.
  */

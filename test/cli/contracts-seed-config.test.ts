@@ -1,5 +1,5 @@
 /**
- * `concord contracts list|deprecated` on the contracts seed's own config (issue 23), through the
+ * `concord contracts list|deprecated` on the contracts seed's own config, through the
  * built CLI: the seed's agents have no `handler` or `model`, and an audit needs no runnable
  * agent. Both config shapes are read (`agents: { list }` and `agents: [...]`); any other shape is
  * refused with its file, line and JSON Pointer.
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { concord } from './cli-process.js';
 
-/** seeds/a2a-contracts.md: the pipeline's agents, the researcher with the versioning example. */
+/** OpenClaw PR #19293 a2a-contracts.md: the pipeline's agents, the researcher with the versioning example. */
 const SEED_AGENTS = `[
       {
         id: "coordinator",

@@ -1,5 +1,5 @@
 /**
- * `npm start`, the README's first command, hands its process to node (issue 23): npm runs the
+ * `npm start`, the README's first command, hands its process to node: npm runs the
  * script through `sh -c` and signals only that shell, so without `exec` a SIGTERM to npm left the
  * server running as an orphan. The script runs here as npm runs it (`--ignore-scripts` skips only
  * the prestart build; the suite's build is already there), on a port of its own and a temporary

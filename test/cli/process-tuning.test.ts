@@ -1,5 +1,5 @@
 /**
- * `concord serve`'s and `npm start`'s process policy (src/cli/process-tuning.ts, issue 24): the CLI
+ * `concord serve`'s and `npm start`'s process policy (src/cli/process-tuning.ts): the CLI
  * owns the process, so the V8 settings are its own and no public entry exports them. What the
  * settings do to V8 is measured by `npm run bench:v8` (bench/v8-policy.mjs), not here.
  */

@@ -1,5 +1,5 @@
 /**
- * What issue 22 added to the calling side of the CLI (decision 0142), through the built CLI
+ * What decision 0142 added to the calling side of the CLI, through the built CLI
  * against `concord serve --grpc-port 0` (the interop fixture agent: echo plus a bearer-guarded
  * extended card, webhooks allowed to loopback): `--binding grpc`; `card` probing the card's gRPC
  * interface with an HTTP/2 handshake (exit 0 when it answers, an error when nothing speaks

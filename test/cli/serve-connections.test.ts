@@ -1,5 +1,5 @@
 /**
- * `concord serve` under a connection flood and with the connection flags (issue 23, decision
+ * `concord serve` under a connection flood and with the connection flags (decision
  * 0146), as a child process. The flood runs the server under `ulimit -n 1024` (the usual limit,
  * lowered for that child only; nothing is raised anywhere): 1,100 connections that never send a
  * byte used to take every descriptor it had, and real requests failed until they timed out.

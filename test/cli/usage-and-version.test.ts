@@ -2,7 +2,7 @@
  * The `concord` command line itself, through the real CLI process: `--version`, `help <command>`
  * showing that command's own help, and one exit code (2) for every mistake in the command line,
  * whatever its kind — unknown command, unknown option, missing argument, bad option value — on
- * every command (issue 22; a2a-cli SPEC §5.1, §5.2, §9.6).
+ * every command (a2a-cli SPEC §5.1, §5.2, §9.6).
  */
 import { tmpdir } from 'node:os';
 import { readFileSync } from 'node:fs';

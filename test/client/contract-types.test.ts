@@ -1,5 +1,5 @@
 /**
- * The static types of contract-aware send (issue 4 item 10): a `TypedContract` fixes the payload
+ * The static types of contract-aware send (decision 0032): a `TypedContract` fixes the payload
  * type and the reply type of `client.sendContract`, `withContracts` does the same by name, and a
  * wrong payload or an unknown name does not compile (checked by `npm run typecheck`). No request
  * is made: the calls sit in functions that are only type-checked.

@@ -1,5 +1,5 @@
 /**
- * Contract-aware send (issue 4 items 5, 6, 8, 10; decision 0032) against Concord's host on a real
+ * Contract-aware send (decision 0032) against Concord's host on a real
  * socket, on every binding and version: `contracts()` from the card and from `/contracts`, a valid
  * typed send with its typed reply, local refusals that never reach the agent (same message and
  * field violations as the agent's own gate), deprecation warnings, and the reply checked against

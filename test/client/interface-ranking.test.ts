@@ -1,5 +1,5 @@
 /**
- * Default interface choice (digest §9.4; decision 0019): 1.0 before 0.3 whatever the card's
+ * Default interface choice (A2A 1.0 §8.3.2; decision 0019): 1.0 before 0.3 whatever the card's
  * order, then the card's order (the agent's preference) unless the caller ranks bindings; a card
  * offering nothing the client speaks is NO_COMPATIBLE_INTERFACE naming what it offers.
  */

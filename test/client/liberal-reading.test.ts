@@ -1,5 +1,5 @@
 /**
- * Decision 0136, liberal reading (issue 22): a server answers with one off-spec item at a time (an
+ * Decision 0136, liberal reading: a server answers with one off-spec item at a time (an
  * unknown TaskState, a part `{}`, `parts: []`, a missing `artifactId`, a missing history
  * `messageId`) over JSON-RPC and HTTP+JSON, 1.0 and 0.3, in getTask, listTasks and a stream event;
  * the client returns the rest of the answer and reports a warning naming the item. `reading:

@@ -1,5 +1,5 @@
 /**
- * Issue 8's multi-instance promise, as a user runs it: two `concord serve examples/echo` child
+ * The multi-instance promise (decision 0117), as a user runs it: two `concord serve examples/echo` child
  * processes on one PostgreSQL database (a fresh schema per test), talking over the PostgreSQL bus
  * (and over Redis when CONCORD_TEST_REDIS_URL is set). A task started on A streams from B with
  * every event in order; a task running on A is canceled through B; kill -9 of A leaves its

@@ -5,7 +5,7 @@
 import type { Message, Part } from '../../src/protocol/index.js';
 import { CONTRACT_MEDIA_TYPE, type ContractSection } from '../../src/contracts/index.js';
 
-/** seeds/a2a-contracts.md "Declaring contracts", verbatim. */
+/** OpenClaw PR #19293 a2a-contracts.md "Declaring contracts", verbatim. */
 export const RESEARCH_SECTION = {
   allowFreeform: true,
   contracts: {

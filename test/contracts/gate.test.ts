@@ -1,6 +1,6 @@
 /**
  * The delivery gate through the public entry: every row of the seed's two tables
- * (seeds/a2a-contracts.md "Validation behavior"), for each way an envelope travels, with the
+ * (OpenClaw PR #19293 a2a-contracts.md "Validation behavior"), for each way an envelope travels, with the
  * upstream wording of each refusal and the request pointers of each violation.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// A contract name repeated in the seed's map form (issue 4 item 1: "a contract name that is not
+// A contract name repeated in the seed's map form (decision 0016: "a contract name that is not
 // unique is a load error"): JSON would keep the last one silently, so the host's loader reports
 // the repeat at its line in the JSON5 config, and nothing is served.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Discovery and the deprecation audit on the seed's own config shape (issue 23): the seed writes
+ * Discovery and the deprecation audit on the seed's own config shape: the seed writes
  * `{ agents: { list: [...] } }` ("Declaring contracts", "Example: multi-agent research
  * pipeline"), the host's parsed config has `agents: [...]`; both are read, anything else is
  * refused with the JSON Pointer of what is wrong.
@@ -14,7 +14,7 @@ import {
 } from '../../src/contracts/index.js';
 
 /**
- * seeds/a2a-contracts.md, literally: the multi-agent pipeline, with the researcher's contracts
+ * OpenClaw PR #19293 a2a-contracts.md, literally: the multi-agent pipeline, with the researcher's contracts
  * replaced by the "Versioning & deprecation" example (the seed writes that one as a bare `a2a`
  * section; here it sits where the seed says sections go).
  */

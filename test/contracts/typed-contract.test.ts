@@ -1,5 +1,5 @@
 /**
- * The typed API (issue 4 item 10): payload and reply types follow from the schemas, a wrong
+ * The typed API (decision 0032): payload and reply types follow from the schemas, a wrong
  * payload does not compile, and the built message passes the gate of an agent declaring the same
  * contract.
  */

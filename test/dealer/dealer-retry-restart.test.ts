@@ -1,4 +1,4 @@
-// Issue 23, "Things done twice" (decision 0147): the dealer answers every skill with a Message, and
+// "Things done twice" (decision 0147): the dealer answers every skill with a Message, and
 // a buyer agent retries a request with the same messageId (the dealer keys sends on it, 0133). A
 // retry after the server restarted must get the first answer, not run the skill again: the seed's
 // `lead.appointment` must not book a second test drive, and the seed's `lead.general` must answer

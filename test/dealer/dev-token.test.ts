@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON read loosely in assertions */
-// The dealer's development token (issue 23): printed at start as valid for 24 hours when
+// The dealer's development token: printed at start as valid for 24 hours when
 // DEALER_JWT_SECRET is not set, it keeps working after a restart on the same data directory,
 // whose secret file only its owner may read.
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';

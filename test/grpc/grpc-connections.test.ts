@@ -1,4 +1,4 @@
-// The gRPC listener's connection settings (issue 23, decision 0146): grpc-js kept a connection that
+// The gRPC listener's connection settings (decision 0146): grpc-js kept a connection that
 // never spoke HTTP/2 forever; the idle timeout now ends it, and real calls still work beside it.
 import { afterEach, expect, it } from 'vitest';
 import { createA2AServer } from '../../src/server/index.js';

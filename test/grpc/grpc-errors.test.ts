@@ -1,5 +1,5 @@
 /**
- * Every A2A error over gRPC, through a real socket (digest §4, §5): the status code from the
+ * Every A2A error over gRPC, through a real socket (A2A 1.0 §10.6, §5.4): the status code from the
  * error table's gRPC column, ErrorInfo (reason, domain, metadata) and BadRequest field paths in
  * `grpc-status-details-bin`; version and extension metadata; authentication from metadata; body
  * limits; deadlines and cancellation reaching the handler.

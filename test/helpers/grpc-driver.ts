@@ -2,7 +2,7 @@
  * The gRPC driver of the conformance suite (drivers.ts has the HTTP ones): a raw @grpc/grpc-js
  * client over a real socket that encodes canonical requests with the version's service table and
  * reads answers and google.rpc.Status error details back, so the same scenarios run over gRPC.
- * gRPC streams carry no event ids (digest §4), so `StreamedItem.id` is always undefined here.
+ * gRPC streams carry no event ids (A2A 1.0 §10), so `StreamedItem.id` is always undefined here.
  */
 import { fileURLToPath } from 'node:url';
 import {

@@ -1,4 +1,4 @@
-// Agent-to-agent hop limits (issue 23, decision 0148): two hosted model agents whose model asks
+// Agent-to-agent hop limits (decision 0148): two hosted model agents whose model asks
 // the other agent whenever it is asked something call each other through send_to_agent. Concord
 // counts the hops in message metadata and ends the chain at the limit with an error naming it:
 // in process, and across two hosts over HTTP, where the count continues on the other host and a

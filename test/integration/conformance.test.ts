@@ -12,7 +12,7 @@ import { startEcho, type EchoServer } from '../helpers/echo-server.js';
 import { grpcDriver } from '../helpers/grpc-driver.js';
 import { POSTGRES_SKIP_NOTE, POSTGRES_URL } from '../helpers/postgres.js';
 
-// gRPC status codes the suite expects (digest §5.1, the catalog's gRPC column).
+// gRPC status codes the suite expects (A2A 1.0 §5.4, the catalog's gRPC column).
 const INVALID_ARGUMENT = 3;
 const NOT_FOUND = 5;
 const FAILED_PRECONDITION = 9;
@@ -121,7 +121,7 @@ for (const storeKind of [
           expect(chunks.map((c) => c.lastChunk === true)).toEqual([false, false, true]);
           expect(new Set(chunks.map((c) => c.artifact.artifactId)).size).toBe(1);
           expect(lastState(events)).toBe('TASK_STATE_COMPLETED');
-          // SSE events carry their sequence number; gRPC messages carry no ids (digest §4).
+          // SSE events carry their sequence number; gRPC messages carry no ids (A2A 1.0 §10).
           if (d().binding !== 'GRPC') {
             const ids = run.items.map((i) => Number(i.id));
             expect(ids).toEqual(ids.map((_, i) => ids[0]! + i));
@@ -149,7 +149,7 @@ for (const storeKind of [
             'the answer',
           ]);
           const zero = ok(await d().getTask(taskId, 0));
-          // 1.0: 0 means no history; 0.3: 0 means unlimited (digest §12 item 6).
+          // 1.0: 0 means no history; 0.3: 0 means unlimited (decision 0005).
           if (d().version === '1.0') expect(zero.history).toBeUndefined();
           else expect(zero.history).toHaveLength(3);
         });
@@ -245,7 +245,7 @@ for (const storeKind of [
         });
 
         it('lists tasks newest first with cursor pagination', async (ctx) => {
-          // 0.3 JSON-RPC and 0.3 gRPC have no list method (digest §12 item 21).
+          // 0.3 JSON-RPC and 0.3 gRPC have no list method (A2A 0.3 §7, `tasks/list`).
           if (d().name === 'JSON-RPC 0.3' || d().name === 'gRPC 0.3') ctx.skip();
           const contextId = randomUUID();
           const ids: string[] = [];

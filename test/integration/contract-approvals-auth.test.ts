@@ -1,4 +1,4 @@
-// Approvals on a host with security (issue 4 item 7, decision 0017): deciding needs a caller the
+// Approvals on a host with security (decision 0017): deciding needs a caller the
 // host authenticates with the `agents:approve` scope. Over HTTP on the public listener and with
 // `concord approvals --token` (the CLI as a child process): no token is 401, a token without the
 // scope is 403 and decides nothing, a token with it decides, and the decision records who.

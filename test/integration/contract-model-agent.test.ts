@@ -1,4 +1,4 @@
-// Contracts on a model agent, end to end (issue 4 item 4): a markdown agent with contracts in its
+// Contracts on a model agent, end to end (decision 0021): a markdown agent with contracts in its
 // frontmatter, served by the host, calls the OpenAI-compatible stub. A contract message puts the
 // seed's context lines into the system prompt (payload cut at 4000 characters with the marker),
 // the streamed reply is checked against the output schema as a whole, and plain text gets no

@@ -1,4 +1,4 @@
-// Output contracts with a real ContractSet over HTTP (issue 4 item 5, decision 0030): a handler
+// Output contracts with a real ContractSet over HTTP (decision 0030): a handler
 // whose reply breaks the contract's output schema fails the task under `fail` (the default) and
 // is delivered flagged under `warn`, set for the agent or per contract, on every binding and
 // version, for artifacts and for direct replies. The host loads the policy from definitions.

@@ -1,4 +1,4 @@
-// Contracts through the host over HTTP (issue 4): every row of both seed tables ("Validation
+// Contracts through the host over HTTP (decision 0016): every row of both seed tables ("Validation
 // behavior") on JSON-RPC and HTTP+JSON, 0.3 and 1.0; both envelope carriers; deprecation
 // warnings on the wire; output checks; and the approval flow through the HTTP API.
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// The URLs a deployed `concord serve` advertises (issue 23, decision 0149): the public URL from a
+// The URLs a deployed `concord serve` advertises (decision 0149): the public URL from a
 // flag, the environment or the host config, in that order; the routes under the public path
 // whether the proxy strips it or keeps it; forwarding headers honoured only behind a trusted
 // proxy, validated, and varied on; a wildcard bind advertising the machine, never a loopback name.
@@ -119,7 +119,7 @@ describe('the public URL: flag, environment, host config (decision 0149)', () =>
       CONCORD_GRPC_PUBLIC_URL: 'https://grpc.acme.com/a2a',
     });
     try {
-      // seeds/agent-card.md "Transport Declaration" and "Complete Example", as written.
+      // Shaman's agent-card.md "Transport Declaration" and "Complete Example", as written.
       const { card: v03 } = await card(served.url, '0.3');
       expect(v03.url).toBe(SEED_URL);
       expect(v03.preferredTransport).toBe('JSONRPC');

@@ -2,7 +2,7 @@
  * A message to a deprecated contract whose payload fails validation is refused, and the refusal
  * carries the contract's deprecation warnings (seed "Deprecation behavior": "the validation result
  * includes deprecation warnings alongside the normal valid / errors fields") the same way on every
- * binding and version: JSON-RPC, HTTP+JSON and gRPC, 0.3 and 1.0 (issue 23, decision 0150). The
+ * binding and version: JSON-RPC, HTTP+JSON and gRPC, 0.3 and 1.0 (decision 0150). The
  * host serves the seed's "Versioning & deprecation" contracts; the public client reads the answers.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { createContractMessage } from '../../src/contracts/index.js';
 import { startHost, type RunningHost } from '../../src/host/index.js';
 import type { ProtocolVersion } from '../../src/protocol/index.js';
 
-/** seeds/a2a-contracts.md "Versioning & deprecation", in the seed's config shape. */
+/** OpenClaw PR #19293 a2a-contracts.md "Versioning & deprecation", in the seed's config shape. */
 const CONFIG = `{
   agents: {
     list: [

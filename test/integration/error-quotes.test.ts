@@ -1,5 +1,5 @@
 /**
- * Error messages quote a client's bad value in a short excerpt with its size (issue 23): a 0.9 MB
+ * Error messages quote a client's bad value in a short excerpt with its size: a 0.9 MB
  * `role` used to come back twice in a 1.8 MB error response. Over real HTTP, both versions, both
  * HTTP bindings.
  */

@@ -1,4 +1,4 @@
-// a2aExpress behind Express's body parsers (issue 23, decision 0146): `express.json()` mounted in
+// a2aExpress behind Express's body parsers (decision 0146): `express.json()` mounted in
 // front read the stream, and every JSON-RPC call waited for a body that had already gone. The
 // parsed body is used, within the server's body limit; a stream read with nothing left fails at
 // once with an error that says what to change.

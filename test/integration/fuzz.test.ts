@@ -1,5 +1,5 @@
 /**
- * A bounded, seeded fuzz run (issue 23): a few thousand malformed requests across every binding and
+ * A bounded, seeded fuzz run: a few thousand malformed requests across every binding and
  * version, over real sockets against the echo agent on a real SQLite file. Every request must be
  * answered, and none with a server error: an HTTP status under 500, a gRPC status other than
  * INTERNAL, UNKNOWN or UNAVAILABLE. The figures are printed; CONCORD_FUZZ_SEED replays another

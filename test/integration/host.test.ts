@@ -1,4 +1,4 @@
-// The agent host through HTTP (issue 3): a directory of agents — exposed and not, with contracts,
+// The agent host through HTTP (decision 0015): a directory of agents — exposed and not, with contracts,
 // a model agent on a local OpenAI-compatible server, the seed's ProcessOrder file as written —
 // served with generated, secured and signed cards.
 import { generateKeyPairSync } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Idempotent sends through HTTP and gRPC (decisions 0091, 0133; issue 8 item 4): retries of one
+ * Idempotent sends through HTTP and gRPC (decisions 0091, 0133): retries of one
  * send, concurrent or after the fact, on every binding and version and on every store, create
  * exactly one task and run the agent once — keyed by the Idempotency-Key header on any server, and
  * by messageId on a server that opts in (`idempotency: { messageId: true }`). A default server

@@ -1,5 +1,5 @@
 /**
- * Every internal error Concord answers reaches the server's `onError` hook (issue 23, decision
+ * Every internal error Concord answers reaches the server's `onError` hook (decision
  * 0144): -32603 on JSON-RPC, HTTP 500 on HTTP+JSON, INTERNAL on gRPC, both versions each, for a
  * task store that fails on reads, on listing (the 0.3 `GET /v1/tasks` of the issue), on a stream
  * and on a commit (reported once, though the task run and the binding both see it), and for a card

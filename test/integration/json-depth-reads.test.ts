@@ -1,5 +1,5 @@
 /**
- * What one binding accepts, every binding can answer with (issue 23, decision 0144). A task
+ * What one binding accepts, every binding can answer with (decision 0144). A task
  * created over HTTP+JSON 1.0 (the shallowest envelope, so its values are the deepest any request
  * can hold) with a part's data and the message's metadata nested to the bound, and echoed by the
  * agent into an artifact, is read back whole on every binding and version: GetTask on all six,

@@ -1,5 +1,5 @@
 /**
- * The nesting bound (issue 23, decision 0144) on every binding and version, over real sockets:
+ * The nesting bound (decision 0144) on every binding and version, over real sockets:
  * a request nested exactly `maxJsonDepth` levels is served, one level more is refused with
  * -32602 / HTTP 400 / gRPC INVALID_ARGUMENT naming the bound and the JSON Pointer of the first
  * object or array past it — in a part's data, in the message's metadata, in the request's

@@ -1,5 +1,5 @@
 /**
- * A default server does not key sends on messageId (issue 22, decision 0133): clients (the A2A
+ * A default server does not key sends on messageId (decision 0133): clients (the A2A
  * kits among them) recycle one messageId for different messages, and each is a new message — a new
  * task, or a follow-up on the task it names — on every binding and version. Retries stay safe
  * through the Idempotency-Key header (gRPC metadata `idempotency-key`), and a direct Message reply

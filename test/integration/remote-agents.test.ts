@@ -1,4 +1,4 @@
-// Agent-to-agent send across hosts (issue 4 item 9, decision 0031): two real hosts on sockets. An
+// Agent-to-agent send across hosts (decision 0031): two real hosts on sockets. An
 // agent of host A sends to an agent of host B by URL; B's published contracts gate the message on
 // A, so a refused payload never reaches B, and a valid one is delivered and answered. The SSRF
 // guard keeps loopback targets out unless A's config allows them, and a model agent of A reaches

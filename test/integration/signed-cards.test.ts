@@ -1,4 +1,4 @@
-// Every card a host serves is signed, and is the card `concord card` prints (issue 23, decision
+// Every card a host serves is signed, and is the card `concord card` prints (decision
 // 0149): the authenticated extended card on every binding (JSON-RPC, HTTP+JSON, gRPC; 1.0 and
 // 0.3) verifies like the public card; the 1.0 card declares AUMP with `required: false`, passes
 // the AUMP suite's card check and still verifies, with Concord's verifier and with the

@@ -1,7 +1,7 @@
 /**
  * `concord check` (the CLI) against the agent served by the official SDK (`@a2a-js/sdk` 1.3.0,
  * every interface it serves). What it reports is recorded here: each failing rule was traced to
- * the SDK's own behaviour (not to the check), and none is allowed by the digest's §12.
+ * the SDK's own behaviour (not to the check), and Concord allows none (decision 0047).
  * - 12: a JSON-RPC request object without `method` gets -32602, not -32600 (JSON-RPC 2.0 §5.1);
  *   a SendMessage whose message has no role and no parts is accepted (and runs a task).
  * - 59: a message part with no content (1.0 `{}`, 0.3 `{"kind":"text"}`) is accepted on JSON-RPC

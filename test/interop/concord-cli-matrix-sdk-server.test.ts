@@ -1,5 +1,5 @@
 /**
- * Interop matrix (issue 22), Concord to SDK: the built `concord` CLI, as a process per call, on
+ * Interop matrix (decision 0047), Concord to SDK: the built `concord` CLI, as a process per call, on
  * JSON-RPC 1.0, HTTP+JSON 0.3 and gRPC 1.0 (`--binding`, `--a2a-version`; concord-drivers.ts says
  * why those three) runs every operation of the table (send with and without a push config,
  * send --stream, get, list, cancel, subscribe, push-config create/get/list/delete, card, card

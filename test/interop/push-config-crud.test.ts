@@ -1,5 +1,5 @@
 /**
- * The client's push-config operations (issue 5 item 3) against a server that really keeps push
+ * The client's push-config operations (decision 0019) against a server that really keeps push
  * configs: the official SDK (`@a2a-js/sdk` 1.3.0) with its in-memory push store, over real sockets
  * on each interface it serves. Create, get, list and delete round-trip through Concord's request
  * and response encodings for both versions and bindings, and a deleted config is gone.

@@ -1,5 +1,5 @@
 /**
- * The package as a user gets it (issue 24): packed from a copy of the tracked files alone (prepack builds
+ * The package as a user gets it: packed from a copy of the tracked files alone (prepack builds
  * dist/ from nothing), installed from the tarball into a fresh strict TypeScript project
  * (`strict`, no `skipLibCheck`), where every public entry must compile, and the Write an agent
  * guide's sample must serve and answer a call from the installed client.

@@ -1,7 +1,7 @@
 /**
  * Decision 0136, spelling, over real sockets: what the SDK kits send in proto field names
  * (snake_case) is read like the json names on every binding and version: the 0.3 REST send body
- * of issue 22, 1.0 JSON-RPC `task_id` and `history_length`, REST query parameters; Struct content
+ * the SDK kits write, 1.0 JSON-RPC `task_id` and `history_length`, REST query parameters; Struct content
  * keeps its keys, and a field sent under both names is refused naming the proto-name pointer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,7 +37,7 @@ async function rpc10(method: string, params: unknown): Promise<Json> {
 }
 
 describe('proto field names on the wire', () => {
-  it('0.3 REST: the message:send body of issue 22 (message_id) is read', async () => {
+  it('0.3 REST: the SDK kit message:send body (message_id) is read', async () => {
     const { status, json } = await call('POST', 'v1/message:send', '0.3', {
       message: { message_id: 'm1', role: 'ROLE_USER', content: [{ text: 'hi' }] },
     });

@@ -154,7 +154,7 @@ describe('0.3 agent card', () => {
     expect(rpc.decodeAgentCard(wireCard, '')).toEqual({
       name: 'Recipe Agent',
       description: 'Cooks',
-      // preferredTransport defaults to JSONRPC (digest §12 item 23); the duplicate main pair is listed once.
+      // preferredTransport defaults to JSONRPC (A2A 0.3 §5.6.1); the duplicate main pair is listed once.
       supportedInterfaces: [
         { url: 'https://r.example.com/a2a', protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
         { url: 'https://r.example.com/grpc', protocolBinding: 'GRPC', protocolVersion: '0.3' },

@@ -45,7 +45,7 @@ describe('lenient where ProtoJSON says so', () => {
     });
   });
 
-  it('accepts the prose security form and the `security` name (digest §12.11)', () => {
+  it('accepts the prose security form and the `security` name (decision 0008)', () => {
     const wire = clone(agentCard) as Record<string, unknown>;
     delete wire.securityRequirements;
     wire.security = [{ oauthCode: ['read', 'write'], apiKey: [] }];

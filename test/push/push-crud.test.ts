@@ -1,6 +1,6 @@
 /**
  * Push-config CRUD on both versions and both bindings, over a real socket (A2A 1.0 §3.1.7-3.1.10,
- * 0.3 `tasks/pushNotificationConfig/*`, digest §2-§3): create answers with the assigned id and
+ * 0.3 `tasks/pushNotificationConfig/*`, A2A 1.0 §3.1.7-§3.1.10, §11.3.3): create answers with the assigned id and
  * without the token or the credentials (decision 0088), get and list read the same view, delete is
  * idempotent and its config cannot be read afterwards; bad configs are -32602 / 400 naming the
  * field in the call's own wire shape, inline ones in a send included.
@@ -230,7 +230,7 @@ describe('push config CRUD', () => {
       expect(wire.configs(value(await wire.list(taskId)))).toEqual([wire.view(taskId, 'c2', `${HOOK}/2`)]);
     });
 
-    it('assigns an id: a new one in 1.0, the task id in 0.3 (digest §12 item 26)', async () => {
+    it('assigns an id: a new one in 1.0, the task id in 0.3 (decision 0086)', async () => {
       const taskId = await openTask();
       const created = value(await wire.create(taskId, { url: HOOK })) as Record<string, unknown>;
       const id =

@@ -1,7 +1,7 @@
 /**
  * Both SDK generations create a 0.3 push config under `tasks/{id}/pushNotificationConfigs/` (an
  * empty config id) and leave the id to the server; Concord accepts that name and mints the id
- * (decision 0136; for 0.3 the minted id is the task id, digest §12 item 26), over HTTP+JSON and
+ * (decision 0136; for 0.3 the minted id is the task id, decision 0086), over HTTP+JSON and
  * gRPC, and reads a snake_case (proto field name) body the same way, 1.0 included.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

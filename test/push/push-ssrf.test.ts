@@ -1,5 +1,5 @@
 /**
- * The SSRF guard on webhooks (digest §7.5, decision 0090), through the front door: configs aimed
+ * The SSRF guard on webhooks (A2A 1.0 §13.2, decision 0090), through the front door: configs aimed
  * at loopback, private, link-local, unique-local and metadata addresses are refused at creation
  * unless the operator allowed them (by host or CIDR block); a name that resolved to a public
  * address when the config was made but resolves to a private one at delivery is refused then

@@ -2,7 +2,7 @@
  * docs/performance.md, 'Releasing registries': a finished request must not stay reachable from the
  * server once it is answered. The V8 side of it (how many bytes of each send the scavenges promote,
  * `--trace-gc-nvp`) asserts V8 internals, so it is a benchmark check now: `npm run bench:gc`
- * (bench/gc-promotion.mjs, issue 24). What stays here is what the node adapter itself holds on to.
+ * (bench/gc-promotion.mjs). What stays here is what the node adapter itself holds on to.
  */
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Connections on `listen` (issue 23, decision 0146): a cap that sheds the oldest silent connection,
+// Connections on `listen` (decision 0146): a cap that sheds the oldest silent connection,
 // short header and idle timeouts, and node's parser refusals (431, 400, 408) answered in the error
 // envelope of the binding the request was for, over real sockets.
 import type { Socket } from 'node:net';

@@ -1,6 +1,6 @@
 /**
  * The one test suite of the ApprovalStore port (house style 7): every implementation runs it. It
- * pins down `requiresApproval` persistence (Concord issue 4 item 7): a pending record as created,
+ * pins down `requiresApproval` persistence (decision 0017): a pending record as created,
  * the queue order and its cursor, exactly one winning decision, the audit log, and a clear refusal
  * of every bad input.
  */

@@ -1,7 +1,7 @@
 /**
  * The one test suite of the TaskStore port (house style 7): every store runs it. It pins down
  * optimistic concurrency (no lost update), the event log numbering, ListTasks ordering, filters and
- * cursors (A2A 1.0 §3.1.4, digest §11 items 26-27), and visibility by tenant and owner (§13.1).
+ * cursors (A2A 1.0 §3.1.4), and visibility by tenant and owner (§13.1).
  * The cases live in suite/, one file per concern.
  */
 import { afterEach, beforeEach, describe } from 'vitest';

@@ -3,7 +3,7 @@
  * whose message carries the AUMP extension gets it activated in the request header (A2A 1.0 §8.2;
  * seed "Messages activate the extension with the A2A-Extensions header"), and, when asked, the
  * caller learns whether the agent activated it in turn (the server echoes activated extensions,
- * digest §11 item 53). Calls that carry no AUMP reference are left alone, so one client can send
+ * A2A 1.0 §4.6.1). Calls that carry no AUMP reference are left alone, so one client can send
  * mandated and plain messages.
  */
 import type { ClientInterceptor, OutgoingCall } from '../../client/index.js';
@@ -50,7 +50,7 @@ export function aumpInterceptor(options: AumpInterceptorOptions = {}): ClientInt
   return {
     before(call) {
       if (!carriesAump(call)) return;
-      // Both spellings: 1.0 reads A2A-Extensions, 0.3 servers X-A2A-Extensions (digest §12.20).
+      // Both spellings: 1.0 reads A2A-Extensions, 0.3 servers X-A2A-Extensions (decision 0136).
       call.headers['a2a-extensions'] = listWith(call.headers['a2a-extensions']);
       call.headers['x-a2a-extensions'] = listWith(call.headers['x-a2a-extensions']);
     },

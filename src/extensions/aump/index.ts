@@ -1,5 +1,5 @@
 /**
- * Public entry `concord-a2a/extensions/aump` (Concord issue 6): AUMP user mandates as an A2A extension.
+ * Public entry `concord-a2a/extensions/aump` (decision 0055): AUMP user mandates as an A2A extension.
  * The plain functions of the protocol — load and check mandates, `mandateHash`, `evaluateAction`,
  * `a2aMessage`, `validateA2aMessage`, evidence events and their hash chain, the profile — and
  * their wiring into Concord through the public extension interfaces only: a `ServerExtension` for

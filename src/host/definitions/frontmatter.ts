@@ -1,6 +1,6 @@
 /**
  * Agent markdown: YAML frontmatter between `---` lines, then the system prompt (Shaman's agent
- * files, seeds/agent-card.md "Shaman Implementation"). The YAML is parsed with `yaml`'s
+ * files, Shaman's agent-card.md "Shaman Implementation"). The YAML is parsed with `yaml`'s
  * `parseDocument` and a `LineCounter`, so syntax errors and every field can be given a line of
  * the markdown file itself.
  */

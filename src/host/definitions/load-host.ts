@@ -159,7 +159,7 @@ type HostNames = Pick<AgentSourceInput, 'schemes' | 'mcp'>;
 
 /**
  * The agents written in the config: `agents.list` as the contracts seed writes it, or `agents`
- * as a list (the shape the loaded `HostConfig` has; issue 23).
+ * as a list (the shape the loaded `HostConfig` has).
  */
 function configAgents(config: RawHostConfig, file: string, sink: ProblemSink, names: HostNames): Loaded[] {
   const agents = config.agents;

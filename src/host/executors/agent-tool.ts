@@ -1,7 +1,7 @@
 /**
- * `send_to_agent`: agent-to-agent send (seeds/a2a-contracts.md "Sending structured messages", the
+ * `send_to_agent`: agent-to-agent send (OpenClaw PR #19293 a2a-contracts.md "Sending structured messages", the
  * `sessions_send` equivalent; decision 0020) offered to a model agent as an OpenAI function tool,
- * so "model agents get it as a tool" (issue 4 item 9). The target's contract gate runs exactly as
+ * so "model agents get it as a tool" (decision 0020). The target's contract gate runs exactly as
  * for any sender; a refusal is handed back to the model as the tool result, in the gate's words,
  * so the model can fix its payload (docs/decisions/0021-agent-tool.md).
  */

@@ -2,7 +2,7 @@
  * API key verification (A2A 1.0 §4.5 APIKeySecurityScheme): the presented key is compared with
  * every configured key in constant time. Both sides are hashed first, so the comparison always
  * runs over equal-length digests and neither the key's length nor the position of the first
- * differing byte leaks through timing (digest §10.4: treat credentials as secrets).
+ * differing byte leaks through timing (A2A 1.0 §13.4: treat credentials as secrets).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { ApiKeySchemeConfig } from '../host-config.js';

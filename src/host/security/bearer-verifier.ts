@@ -3,7 +3,7 @@
  * scheme's JWKS (a remote URL, or a local file the loader resolved) or its shared HMAC secret.
  * Signature, `exp` (required: a token that never expires is a standing liability) and `nbf` are
  * always checked; `iss` and `aud` when configured. Failures become short reasons that never
- * include the token (digest §10.4: treat credentials as secrets, keep them out of logs).
+ * include the token (A2A 1.0 §13.4: treat credentials as secrets, keep them out of logs).
  */
 import { readFileSync } from 'node:fs';
 import {

@@ -1,5 +1,5 @@
 /**
- * Reading credentials off a request, where each scheme puts them (digest §10.2): `http` bearer in
+ * Reading credentials off a request, where each scheme puts them (A2A 1.0 §7.3): `http` bearer in
  * `Authorization: Bearer <token>` (RFC 6750 §2.1), `apiKey` in the named header, query parameter
  * or cookie (A2A 1.0 §4.5). Identity lives at the transport layer, never in the A2A payload.
  */

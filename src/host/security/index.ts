@@ -1,6 +1,6 @@
 /**
  * Security of the host: the card's declaration of the organisation's schemes, the authenticator
- * that enforces them (401 / 403, digest §10.3), and the requirement checks the host reuses for
+ * that enforces them (401 / 403, A2A 1.0 §7.4), and the requirement checks the host reuses for
  * unexposed agents and per-skill requirements (docs/decisions/0014-host-security.md).
  */
 export {

@@ -1,5 +1,5 @@
 /**
- * The gRPC binding's wire, both versions (digest §4): for every RPC of `lf.a2a.v1.A2AService`
+ * The gRPC binding's wire, both versions (A2A 1.0 §10): for every RPC of `lf.a2a.v1.A2AService`
  * (1.0) and `a2a.v1.A2AService` (0.3), bytes to canonical values and back, through the message
  * descriptors (message-json.ts) and the version's ProtoJSON codec (its service table). Built once
  * from the loaded proto root; servers use the request decoders and result encoders, clients the

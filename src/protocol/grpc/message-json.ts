@@ -1,6 +1,6 @@
 /**
  * Protobuf messages (as protobufjs decodes them) to ProtoJSON and back, driven by the message
- * descriptors, so the gRPC binding reuses the ProtoJSON codecs of each version (digest §0: 1.0
+ * descriptors, so the gRPC binding reuses the ProtoJSON codecs of each version (A2A 1.0 §5.5: 1.0
  * is ProtoJSON of `lf.a2a.v1` on every binding, 0.3 REST is ProtoJSON of `a2a.v1`). The rules are
  * the proto3 JSON mapping: `json_name` (or lowerCamelCase) member names, enums by name, `bytes` as
  * base64, 64-bit integers as strings, `Struct`/`Value`/`ListValue` as plain JSON, `Timestamp` as
@@ -169,7 +169,7 @@ function valueToJson(value: object | null | undefined): unknown {
 
 /**
  * RFC 3339 in UTC with the fraction in 3, 6 or 9 digits (proto3 JSON); always at least
- * milliseconds, as A2A 1.0 asks (digest §0), so a timestamp reads the same on every binding.
+ * milliseconds, as A2A 1.0 asks (A2A 1.0 §5.5), so a timestamp reads the same on every binding.
  */
 function timestampToJson(value: object): string {
   const v = value as { seconds?: unknown; nanos?: number };

@@ -1,5 +1,5 @@
 /**
- * What a version's gRPC service looks like to Concord (digest §4): its fully qualified name, and
+ * What a version's gRPC service looks like to Concord (A2A 1.0 §10): its fully qualified name, and
  * per RPC the operation it carries (spelled as everywhere else, house style rule 3), its message
  * types, whether it streams, and how its ProtoJSON maps to the canonical model. Each version
  * declares its table in its own folder (protocol/v1_0, protocol/v0_3); nothing here knows either.

@@ -1,5 +1,5 @@
 /**
- * A2A errors as gRPC statuses (digest §4, §5.2; A2A 1.0 §10.6): the status code is the error
+ * A2A errors as gRPC statuses (A2A 1.0 §10.6, §5.4): the status code is the error
  * table's `grpcStatus` column, and the `grpc-status-details-bin` trailer carries a serialized
  * `google.rpc.Status` whose `details` hold a `google.rpc.ErrorInfo` (reason, domain, metadata) and,
  * for invalid input, a `google.rpc.BadRequest` naming each bad field by its JSON Pointer.

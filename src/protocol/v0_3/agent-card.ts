@@ -1,5 +1,5 @@
 /**
- * The AgentCard in its 0.3 form (`types.ts` AgentCard, digest §1.1), derived from the canonical
+ * The AgentCard in its 0.3 form (`types.ts` AgentCard, A2A 0.3 §5.5), derived from the canonical
  * 1.0 card. Both 0.3 wires use this one form: it is what `/.well-known/agent-card.json` serves to
  * 0.3 clients whatever their transport, and a2a-python 0.3 serves `GET /v1/card` the same way.
  *
@@ -7,10 +7,10 @@
  * (else the first interface); `additionalInterfaces` lists every 0.3 interface; the extended-card
  * flag moves to `supportsAuthenticatedExtendedCard`; security uses the 0.3 forms (security.ts).
  * The canonical `supportedInterfaces` is kept as well (additive: a 1.0 client that fetched the card
- * without an `A2A-Version` header still finds the 1.0 interfaces; digest §12 item 19).
+ * without an `A2A-Version` header still finds the 1.0 interfaces; decision 0001).
  *
  * Decoding reverses it. Without `supportedInterfaces`, the interfaces are rebuilt from `url`,
- * `preferredTransport` (default JSONRPC, digest §12 item 23) and `additionalInterfaces`, all as 0.3.
+ * `preferredTransport` (default JSONRPC, A2A 0.3 §5.6.1) and `additionalInterfaces`, all as 0.3.
  * The 0.3 schema has no minimum on its arrays, so empty skills and mode lists are accepted.
  */
 import type {

@@ -1,7 +1,7 @@
 /**
  * What differs between the two 0.3 wires for the objects they share (Message, Artifact, Task,
  * events, send parameters): the `kind` discriminators, the Message parts member, enum spellings and
- * Part shapes (digest §0). Shared encoders and decoders take a Dialect instead of forking.
+ * Part shapes (A2A 1.0 Appendix A.2.1). Shared encoders and decoders take a Dialect instead of forking.
  */
 import { optionalString, readEnum, type JsonObject } from '../decode-kit.js';
 import type { Part, Role, TaskState } from '../model.js';
@@ -52,7 +52,7 @@ export const JSONRPC_DIALECT: Dialect = Object.freeze({
   decodePart: decodeJsonRpcPart,
 });
 
-/** The 0.3 REST wire (ProtoJSON of the 0.3 proto, digest §12 item 2). */
+/** The 0.3 REST wire (ProtoJSON of the 0.3 proto, decision 0008). */
 export const REST_DIALECT: Dialect = Object.freeze({
   proto: true,
   partsKey: 'content',

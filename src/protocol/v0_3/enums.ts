@@ -1,5 +1,5 @@
 /**
- * The 0.3 enums on both 0.3 wires (digest §0, §1.3). JSON-RPC uses the `types.ts` strings
+ * The 0.3 enums on both 0.3 wires (A2A 0.3 §6.3; A2A 1.0 §4.1.3, §5.5). JSON-RPC uses the `types.ts` strings
  * (`"input-required"`, `"user"`); REST uses the 0.3 proto names, where canceled is spelled
  * `TASK_STATE_CANCELLED` (double L) and the numbering differs from the canonical order.
  * `unknown` / `*_UNSPECIFIED` are in no table: a task always has a real state.
@@ -31,7 +31,7 @@ export const JSONRPC_STATE_OF: Readonly<Record<TaskState, string>> = Object.free
   TASK_STATE_REJECTED: 'rejected',
 });
 
-/** 0.3 proto `TaskState` names accepted on the REST wire (`a2a.v1`, digest §12.2). */
+/** 0.3 proto `TaskState` names accepted on the REST wire (`a2a.v1`, decision 0008). */
 export const REST_STATE_NAMES: Readonly<Record<string, TaskState>> = Object.freeze({
   TASK_STATE_SUBMITTED: 'TASK_STATE_SUBMITTED',
   TASK_STATE_WORKING: 'TASK_STATE_WORKING',
@@ -97,7 +97,7 @@ export const REST_ROLE_NUMBERS: readonly (Role | undefined)[] = [undefined, 'ROL
 
 /**
  * The 0.3 `final` flag of a status update: true on terminal and interrupted states, after which the
- * server closes the stream (digest §12 items 9 and 10: auth-required counts as interrupted).
+ * server closes the stream (decision 0004: auth-required counts as interrupted).
  */
 export function isFinalState(state: TaskState): boolean {
   return isTerminalState(state) || isInterruptedState(state);

@@ -1,7 +1,7 @@
 /**
- * Streaming events on both 0.3 wires (digest §1.4). 0.3 status updates carry a REQUIRED `final`
- * flag that 1.0 removed: encoders compute it from the state (terminal or interrupted, digest §12
- * item 9) and decoders ignore it, since the canonical stream ends by closing.
+ * Streaming events on both 0.3 wires (A2A 0.3 §7.2.2-§7.2.3). 0.3 status updates carry a REQUIRED `final`
+ * flag that 1.0 removed: encoders compute it from the state (terminal or interrupted,
+ * decision 0004) and decoders ignore it, since the canonical stream ends by closing.
  */
 import {
   optionalBoolean,

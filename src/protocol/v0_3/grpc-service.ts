@@ -1,10 +1,10 @@
 /**
- * The 0.3 gRPC service `a2a.v1.A2AService` (digest §4). Bodies are ProtoJSON of the 0.3 proto,
- * which the REST codec already speaks (digest §12 item 2); what differs is where the ids travel.
+ * The 0.3 gRPC service `a2a.v1.A2AService` (A2A 0.3 §3.2.2). Bodies are ProtoJSON of the 0.3 proto,
+ * which the REST codec already speaks (decision 0008); what differs is where the ids travel.
  * The REST binding takes them from the URL path and hands the codec route parameters (`{id}`,
  * `{taskId, id}`); here they arrive as the proto's AIP-122 resource names (`name: "tasks/{id}"`,
  * `parent`, `tasks/{id}/pushNotificationConfigs/{cid}`), so each RPC converts between the two.
- * 0.3 has no ListTasks RPC (digest §12 item 21); `GetAgentCard` is the extended-card operation
+ * 0.3 has no ListTasks RPC (A2A 0.3 §7, `tasks/list`); `GetAgentCard` is the extended-card operation
  * (its HTTP annotation is `/v1/card`, the REST binding's extended card).
  */
 import { invalidParams } from '../errors.js';

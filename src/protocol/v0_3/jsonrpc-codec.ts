@@ -1,7 +1,7 @@
 /**
- * The 0.3 JSON-RPC codec: `types.ts` shapes of A2A v0.3.0 (digest §0, §2). Objects carry `kind`,
+ * The 0.3 JSON-RPC codec: `types.ts` shapes of A2A v0.3.0 (A2A 0.3 §6, §7). Objects carry `kind`,
  * enums are lowercase strings, results are bare (`message/send` returns the Task or Message itself,
- * digest §2), parameters name the task `id` (TaskIdParams, TaskQueryParams) and push configs are
+ * A2A 0.3 §7.1), parameters name the task `id` (TaskIdParams, TaskQueryParams) and push configs are
  * wrapped as `{taskId, pushNotificationConfig}`. There is no tenant in 0.3; canonical tenants are
  * dropped on encode.
  */
@@ -193,7 +193,7 @@ export const v0_3JsonRpcCodec: WireCodec = Object.freeze<WireCodec>({
   encodeListTasksResponse: (response) => encodeListTasksResponse(D, response),
   decodeListTasksResponse: (value, path) => decodeListTasksResponse(D, value, path),
 
-  // `tasks/pushNotificationConfig/list` returns a bare TaskPushNotificationConfig[] (digest §2).
+  // `tasks/pushNotificationConfig/list` returns a bare TaskPushNotificationConfig[] (A2A 0.3 §7.7).
   encodeListTaskPushNotificationConfigsResponse: (response) => response.configs.map(encodeConfig),
   decodeListTaskPushNotificationConfigsResponse(value, path): ListTaskPushNotificationConfigsResponse {
     if (!Array.isArray(value)) throw invalidParams(path, 'expected an array of TaskPushNotificationConfig');

@@ -1,5 +1,5 @@
 /**
- * Part on the 0.3 JSON-RPC wire (`types.ts` TextPart | FilePart | DataPart, digest §1.2):
+ * Part on the 0.3 JSON-RPC wire (`types.ts` TextPart | FilePart | DataPart, A2A 0.3 §6.5):
  * `{kind:"text", text}`, `{kind:"file", file:{bytes|uri, name?, mimeType?}}` and
  * `{kind:"data", data:{...}}`, each with optional `metadata`. Canonical `raw`/`url` become the
  * file's `bytes`/`uri`; `filename`/`mediaType` become `name`/`mimeType`.

@@ -1,6 +1,6 @@
 /**
- * ListTasks on the 0.3 wires. 0.3 has it only in prose (`GET /v1/tasks`, digest §2 and §12 item
- * 21): no JSON-RPC method and no proto message. Both codecs still carry it, with the 1.0 members
+ * ListTasks on the 0.3 wires. 0.3 has it only in prose (`GET /v1/tasks`, A2A 0.3 §7,
+ * `tasks/list`): no JSON-RPC method and no proto message. Both codecs still carry it, with the 1.0 members
  * in the dialect's spellings (lowercase states on JSON-RPC, proto names on REST), so the REST
  * binding can serve the route. The spec shows the result as a bare `Task[]`; decoders accept that
  * too, while encoders write the 1.0-shaped object, which says more (the page token).

@@ -1,5 +1,5 @@
 /**
- * Message and Artifact on both 0.3 wires (digest §1.2). JSON-RPC: `kind:"message"` and `parts`;
+ * Message and Artifact on both 0.3 wires (A2A 0.3 §6.4-§6.7). JSON-RPC: `kind:"message"` and `parts`;
  * REST (0.3 proto): no `kind` and **`content`** instead of `parts` (`parts` read too, decision 0143).
  * Artifacts use `parts` on both.
  */

@@ -1,6 +1,6 @@
 /**
  * The inner 0.3 `PushNotificationConfig {id?, url, token?, authentication?:{schemes[], credentials?}}`,
- * identical on both 0.3 wires (`types.ts` and the 0.3 proto; digest §1.5), mapped to the flat
+ * identical on both 0.3 wires (`types.ts` and the 0.3 proto; A2A 0.3 §6.8-§6.10), mapped to the flat
  * canonical TaskPushNotificationConfig. The task id lives outside it (in `taskId` on JSON-RPC, in
  * the resource `name` on REST, or nowhere for the config inside a send), so callers pass it in.
  *

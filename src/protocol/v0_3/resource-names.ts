@@ -1,6 +1,6 @@
 /**
  * Resource names of the 0.3 proto (AIP-122). On the REST wire they survive in one body: the push
- * config `name`, `tasks/{id}/pushNotificationConfigs/{configId}` (digest §1.5, 0.3 proto
+ * config `name`, `tasks/{id}/pushNotificationConfigs/{configId}` (A2A 0.3 §6.10, 0.3 proto
  * TaskPushNotificationConfig.name). Other calls carry their ids in the URL path.
  */
 import { quote } from '../decode-kit.js';
@@ -30,7 +30,7 @@ function expectString(value: unknown, path: string, form: string): string {
 /**
  * Parses a push-config name. `tasks/{id}` alone, and the collection name with an empty or no
  * config id, are accepted too: a create body may not know the config id yet (the server then
- * mints it), and a get without one asks for the task's default config (digest §12 item 26).
+ * mints it), and a get without one asks for the task's default config (decision 0086).
  */
 export function parsePushConfigName(value: unknown, path: string): ParsedName {
   const text = expectString(value, path, 'tasks/{id}/pushNotificationConfigs/{configId}');

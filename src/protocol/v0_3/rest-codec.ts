@@ -1,5 +1,5 @@
 /**
- * The 0.3 REST codec: ProtoJSON of the 0.3 proto, package `a2a.v1` (digest §3.1, §12 item 2).
+ * The 0.3 REST codec: ProtoJSON of the 0.3 proto, package `a2a.v1` (A2A 0.3 §7; decision 0008).
  * No `kind`; Message parts are `content`; enums are proto names (`TASK_STATE_CANCELLED`), numbers
  * accepted on input; oneof wrappers use the fields' json_name: `SendMessageResponse` and
  * `StreamResponse` are `{task}` | `{message}` (field `msg`, json_name "message") | `{statusUpdate}`
@@ -259,7 +259,7 @@ export const v0_3RestCodec: WireCodec = Object.freeze<WireCodec>({
     return out;
   },
   decodeListTaskPushNotificationConfigsResponse(value, path): ListTaskPushNotificationConfigsResponse {
-    // The 0.3 prose shows a bare array; the proto (and this codec's output) wraps it (digest §3.1).
+    // The 0.3 prose shows a bare array; the proto (and this codec's output) wraps it (A2A 0.3 §7).
     if (Array.isArray(value)) return { configs: mapItems(value, path, decodeConfig) };
     const obj = readObject(value, path);
     const response: ListTaskPushNotificationConfigsResponse = {

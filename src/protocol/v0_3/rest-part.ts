@@ -1,5 +1,5 @@
 /**
- * Part on the 0.3 REST wire: ProtoJSON of the 0.3 proto `Part` oneof (digest §1.2, §12 item 2):
+ * Part on the 0.3 REST wire: ProtoJSON of the 0.3 proto `Part` oneof (A2A 0.3 §6.5; decision 0008):
  * `{text}` | `{file:{fileWithUri|fileWithBytes, mimeType, name}}` | `{data:{data:{...}}}`, plus
  * `metadata`. `name` and Part `metadata` come from the later 0.3.x proto copies the SDKs ship; the
  * v0.3.0 proto lacks them, so they are emitted only when set.

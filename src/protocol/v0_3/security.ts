@@ -1,5 +1,5 @@
 /**
- * Card security in its 0.3 form (`types.ts`, OpenAPI 3.0 style; digest §1.1): schemes carry a
+ * Card security in its 0.3 form (`types.ts`, OpenAPI 3.0 style; A2A 0.3 §5.5.3): schemes carry a
  * `type` discriminator (`apiKey` uses `in` where 1.0 says `location`) and requirements are
  * `[{scheme: [scopes]}]`, where the canonical (1.0 proto) form is `[{schemes:{scheme:{list}}}]`.
  *

@@ -1,11 +1,11 @@
 /**
- * Send parameters on both 0.3 wires (digest §1.6): JSON-RPC `MessageSendParams {message,
+ * Send parameters on both 0.3 wires (A2A 0.3 §7.1.1): JSON-RPC `MessageSendParams {message,
  * configuration?:{acceptedOutputModes?, historyLength?, pushNotificationConfig?, blocking?},
  * metadata?}` and the REST proto `SendMessageRequest`, whose `request` field has json_name
  * `message` and whose configuration names the push member `pushNotification`.
  *
  * `blocking` maps to the canonical `returnImmediately` (= !blocking). On JSON-RPC an absent
- * `blocking` means blocking (digest §1.6: the reference SDK's reading). On REST it is a proto3
+ * `blocking` means blocking (A2A 0.3 §7.1.1 gives no default; the reference SDK's reading). On REST it is a proto3
  * `bool`, whose absence IS `false`: a configuration without `blocking` therefore asks for a
  * non-blocking send, as a2a-python 0.3 reads it; no configuration at all still means blocking.
  * Encoders always write `blocking` explicitly so neither reading matters to our peers.
@@ -32,7 +32,7 @@ function pushKey(d: Dialect): string {
 
 /**
  * Encodes a send configuration. A canonical `historyLength` of 0 ("no history", A2A 1.0) has no 0.3
- * spelling (0.3 reads 0 as unlimited, digest §12 item 6), so it is left out.
+ * spelling (0.3 reads 0 as unlimited, decision 0005), so it is left out.
  */
 function encodeConfiguration(d: Dialect, config: SendMessageConfiguration): JsonObject {
   const out: JsonObject = {};

@@ -1,5 +1,5 @@
 /**
- * TaskStatus and Task on both 0.3 wires (digest §1.3). JSON-RPC tasks carry `kind:"task"`; the
+ * TaskStatus and Task on both 0.3 wires (A2A 0.3 §6.1-§6.3). JSON-RPC tasks carry `kind:"task"`; the
  * REST TaskStatus member is the proto field `update` with json_name `message` (0.3 proto).
  */
 import { invalidParams } from '../errors.js';

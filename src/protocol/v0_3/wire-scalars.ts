@@ -15,8 +15,8 @@ function describe(value: unknown): string {
 }
 
 /**
- * Reads the REQUIRED `kind` discriminator of a 0.3 JSON-RPC object (`types.ts`; digest §11 item
- * 15) and checks it is one of `allowed`.
+ * Reads the REQUIRED `kind` discriminator of a 0.3 JSON-RPC object (`types.ts`; A2A 0.3
+ * §6) and checks it is one of `allowed`.
  */
 export function readKind<K extends string>(obj: JsonObject, path: string, allowed: readonly K[]): K {
   const value = obj.kind;
@@ -78,7 +78,7 @@ export function optionalWireInteger(
 
 /**
  * Reads `historyLength` with its 0.3 meaning: 0 (and, in ProtoJSON, absence) means "unlimited"
- * (0.3 proto comment; digest §12 item 6), which the canonical model spells as absent. Negative
+ * (0.3 proto comment; decision 0005), which the canonical model spells as absent. Negative
  * values are rejected.
  */
 export function readHistoryLength(

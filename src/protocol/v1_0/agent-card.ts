@@ -1,7 +1,7 @@
 /**
- * The AgentCard on the 1.0 wire (`lf.a2a.v1.AgentCard`, digest §1.1). Decoding checks every
+ * The AgentCard on the 1.0 wire (`lf.a2a.v1.AgentCard`, A2A 1.0 §4.4.1). Decoding checks every
  * REQUIRED member, including the non-empty REQUIRED lists (A2A 1.0 §5.7; at least one skill per
- * digest §12.24); encoding writes the proto members only, with absent optional ones omitted.
+ * A2A 1.0 §5.7); encoding writes the proto members only, with absent optional ones omitted.
  */
 import type {
   AgentCapabilities,
@@ -36,7 +36,7 @@ import {
 
 /**
  * Reads the security requirements of a card or skill: `securityRequirements` (proto name), else the
- * prose name `security` (digest §12.11). Either holds either form; see decodeSecurityRequirement.
+ * prose name `security` (decision 0008). Either holds either form; see decodeSecurityRequirement.
  */
 function readRequirements(obj: JsonObject, path: string): SecurityRequirement[] | undefined {
   if (!isSet(obj.securityRequirements) && !isSet(obj.security_requirements))
@@ -128,7 +128,7 @@ function decodeSecuritySchemes(value: unknown, path: string): Record<string, Sec
   return Object.fromEntries(entries);
 }
 
-/** Decodes an AgentCard, checking every REQUIRED member (digest §11 item 3). */
+/** Decodes an AgentCard, checking every REQUIRED member (A2A 1.0 §4.4.1, §5.7). */
 export function decodeAgentCard(value: unknown, path: string): AgentCard {
   const obj = readObject(value, path);
   const card: AgentCard = {

@@ -1,5 +1,5 @@
 /**
- * The 1.0 enums on the wire: names as in `lf.a2a.v1` (digest §0), numbers accepted on input
+ * The 1.0 enums on the wire: names as in `lf.a2a.v1` (A2A 1.0 §5.5), numbers accepted on input
  * because ProtoJSON parsers should accept them. The zero value `*_UNSPECIFIED` is never valid
  * where a value is REQUIRED, so it is in neither table.
  */

@@ -1,5 +1,5 @@
 /**
- * The 1.0 gRPC service `lf.a2a.v1.A2AService` (digest §4). Its messages are the ones every 1.0
+ * The 1.0 gRPC service `lf.a2a.v1.A2AService` (A2A 1.0 §10). Its messages are the ones every 1.0
  * binding speaks as ProtoJSON, so each RPC maps through the 1.0 codec unchanged: plain ids
  * (`id`, `taskId`), the optional `tenant`, `CreateTaskPushNotificationConfig` taking the config
  * itself, and `DeleteTaskPushNotificationConfig` answering `google.protobuf.Empty`.

@@ -1,6 +1,6 @@
 /**
- * The A2A 1.0 wire codec: ProtoJSON of the `lf.a2a.v1` proto, used by every 1.0 binding (digest
- * §0). The canonical model is 1.0-shaped, so encoding only drops unknown and default members;
+ * The A2A 1.0 wire codec: ProtoJSON of the `lf.a2a.v1` proto, used by every 1.0 binding (A2A
+ * 1.0 §5.5). The canonical model is 1.0-shaped, so encoding only drops unknown and default members;
  * decoding is strict and names the JSON Pointer of the first bad field (A2A 1.0 §5.7).
  */
 import type { WireCodec } from '../codec.js';

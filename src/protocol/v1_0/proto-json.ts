@@ -1,5 +1,5 @@
 /**
- * ProtoJSON reading rules of the 1.0 wire (digest §0) that the shared decode kit does not cover:
+ * ProtoJSON reading rules of the 1.0 wire (A2A 1.0 §5.5) that the shared decode kit does not cover:
  * oneof members, required enum and message members, implicit-presence strings, `bytes`, string
  * lists and string maps, plus value-based readers for the hot request/task paths (see below).
  * Every reader throws InvalidParamsError naming the exact JSON Pointer of the bad value.

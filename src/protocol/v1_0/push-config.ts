@@ -1,5 +1,5 @@
 /**
- * Push-notification objects on the 1.0 wire: the flat `TaskPushNotificationConfig` (digest §1.5,
+ * Push-notification objects on the 1.0 wire: the flat `TaskPushNotificationConfig` (A2A 1.0 §4.3,
  * §12.12), the get/delete reference and the list request.
  */
 import { optionalInteger, readObject, requiredNonEmptyString, type JsonObject } from '../decode-kit.js';

@@ -1,6 +1,6 @@
 /**
  * Task request parameters on the 1.0 wire: SendMessage (and SendStreamingMessage), GetTask,
- * ListTasks, CancelTask and SubscribeToTask (A2A 1.0 §3.1; digest §2).
+ * ListTasks, CancelTask and SubscribeToTask (A2A 1.0 §3.1, §3.2).
  */
 import {
   readEnum,

@@ -1,6 +1,6 @@
 /**
  * Result wrappers on the 1.0 wire: the `SendMessageResponse` and `StreamResponse` oneofs (member
- * name as discriminator, no `kind`; digest §0, §1.4) and the two list responses.
+ * name as discriminator, no `kind`; A2A 1.0 §3.2.3, Appendix A.2.1) and the two list responses.
  */
 import {
   optionalArray,

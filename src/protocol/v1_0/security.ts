@@ -1,6 +1,6 @@
 /**
  * AgentCard security on the 1.0 wire: `SecurityScheme` and `OAuthFlows` as oneof wrappers, and
- * `SecurityRequirement` in its proto form `{schemes: {name: {list: [...]}}}` (digest §1.1, §12.11).
+ * `SecurityRequirement` in its proto form `{schemes: {name: {list: [...]}}}` (A2A 1.0 §4.5; decision 0008).
  */
 import type { OAuthFlows, SecurityRequirement, SecurityScheme } from '../agent-card.js';
 import { invalidParams } from '../errors.js';
@@ -85,7 +85,7 @@ function decodeFlow(kind: (typeof FLOW_KINDS)[number], obj: JsonObject, path: st
       };
       return { deviceCode: withRefreshUrl(flow, obj, path) };
     }
-    // Deprecated in 1.0 but still in the proto (digest §12.13), so still read. The proto leaves
+    // Deprecated in 1.0 but still in the proto (A2A 1.0 §4.5.7; the proto is normative, §1.4), so still read. The proto leaves
     // their URLs unannotated; the canonical model (and OAuth itself) needs them.
     case 'implicit': {
       const flow: Flow<'implicit'> = {
@@ -130,7 +130,7 @@ function tsProtoOneof<K extends string>(
   return { key: kind as K, inner: readObject((holder as JsonObject)[valueKey], valueAt), at: valueAt };
 }
 
-/** Decodes OAuthFlows: a oneof, so exactly one flow (digest §1.1). */
+/** Decodes OAuthFlows: a oneof, so exactly one flow (A2A 1.0 §4.5). */
 export function decodeOAuthFlows(value: unknown, path: string): OAuthFlows {
   const obj = readObject(value, path);
   const tsProto = tsProtoOneof(obj, 'flow', FLOW_KINDS, path);
@@ -157,7 +157,7 @@ export function encodeOAuthFlows(flows: OAuthFlows): JsonObject {
   return {};
 }
 
-/** Decodes a SecurityScheme: exactly one of the five wrapper members (digest §1.1). */
+/** Decodes a SecurityScheme: exactly one of the five wrapper members (A2A 1.0 §4.5). */
 export function decodeSecurityScheme(value: unknown, path: string): SecurityScheme {
   const obj = readObject(value, path);
   const tsProto = tsProtoOneof(obj, 'scheme', SCHEME_KINDS, path);
@@ -172,7 +172,7 @@ function decodeScheme(kind: (typeof SCHEME_KINDS)[number], inner: JsonObject, at
   switch (kind) {
     case 'apiKeySecurityScheme': {
       const scheme: Variant<'apiKeySecurityScheme'> = {
-        // 1.0 renamed OpenAPI's `in` to `location` (digest §1.1).
+        // 1.0 renamed OpenAPI's `in` to `location` (A2A 1.0 §4.5).
         location: requiredEnumValue(inner.location, at, 'location', API_KEY_LOCATIONS),
         name: requiredNonEmptyString(inner, 'name', at),
       };
@@ -242,7 +242,7 @@ export function encodeSecurityScheme(scheme: SecurityScheme): JsonObject {
 /**
  * Decodes a SecurityRequirement. The proto form `{schemes: {name: {list}}}` is what 1.0 emits; the
  * prose form `{name: [scopes]}` of the spec text and the v1.0.1 sample is also accepted and
- * converted (digest §12.11). A member `schemes` holding an object marks the proto form.
+ * converted (decision 0008). A member `schemes` holding an object marks the proto form.
  */
 export function decodeSecurityRequirement(value: unknown, path: string): SecurityRequirement {
   const obj = readObject(value, path);
@@ -267,7 +267,7 @@ export function decodeSecurityRequirement(value: unknown, path: string): Securit
   return { schemes: Object.fromEntries(entries) };
 }
 
-/** Encodes a SecurityRequirement in the proto form (digest §12.11: emit the proto form). */
+/** Encodes a SecurityRequirement in the proto form (decision 0008: emit the proto form). */
 export function encodeSecurityRequirement(requirement: SecurityRequirement): JsonObject {
   const entries: [string, JsonObject][] = [];
   // ProtoJSON omits an empty repeated field, so "no scopes" is `{}`: the form a verifier that

@@ -32,7 +32,7 @@ export { ConnectionGuard, defaultMaxConnections } from './connection-guard.js';
  * Where open SSE responses are recorded: `add` records one and returns the function that forgets
  * it. `listen` passes its own internal set, whose layout keeps finished streams out of V8's old
  * generation (docs/performance.md, 'Releasing registries'); that set is server code, not public
- * surface (issue 24).
+ * surface.
  */
 export interface StreamRegistry {
   add(res: ServerResponse): () => void;

@@ -1,5 +1,5 @@
 /**
- * What a gRPC call tells the transport-neutral handler (digest §4, §8.2, §10.2): the protocol
+ * What a gRPC call tells the transport-neutral handler (A2A 1.0 §10.2, §3.2.6, §7.3): the protocol
  * version (the service's package names it; `a2a-version` metadata must agree), the activated
  * extensions (`a2a-extensions`, and 0.3's `x-a2a-extensions`), the caller (credentials in metadata,
  * checked by the same authenticator as HTTP), and an AbortSignal that fires when the client
@@ -78,7 +78,7 @@ export async function setupGrpcCall(
   return call;
 }
 
-/** The extension URIs to echo in the response metadata (digest §8.2), under the name the client used. */
+/** The extension URIs to echo in the response metadata (A2A 1.0 §3.2.6), under the name the client used. */
 export function echoedExtensions(server: A2AServer, request: HttpRequest): [string, string] | undefined {
   const { activated } = activateExtensions(request, server.agentCard.capabilities.extensions ?? []);
   if (activated.length === 0) return undefined;

@@ -2,7 +2,7 @@
  * The handlers behind every RPC of both services: the same steps as the HTTP bindings (version,
  * call setup, strict decode, the transport-neutral RequestHandler through the shared operations
  * table, encode), with gRPC's ways of ending a call. Errors become the catalog's gRPC status with
- * ErrorInfo (and BadRequest) in `grpc-status-details-bin` (digest §4, §5.2); a cancelled or
+ * ErrorInfo (and BadRequest) in `grpc-status-details-bin` (A2A 1.0 §10.6); a cancelled or
  * expired call aborts its signal, and a cancelled stream closes its subscription.
  */
 import { once } from 'node:events';

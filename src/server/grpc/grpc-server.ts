@@ -1,5 +1,5 @@
 /**
- * `listenGrpc`: serves an A2AServer's agent over gRPC (digest §4) on a port of its own, beside
+ * `listenGrpc`: serves an A2AServer's agent over gRPC (A2A 1.0 §10) on a port of its own, beside
  * the HTTP bindings and on the same RequestHandler, store and running tasks. Both services are
  * served — `lf.a2a.v1.A2AService` (1.0) and `a2a.v1.A2AService` (0.3) — together with the standard
  * health service (`grpc.health.v1.Health`) and server reflection (v1 and v1alpha), so grpcurl and
@@ -28,7 +28,7 @@ export interface ListenGrpcOptions {
   host?: string;
   /**
    * Transport security (default: plaintext, for loopback and TLS-terminating proxies). A2A asks for
-   * TLS in production (digest §10.1): pass `ServerCredentials.createSsl(...)`.
+   * TLS in production (A2A 1.0 §7.1): pass `ServerCredentials.createSsl(...)`.
    */
   credentials?: ServerCredentials;
   /** The `host:port` the card advertises (default: the bound address; the machine's name for wildcards). */

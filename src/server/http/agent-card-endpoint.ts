@@ -1,6 +1,6 @@
 /**
  * Serves the public AgentCard at `/.well-known/agent-card.json` and the pre-0.3 alias
- * `/.well-known/agent.json` (digest §9.1). The card is chosen by `A2A-Version` (digest §12 item 19):
+ * `/.well-known/agent.json` (A2A 1.0 §8.2). The card is chosen by `A2A-Version` (decision 0001):
  * 1.0 clients get the 1.0 card; clients sending no version (0.3, and generic fetchers) get the 0.3
  * card, which also lists `supportedInterfaces` so a 1.0 client can still find its interfaces.
  * Bodies and ETags are computed once; `Last-Modified` is when this card was set; `If-None-Match`,

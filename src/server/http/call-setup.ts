@@ -25,7 +25,7 @@ export function requestedVersion(request: HttpRequest, allowQuery: boolean): Pro
   return negotiateVersion(allowQuery ? request.query.get('A2A-Version') : undefined);
 }
 
-/** The extension header the client used, to echo activated URIs under the same name (digest §12.20). */
+/** The extension header the client used, to echo activated URIs under the same name (decision 0136). */
 export function extensionHeaderName(request: HttpRequest): string {
   return request.header('a2a-extensions') === undefined && request.header('x-a2a-extensions') !== undefined
     ? 'x-a2a-extensions'

@@ -175,7 +175,7 @@ export async function handleJsonRpc(
       heartbeatMs: options.heartbeatMs,
       ...(extra === undefined ? {} : { headers: extra }),
       data: (item) => jsonRpcResult(rpcId, codec.encodeStreamResponse(item.event)),
-      // A mid-stream error is a JSON-RPC error response in a data event (digest §3.3).
+      // A mid-stream error is a JSON-RPC error response in a data event (A2A 1.0 §9.4.2, §11.7).
       encodeError: (error) => {
         reportIfInternal(error, options.report, () => `JSON-RPC ${rpc.method} stream (A2A ${version})`);
         return encodeSseEvent({

@@ -1,11 +1,11 @@
 /**
  * The media type of an HTTP+JSON answer (decision 0134): the one the request used. A2A 1.0.0 and
- * the seeds write `application/json`; 1.0.1 prefers `application/a2a+json` (digest §3.2, §12 item
- * 17), and strict clients of either reject the other. So a request whose body is declared as one
+ * the seeds write `application/json`; 1.0.1 prefers `application/a2a+json` (A2A 1.0 §11.1;
+ * decision 0134), and strict clients of either reject the other. So a request whose body is declared as one
  * of them gets that one back; any other request (no body, as GET and DELETE send) is answered in
  * the first of them its `Accept` lists; with neither, `application/json`, which every JSON client
  * reads.
- * Error bodies follow the same rule. JSON-RPC always answers `application/json` (digest §3.2).
+ * Error bodies follow the same rule. JSON-RPC always answers `application/json` (A2A 1.0 §11.1).
  */
 import type { HttpRequest } from './http-types.js';
 

@@ -1,7 +1,8 @@
 /**
  * The A2A operations as data: how each one's parameters are decoded, which handler method runs
  * it, and how its result is encoded. Both bindings (JSON-RPC and REST) dispatch through this
- * table, so they stay functionally equivalent (A2A 1.0 §5; digest §11 item 8).
+ * table, so they stay functionally equivalent (A2A 1.0 §5.1; conformance rule 8 in
+ * src/check/rules.ts).
  */
 import type { OperationName, ProtocolVersion, WireCodec } from '../../protocol/index.js';
 import type { CallContext } from '../call-context.js';
@@ -103,7 +104,7 @@ export const OPERATIONS: Readonly<Record<OperationName, Operation>> = {
   deleteTaskPushNotificationConfig: u({
     decode: (c, p, at) => c.decodeTaskPushNotificationConfigRef(p, at),
     invoke: (h, r, call) => h.deleteTaskPushNotificationConfig(r, call),
-    // 1.0 returns Empty, 0.3 returns null (digest §12 item 16).
+    // 1.0 returns Empty, 0.3 returns null (decision 0086).
     encode: (_c, _r, call) => (call.version === '1.0' ? {} : null),
   }),
   getExtendedAgentCard: u({
@@ -141,7 +142,7 @@ export function encodeUnary(
   return operation.encode(codec, result as never, call);
 }
 
-/** Runs a streaming operation, passing `Last-Event-ID` on for resumption (digest §3.3). */
+/** Runs a streaming operation, passing `Last-Event-ID` on for resumption (A2A 1.0 §9.4.2, §11.7). */
 export function invokeStream(
   operation: StreamingOperation,
   handler: RequestHandler,

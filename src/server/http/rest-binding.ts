@@ -1,5 +1,5 @@
 /**
- * The HTTP+JSON binding (A2A 1.0 §11; 0.3 REST per its proto, digest §3). Bodies and results go
+ * The HTTP+JSON binding (A2A 1.0 §11; 0.3 REST per its proto, decision 0008). Bodies and results go
  * through the version's REST codec; path and query parameters are read strictly here; errors carry
  * the status from the one error table, in the google.rpc.Status envelope of A2A 1.0 §11.6 on 1.0
  * and the bare `{code, message, data}` the official 0.3 clients read on 0.3 (error-envelopes.ts).

@@ -1,7 +1,7 @@
 /**
- * The HTTP+JSON route tables (digest §3.1 for 0.3 with its `/v1` prefix, §3.2 for 1.0 with the
+ * The HTTP+JSON route tables (A2A 0.3 §7 for 0.3 with its `/v1` prefix, A2A 1.0 §11.3 for 1.0 with the
  * optional `/{tenant}` prefix from the proto's additional_bindings). `:subscribe` accepts GET and
- * POST (digest §12 item 1).
+ * POST (decision 0019).
  */
 import type { ProtocolVersion } from '../../protocol/index.js';
 import type { OperationName } from './operations.js';

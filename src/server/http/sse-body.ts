@@ -57,7 +57,7 @@ export async function* sseBody(
   }
 }
 
-/** Response headers for an SSE stream (digest §3.3). */
+/** Response headers for an SSE stream (A2A 1.0 §9.4.2, §11.7). */
 export const SSE_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-cache',

@@ -301,7 +301,7 @@ export function backoffMs(policy: RetryPolicy, attempts: number): number {
 }
 
 /**
- * The headers of one delivery (digest §12 item 14, decision 0089): `Authorization` from the
+ * The headers of one delivery (decision 0089): `Authorization` from the
  * config's authentication (`<scheme> <credentials>`; a Bearer scheme without credentials gets the
  * delivery's signed JWT, the A2A guide's JWT + JWKS pattern), the token in `X-A2A-Notification-Token`
  * (and `A2A-Notification-Token`, the spelling a2a-go reads), the signature, and the event's ids.

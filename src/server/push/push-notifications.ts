@@ -2,7 +2,7 @@
  * Push notifications of one agent server, assembled from `PushOptions`: the config CRUD the
  * request handler calls, the dispatcher that delivers the store's outbox, the signer whose JWKS
  * the server publishes. The card says `pushNotifications: true` exactly when a server has one
- * (digest §11 item 6: capability flags match behaviour).
+ * (A2A 1.0 §3.3.4: capability flags match behaviour).
  */
 import type { SigningKey } from '../../card/index.js';
 import type { HostResolver } from '../../net/index.js';

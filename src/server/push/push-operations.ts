@@ -4,7 +4,7 @@
  * loads the task in the caller's scope, so a task the caller may not see reads as not found (A2A
  * 1.0 §13.1) and its configs with it. Field paths in errors follow the wire of the call: 1.0 is
  * flat (`/url`), 0.3 wraps the config (`/pushNotificationConfig/url`), and inline configs sit
- * under the send's configuration, named per binding in 0.3 (digest §1.6).
+ * under the send's configuration, named per binding in 0.3 (A2A 0.3 §7.1.1).
  */
 import {
   invalidParams,
@@ -60,7 +60,7 @@ const DEFAULT_ALIAS = 'default';
 
 /**
  * The config id a 0.3 get or delete means. In 0.3 a task's default config is the one whose id is
- * the task id (digest §12 item 26); the id `default` names it too unless a config is stored under
+ * the task id (decision 0086); the id `default` names it too unless a config is stored under
  * that very id, because clients built on a2a-python 0.3 (whose server ignores the id on get) ask
  * for `default` after creating a config without an id, the 0.3 kit among them (decision 0143).
  */

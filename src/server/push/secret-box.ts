@@ -1,6 +1,6 @@
 /**
  * Push configs carry secrets: the `token` the receiver checks and the `credentials` Concord
- * authenticates with (digest §7.5: "push tokens count as secrets: store them securely"). They are
+ * authenticates with (A2A 1.0 §13.2: "push tokens count as secrets: store them securely"). They are
  * sealed with AES-256-GCM before they reach any store, so a stolen database file or backup reveals
  * neither (docs/decisions/0088-push-secrets.md). The additional authenticated data is the config's
  * task and id: a sealed value copied onto another config in the file no longer opens.

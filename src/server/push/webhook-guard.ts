@@ -1,5 +1,5 @@
 /**
- * The SSRF guard on webhook URLs (digest §7.5; A2A 1.0 §13: agents SHOULD reject private ranges,
+ * The SSRF guard on webhook URLs (A2A 1.0 §13.2: agents SHOULD reject private ranges,
  * localhost and link-local addresses, and use allowlists). A client chooses the URL the server
  * will POST to, so unguarded push is a way into the server's network: the cloud metadata service,
  * an admin port on loopback, a database on the private network. The guard is the net layer's
@@ -85,7 +85,7 @@ export class WebhookGuard {
     const verdict = await this.inspect(url);
     if (!verdict.ok && verdict.problem === 'blocked') throw invalidParams(field, refusal(verdict));
     // Plain http would show the token and the credentials to the network; only hosts the operator
-    // allowed (a receiver on this machine or a trusted network) may use it (digest §7.5: SHOULD be HTTPS).
+    // allowed (a receiver on this machine or a trusted network) may use it (A2A 1.0 §13.2: SHOULD be HTTPS).
     if (url.protocol === 'http:' && !this.allowsPlainHttp(url, verdict)) {
       throw invalidParams(
         field,

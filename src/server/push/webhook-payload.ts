@@ -1,6 +1,6 @@
 /**
- * What a webhook receives, in the shape the config's protocol version expects (digest §12 item
- * 15, §7.2):
+ * What a webhook receives, in the shape the config's protocol version expects (A2A 1.0
+ * §4.3.3; decision 0086):
  *
  * - 1.0: one POST per task event, the body a `StreamResponse` (`{task}`, `{statusUpdate}`,
  *   `{artifactUpdate}`) in ProtoJSON, `Content-Type: application/a2a+json` (A2A 1.0 §4.3.3).

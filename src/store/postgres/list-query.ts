@@ -76,7 +76,7 @@ function listText(shape: number): string {
 
 /** The WHERE terms of a shape; parameters are numbered tenant, owner, then the bits in order. */
 function where(shape: number): { filters: string; cursor: string; limit: string } {
-  // Visibility: same tenant, and anonymous or the caller's own (A2A 1.0 §13.1, digest §11 item 26).
+  // Visibility: same tenant, and anonymous or the caller's own (A2A 1.0 §13.1, §3.1.4).
   const terms = ['tenant = $1', "owner IN ('', $2)"];
   let n = 3;
   if (shape & CONTEXT) terms.push(`context_id = $${n++}`);

@@ -88,7 +88,7 @@ export class ListQuery {
 
 /** The WHERE clause of a shape; parameters go in the order tenant, owner, then the bits in order. */
 function where(shape: number): string {
-  // Visibility: same tenant, and anonymous or the caller's own (A2A 1.0 §13.1, digest §11 item 26).
+  // Visibility: same tenant, and anonymous or the caller's own (A2A 1.0 §13.1, §3.1.4).
   const terms = ['tenant = ?', "owner IN ('', ?)"];
   if (shape & CONTEXT) terms.push('context_id = ?');
   if (shape & STATUS) terms.push('state = ?');

@@ -73,7 +73,7 @@ const clock: AgentDefinition = {
   source: { file: at('concord.config.json5'), line: 78 },
 };
 
-/** The seed's example (seeds/agent-card.md "Shaman Implementation"), loaded as written. */
+/** The seed's example (Shaman's agent-card.md "Shaman Implementation"), loaded as written. */
 const processOrder: AgentDefinition = {
   id: 'ProcessOrder',
   name: 'ProcessOrder',

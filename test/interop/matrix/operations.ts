@@ -1,5 +1,5 @@
 /**
- * The operations of the interop matrix (issue 22), written once and run by every client row
+ * The operations of the interop matrix (decision 0047), written once and run by every client row
  * against every server: the agent behind each server answers the same texts (the echo example's,
  * mirrored by helpers/sdk-server.ts): any text echoes, `stream <n>` streams n chunks, `ask` asks
  * for input, `wait` waits until canceled.
@@ -10,7 +10,7 @@ import type { ClientRow, Driver, NEvent, ServerUnderTest } from './driver.js';
 /** One operation (a column of the matrix). */
 export interface Operation {
   name: string;
-  /** ListTasks exists in A2A 1.0 only (digest §2). */
+  /** ListTasks exists in A2A 1.0 only (A2A 0.3 §7, `tasks/list`). */
   only10?: boolean;
   /** Driver members the operation needs; a client without them has no such cell. */
   needs?: (keyof Driver)[];

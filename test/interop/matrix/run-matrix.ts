@@ -2,7 +2,7 @@
  * Runs the operations table against the client rows and one server: one `describe` per client
  * row (`<client> <binding> <version>`), one `it` per operation, so a failing cell reads as
  * client / interface / operation. Operations a client does not offer (its row's `lacks`) and
- * ListTasks on 0.3 (which has none, digest §2) are not cells.
+ * ListTasks on 0.3 (which has none, A2A 0.3 §7) are not cells.
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { ClientRow, Driver } from './driver.js';

@@ -252,7 +252,7 @@ function params03(text: string, o: SendOptions) {
     ...(o.taskId === undefined ? {} : { taskId: o.taskId }),
     ...(o.contextId === undefined ? {} : { contextId: o.contextId }),
   };
-  // 0.3's `blocking: false` is 1.0's returnImmediately (digest §2).
+  // 0.3's `blocking: false` is 1.0's returnImmediately (A2A 1.0 §3.2.2).
   return {
     message,
     configuration: {

@@ -1,5 +1,5 @@
 /**
- * TaskStore suite, ListTasks (A2A 1.0 §3.1.4, digest §11 items 26-27): order by status time as an
+ * TaskStore suite, ListTasks (A2A 1.0 §3.1.4): order by status time as an
  * instant, every filter, keyset cursors, totalSize, and bad page tokens.
  */
 import { describe, expect, it } from 'vitest';
