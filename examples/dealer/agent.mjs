@@ -138,7 +138,8 @@ export async function createAgent(context) {
     }),
     executor: profile.executor(dealerSkills(store)),
     serverOptions: {
-      ...profile.serverOptions,
+      // The AAP profile plugs in as a server extension, as AUMP does (decision 0154).
+      extensions: [profile.extension],
       authenticate: (request) => auth.authenticate(request, []),
       // Buyer agents retry a request with the same messageId (a ULID per request): a retry gets
       // the first answer, so a lead is not recorded twice nor a slot booked twice (decision 0133).

@@ -44,7 +44,12 @@ import { handleJsonRpc, jsonRpcErrorResponse, readableRequestId } from './http/j
 import { handleRest, restErrorResponse } from './http/rest-binding.js';
 import { RequestHandler, type MessageAdmission } from './request-handler.js';
 import type { IdempotencyOptions } from './idempotent-sends.js';
-import type { DocumentBuilder, ServerExtension } from './server-extension.js';
+import {
+  joinedHooks,
+  type DocumentBuilder,
+  type ServerExtension,
+  type ServerHooks,
+} from './server-extension.js';
 import { PushNotifications, type PushOptions } from './push/push-notifications.js';
 import type { Cluster } from './cluster/cluster.js';
 import type { OrphanPolicy } from './orphan-settling.js';
@@ -144,7 +149,8 @@ export interface A2AServerOptions {
   /**
    * A2A extensions (A2A 1.0 §8) plugged in through `ServerExtension`: declared on the card, run on
    * every send after `admitMessage`, offered to the agent as `context.extensions`, with documents
-   * served as `documents` are (server-extension.ts, decision 0054).
+   * served as `documents` are (server-extension.ts, decision 0054), and error mappers, card
+   * decorators, a default version and path prefixes joined with the options above (decision 0154).
    */
   extensions?: readonly ServerExtension[];
   /**
@@ -193,6 +199,8 @@ export class A2AServer implements HttpApp {
   private readonly ownsHandler: boolean;
   private readonly heartbeatMs: number;
   private readonly extensions: readonly ServerExtension[];
+  /** `mapError`, `decorateCard`, `defaultVersion`, `pathPrefixes`, with the extensions' (0154). */
+  private readonly hooks: ServerHooks;
   /** `documents` and the extensions' documents, by path. */
   private readonly documentBuilders: Record<string, DocumentBuilder>;
   /** What both bindings get on every call; built once, not per request. */
@@ -221,6 +229,7 @@ export class A2AServer implements HttpApp {
     this.heartbeatMs = options.heartbeatMs ?? 15_000;
     this.baseUrl = options.baseUrl;
     this.extensions = options.extensions ?? [];
+    this.hooks = joinedHooks(options, this.extensions);
     // The server's own documents win over an extension's at the same path.
     this.documentBuilders = Object.assign(
       {},
@@ -259,7 +268,7 @@ export class A2AServer implements HttpApp {
           card: this.views.main.card,
           ...(authenticate === undefined ? {} : { authenticate }),
         }),
-      ...(options.mapError === undefined ? {} : { mapError: options.mapError }),
+      ...(this.hooks.mapError === undefined ? {} : { mapError: this.hooks.mapError }),
       maxJsonDepth: this.maxJsonDepth,
       report: this.reportError,
       // The handler answered, so the caller may have it: the card as this URL serves it, signed.
@@ -270,7 +279,7 @@ export class A2AServer implements HttpApp {
           encode: (c) => codec.encodeAgentCard(c),
         }),
     };
-    this.prefixes = (options.pathPrefixes ?? []).map((prefix) => checkPrefix(prefix));
+    this.prefixes = (this.hooks.pathPrefixes ?? []).map((prefix) => checkPrefix(prefix));
     if (this.ownsHandler && options.baseUrl !== undefined) this.startPush();
   }
 
@@ -311,11 +320,11 @@ export class A2AServer implements HttpApp {
         extensions: this.extensions,
         grpcTarget: options.grpcTarget,
         push: this.push !== undefined,
-        headerless: options.defaultVersion,
+        headerless: this.hooks.defaultVersion,
       },
       signer: options.signCard,
-      decorate: options.decorateCard,
-      defaultVersion: options.defaultVersion,
+      decorate: this.hooks.decorateCard,
+      defaultVersion: this.hooks.defaultVersion,
       maxAgeSeconds: options.cardMaxAgeSeconds ?? 300,
       report: this.reportError,
     };
@@ -369,7 +378,7 @@ export class A2AServer implements HttpApp {
 
   /** The server's `mapError` hook, for bindings outside the HTTP router (gRPC). */
   get errorMapper(): ErrorMapper | undefined {
-    return this.options.mapError;
+    return this.hooks.mapError;
   }
 
   private rebuildCards(): void {
@@ -408,7 +417,7 @@ export class A2AServer implements HttpApp {
       return this.serveDocument(request, document);
     }
     const jsonRpc = request.method === 'POST' && (request.path === '/' || request.path === '');
-    const mapError = this.options.mapError;
+    const mapError = this.hooks.mapError;
     let version: ProtocolVersion;
     let requested: string | null | undefined;
     try {
@@ -435,7 +444,7 @@ export class A2AServer implements HttpApp {
     const common =
       headers === undefined ? this.bindingOptions : Object.assign({}, this.bindingOptions, { headers });
     if (jsonRpc) {
-      const headerless = this.options.defaultVersion === undefined && (requested ?? '').trim() === '';
+      const headerless = this.hooks.defaultVersion === undefined && (requested ?? '').trim() === '';
       return this.withChallenge(await handleJsonRpc(request, version, common, headerless));
     }
     const rest = await handleRest(request, version, common);
@@ -461,7 +470,7 @@ export class A2AServer implements HttpApp {
 
   /** The version of a request: its header, or the server's default when it sent none. */
   private negotiate(requested: string | null | undefined): ProtocolVersion {
-    const { defaultVersion } = this.options;
+    const { defaultVersion } = this.hooks;
     if (defaultVersion !== undefined && (requested ?? '').trim() === '') return defaultVersion;
     return negotiateVersion(requested);
   }

@@ -12,11 +12,23 @@
  * - may serve JSON documents at exact paths below the agent's base URL (`documents`, served as the
  *   server's own `documents` option is: GET/HEAD, ETag, built once per base URL; e.g. a profile);
  * - may offer the agent's code an object of its own (`service`, read by the executor as
- *   `context.extensions.get(uri)`).
+ *   `context.extensions.get(uri)`);
+ * - may, as a profile riding on A2A does (AAP), restate errors in its own table (`mapError`), add
+ *   members to the card's wire JSON (`decorateCard`), say what a request without `A2A-Version`
+ *   means (`defaultVersion`) and serve every route below a prefix too (`pathPrefixes`): the
+ *   server options of decision 0063, contributed by the extension (decision 0154).
  *
  * Activated extensions are echoed in the response header by the server itself (A2A 1.0 §4.6.1; conformance rule 53).
  */
-import type { AgentCard, AgentExtension, Message, SendMessageRequest, Task } from '../protocol/index.js';
+import type {
+  A2AError,
+  AgentCard,
+  AgentExtension,
+  Message,
+  ProtocolVersion,
+  SendMessageRequest,
+  Task,
+} from '../protocol/index.js';
 import type { CallContext } from './call-context.js';
 
 /** Builds a served document from the base URL and the card (1.0 form) as served there. */
@@ -52,6 +64,77 @@ export interface ServerExtension {
   readonly documents?: Readonly<Record<string, DocumentBuilder>>;
   /** What the agent's code gets from `context.extensions.get(declaration.uri)`. */
   readonly service?: unknown;
+  /**
+   * Restates an error before it is encoded, on every binding (as the server's `mapError`, which
+   * runs after the extensions' in list order); return the error itself to leave it as it is.
+   */
+  mapError?(error: A2AError): A2AError;
+  /**
+   * Adds members to the card's wire JSON for one version, before signing (as the server's
+   * `decorateCard`, which runs after the extensions'); must not change what A2A defines.
+   */
+  decorateCard?(cardJson: Record<string, unknown>, version: ProtocolVersion): Record<string, unknown>;
+  /** What a request without `A2A-Version` means; the server's own `defaultVersion` wins. */
+  readonly defaultVersion?: ProtocolVersion;
+  /** Path prefixes (e.g. `/a2a`) below which every route is served too, beside the server's own. */
+  readonly pathPrefixes?: readonly string[];
+}
+
+/** The hooks of decision 0063 as the server runs them: its own options joined with its extensions'. */
+export interface ServerHooks {
+  mapError?: ((error: A2AError) => A2AError) | undefined;
+  decorateCard?:
+    ((cardJson: Record<string, unknown>, version: ProtocolVersion) => Record<string, unknown>) | undefined;
+  defaultVersion?: ProtocolVersion | undefined;
+  pathPrefixes?: readonly string[] | undefined;
+}
+
+/**
+ * The server's own hooks joined with those of `extensions` (decision 0154): error mappers and card
+ * decorators run in list order, the server's last (each mapper that throws leaves the error as it
+ * was); the server's `defaultVersion` wins, and extensions that set different ones are refused;
+ * path prefixes are the server's then the extensions', each once. Undefined where nobody set one.
+ */
+export function joinedHooks(own: ServerHooks, extensions: readonly ServerExtension[]): ServerHooks {
+  const mappers = [...extensions.map((e) => e.mapError?.bind(e)), own.mapError].filter(
+    (m) => m !== undefined,
+  );
+  const decorators = [...extensions.map((e) => e.decorateCard?.bind(e)), own.decorateCard].filter(
+    (d) => d !== undefined,
+  );
+  let defaultVersion = own.defaultVersion;
+  if (defaultVersion === undefined) {
+    const setting = extensions.filter((e) => e.defaultVersion !== undefined);
+    const versions = new Set(setting.map((e) => e.defaultVersion));
+    if (versions.size > 1) {
+      throw new TypeError(
+        `extensions: ${setting.map((e) => `${e.declaration.uri} wants defaultVersion ${e.defaultVersion}`).join(', ')}; set the server's defaultVersion`,
+      );
+    }
+    defaultVersion = setting[0]?.defaultVersion;
+  }
+  const prefixes = [
+    ...new Set([...(own.pathPrefixes ?? []), ...extensions.flatMap((e) => e.pathPrefixes ?? [])]),
+  ];
+  return {
+    mapError:
+      mappers.length <= 1
+        ? mappers[0]
+        : (error) =>
+            mappers.reduce((current, map) => {
+              try {
+                return map(current);
+              } catch {
+                return current;
+              }
+            }, error),
+    decorateCard:
+      decorators.length <= 1
+        ? decorators[0]
+        : (json, version) => decorators.reduce((current, decorate) => decorate(current, version), json),
+    defaultVersion,
+    pathPrefixes: own.pathPrefixes === undefined && prefixes.length === 0 ? undefined : prefixes,
+  };
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * `createAapProfile`: everything an A2A agent needs to speak the AAP v0.1 automotive retail
- * profile, as options of `createA2AServer` and an executor around the dealer's skill handlers.
+ * profile: its card, a `ServerExtension` for `createA2AServer({ extensions })` (the one way
+ * extensions plug in, decision 0154) and an executor around the dealer's skill handlers.
  *
  * Per message, in this order: the per-client rate limit (RATE_LIMITED with `retry_after_ms`),
  * the AAP request and its skill (UNSUPPORTED_SKILL, MISSING_REQUIRED_FIELD…), the bearer token for
@@ -10,14 +11,13 @@
  * `messageId` is new (seed: "The dealer agent's messageId MUST differ"). Refusals are AapErrors,
  * which Concord sends with the AAP envelope on both bindings (aap-errors.ts).
  */
-import type { AgentCard, Part, ProtocolVersion, SecurityScheme } from '../../protocol/index.js';
+import type { AgentCard, Part, SecurityScheme } from '../../protocol/index.js';
 import type {
   AgentCardInput,
   AgentExecutor,
-  CardDecorator,
   DocumentBuilder,
-  ErrorMapper,
   RequestContext,
+  ServerExtension,
 } from '../../server/index.js';
 import { aapError, mapToAapError } from './aap-errors.js';
 import { aapCardExtension, aapCardSkills, aapDefaultModes, decorateAapCard } from './card.js';
@@ -77,18 +77,16 @@ export interface AapCardBase {
   bearerDescription?: string;
 }
 
-/** The profile: card, server options and executor. */
+/** The profile: card, server extension and executor. */
 export interface AapProfile {
   /** The card input: extension entry, skills, modes, bearer scheme (not required agent-wide). */
   card(base: AapCardBase): AgentCardInput;
-  /** Options for `createA2AServer` (spread them in). */
-  readonly serverOptions: {
-    decorateCard: CardDecorator;
-    documents: Record<string, DocumentBuilder>;
-    mapError: ErrorMapper;
-    defaultVersion: ProtocolVersion;
-    pathPrefixes: string[];
-  };
+  /**
+   * The profile as a server extension, for `createA2AServer({ extensions: [profile.extension] })`:
+   * its card entry, the contract manifest, AAP's error envelope, the card's AAP members, requests
+   * without `A2A-Version` read as 1.0, and every route below `/a2a` too.
+   */
+  readonly extension: ServerExtension;
   /** The executor that runs `handlers` under the profile's checks. */
   executor(handlers: AapSkillHandlers): AgentExecutor;
 }
@@ -200,7 +198,9 @@ export function createAapProfile(options: AapProfileOptions): AapProfile {
         ...(scheme === undefined ? {} : { securitySchemes: { [options.bearerScheme!]: scheme } }),
       };
     },
-    serverOptions: {
+    extension: {
+      // The same entry the card lists (the card's wins, decision 0054).
+      declaration: aapCardExtension(authType),
       decorateCard: decorateAapCard,
       documents: { [AAP_MANIFEST_PATH]: manifest },
       mapError: (error) => mapToAapError(error, now),
