@@ -5,7 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { jsonRpcProblem } from '../../src/check/probes/envelope-checks.js';
-import { timestampProblems, v03ShapeProblems, v10ShapeProblems } from '../../src/check/probes/shape-checks.js';
+import {
+  timestampProblems,
+  v03ShapeProblems,
+  v10ShapeProblems,
+} from '../../src/check/probes/shape-checks.js';
 import { SseFrameReader } from '../../src/check/probes/sse-frames.js';
 
 describe('SseFrameReader', () => {

@@ -9,7 +9,12 @@ import { isInterruptedState, isTerminalState, type StreamResponse } from '../../
 import type { CheckContext } from '../probes/check-context.js';
 import type { ProbeTarget } from '../probes/probe-targets.js';
 import { jsonRpcProblem } from '../probes/envelope-checks.js';
-import { describeProblems, timestampProblems, v03ShapeProblems, v10ShapeProblems } from '../probes/shape-checks.js';
+import {
+  describeProblems,
+  timestampProblems,
+  v03ShapeProblems,
+  v10ShapeProblems,
+} from '../probes/shape-checks.js';
 import { SseFrameReader, type SseFrame } from '../probes/sse-frames.js';
 import { expectClientError, userMessage } from '../probes/judging.js';
 import { WireProbe } from '../probes/wire-probe.js';

@@ -10,7 +10,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { lintAgentCard, verifyAgentCard } from '../../card/index.js';
-import { A2ALocalError, createJwksFetcher, fetchAgentCardJson, type NetworkPolicy } from '../../client/index.js';
+import {
+  A2ALocalError,
+  createJwksFetcher,
+  fetchAgentCardJson,
+  type NetworkPolicy,
+} from '../../client/index.js';
 import { loadHost, publicAddressOf, servedAgentCardJson, type HostConfig } from '../../host/index.js';
 import { v0_3JsonRpcCodec, v1_0Codec, type ProtocolVersion } from '../../protocol/index.js';
 import { connectClient, networkPolicyFor, type CallFlags } from '../calls/call-flags.js';
