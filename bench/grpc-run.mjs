@@ -43,7 +43,7 @@ function cpuSeconds(pid) {
 }
 
 const grpcPort = await freePort();
-const { SERVING_NODE_OPTIONS } = await import('../dist/cli/process-tuning.js');
+const { SERVING_NODE_OPTIONS } = await import('../dist/cli/serve/process-tuning.js');
 const server = await startServer(
   join(here, 'servers/concord.mjs'),
   { BENCH_STORE: 'memory', BENCH_GRPC_PORT: String(grpcPort) },

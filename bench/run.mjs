@@ -58,7 +58,7 @@ let retriesLeft = RETRIES;
 // SERVING_NODE_OPTIONS (a young generation of 8 MiB semi-spaces; docs/performance.md, 'Serving node
 // options'), as `npm start` does. The other servers run on node's defaults, as their own
 // documentation leaves them.
-const { SERVING_NODE_OPTIONS } = await import('../dist/cli/process-tuning.js');
+const { SERVING_NODE_OPTIONS } = await import('../dist/cli/serve/process-tuning.js');
 const CONCORD_NODE_ARGS = SERVING_NODE_OPTIONS.split(' ');
 
 const SERVERS = [

@@ -37,7 +37,7 @@ const CONNECTIONS = numberFrom('SOAK_CONNECTIONS', 16, 1);
 const RATE = numberFrom('SOAK_RATE', 0, 0);
 const SERVE_ARGS = (env.SOAK_SERVE_ARGS ?? '').split(/\s+/).filter(Boolean);
 
-const { SERVING_NODE_OPTIONS } = await import('../dist/cli/process-tuning.js');
+const { SERVING_NODE_OPTIONS } = await import('../dist/cli/serve/process-tuning.js');
 const dataDir = mkdtempSync(join(tmpdir(), 'concord-soak-'));
 const log = (line) => process.stderr.write(`${line}\n`);
 

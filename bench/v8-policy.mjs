@@ -1,4 +1,4 @@
-// What `concord serve`'s and `npm start`'s process policy (src/cli/process-tuning.ts) does to V8,
+// What `concord serve`'s and `npm start`'s process policy (src/cli/serve/process-tuning.ts) does to V8,
 // measured in child node processes. These assert V8 internals, so they live with the benchmark
 // rather than in the test suite: `npm run bench:v8` builds, prints each measurement and
 // exits 1 when one is outside its bound.
@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const TUNING = pathToFileURL(resolve(import.meta.dirname, '../dist/cli/process-tuning.js')).href;
+const TUNING = pathToFileURL(resolve(import.meta.dirname, '../dist/cli/serve/process-tuning.js')).href;
 const { SERVING_NODE_OPTIONS } = await import(TUNING);
 
 const IN_FLIGHT = `

@@ -93,7 +93,7 @@ export const NODE_BUILTINS = {
 
 /** The files that may import a module whose name is computed at run time, and why. */
 export const COMPUTED_IMPORTS = {
-  'cli/load-agent.ts': 'the agent module named on the command line (`concord serve <file>`)',
+  'cli/serve/load-agent.ts': 'the agent module named on the command line (`concord serve <file>`)',
   'host/executors/handler-executor.ts':
     "a definition's handler module, re-imported under a versioned URL on reload (decision 0022)",
 };

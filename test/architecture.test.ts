@@ -126,7 +126,7 @@ describe('architecture', () => {
       // Allowed: an extension's public entry, protobufjs types, the allowed computed import.
       'extensions/aap/fine.ts': "import { aump } from '../aump/index.js';\n",
       'protocol/grpc/fine.ts': "import type { Root } from 'protobufjs';\n",
-      'cli/load-agent.ts': 'const mod = await import(pathToFileURL(file).href);\n',
+      'cli/serve/load-agent.ts': 'const mod = await import(pathToFileURL(file).href);\n',
     };
     const found = violations(planted);
     expect(found).toEqual([

@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createA2AServer } from '../../dist/server/index.js';
-import { disablePretenuring, limitHeapGrowth } from '../../dist/cli/process-tuning.js';
+import { disablePretenuring, limitHeapGrowth } from '../../dist/cli/serve/process-tuning.js';
 import { listen } from '../../dist/server/adapters/node.js';
 import { createMemoryTaskStore } from '../../dist/store/index.js';
 import { openSqliteTaskStore } from '../../dist/store/sqlite/index.js';

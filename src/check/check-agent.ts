@@ -7,27 +7,27 @@
  */
 import type { NetworkPolicy } from '../client/index.js';
 import type { Part, ProtocolVersion } from '../protocol/index.js';
-import { checkCards } from './card-checks.js';
-import { checkOptionalOperations, checkPush } from './capability-checks.js';
-import { CheckContext } from './check-context.js';
+import { checkCards } from './checks/card-checks.js';
+import { checkOptionalOperations, checkPush } from './checks/capability-checks.js';
+import { CheckContext } from './probes/check-context.js';
 import { CheckRecorder, type CheckReport } from './check-report.js';
-import { checkConsistency } from './consistency-checks.js';
-import { checkInputValidation } from './input-checks.js';
-import { checkJsonRpc } from './jsonrpc-checks.js';
-import { checkListTasks } from './list-checks.js';
-import type { ProbeTarget } from './probe-targets.js';
+import { checkConsistency } from './checks/consistency-checks.js';
+import { checkInputValidation } from './checks/input-checks.js';
+import { checkJsonRpc } from './checks/jsonrpc-checks.js';
+import { checkListTasks } from './checks/list-checks.js';
+import type { ProbeTarget } from './probes/probe-targets.js';
 import { ruleById } from './rules.js';
-import { checkStream, checkSubscribeFinished } from './stream-checks.js';
-import { checkGrpcInterface } from './grpc-checks.js';
-import { guarded, thrownMessage } from './guarded-step.js';
-import { checkTaskLife } from './task-checks.js';
+import { checkStream, checkSubscribeFinished } from './checks/stream-checks.js';
+import { checkGrpcInterface } from './checks/grpc-checks.js';
+import { guarded, thrownMessage } from './probes/guarded-step.js';
+import { checkTaskLife } from './checks/task-checks.js';
 import {
   checkAuthentication,
   checkExtensions,
   checkTenant,
   checkVersionNegotiation,
-} from './version-checks.js';
-import { checkWaitingTask } from './wait-checks.js';
+} from './checks/version-checks.js';
+import { checkWaitingTask } from './checks/wait-checks.js';
 
 /**
  * Options of a check. The network policy is the client's (`allowPrivateNetworks`,

@@ -1,22 +1,22 @@
 #!/usr/bin/env node
 /** The `concord` command: argument parsing and dispatch only (house rule: the CLI uses public entries). */
 import { readFileSync } from 'node:fs';
-import { approvalsCommand, APPROVALS_USAGE } from './approvals-command.js';
-import { aumpCommand } from './aump-command.js';
-import { cancelCommand } from './cancel-command.js';
-import { cardCommand, CARD_USAGE } from './card-command.js';
-import { checkCommand } from './check-command.js';
+import { approvalsCommand, APPROVALS_USAGE } from './tools/approvals-command.js';
+import { aumpCommand } from './tools/aump-command.js';
+import { cancelCommand } from './calls/cancel-command.js';
+import { cardCommand, CARD_USAGE } from './tools/card-command.js';
+import { checkCommand } from './tools/check-command.js';
 import { processIo } from './cli-io.js';
-import { contractsCommand, CONTRACTS_USAGE } from './contracts-command.js';
-import { dbCommand, DB_USAGE } from './db-command.js';
+import { contractsCommand, CONTRACTS_USAGE } from './tools/contracts-command.js';
+import { dbCommand, DB_USAGE } from './tools/db-command.js';
 import { EXIT, EXIT_CODES_USAGE, isUsageError, UsageError } from './exit-codes.js';
-import { getCommand } from './get-command.js';
-import { listCommand } from './list-command.js';
-import { pushCommand, PUSH_USAGE } from './push-command.js';
-import { pushConfigCommand } from './push-config-command.js';
-import { sendCommand } from './send-command.js';
-import { serveCommand, SERVE_USAGE } from './serve-command.js';
-import { subscribeCommand } from './subscribe-command.js';
+import { getCommand } from './calls/get-command.js';
+import { listCommand } from './calls/list-command.js';
+import { pushCommand, PUSH_USAGE } from './tools/push-command.js';
+import { pushConfigCommand } from './calls/push-config-command.js';
+import { sendCommand } from './calls/send-command.js';
+import { serveCommand, SERVE_USAGE } from './serve/serve-command.js';
+import { subscribeCommand } from './calls/subscribe-command.js';
 
 const USAGE = `Usage: concord <command> [options]
        concord help <command>   that command's options

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckReport } from '../../src/check/index.js';
 import { CONFORMANCE_RULES } from '../../src/check/index.js';
 import { CheckRecorder } from '../../src/check/check-report.js';
-import { guarded } from '../../src/check/guarded-step.js';
+import { guarded } from '../../src/check/probes/guarded-step.js';
 import { startEcho, type EchoServer } from '../helpers/echo-server.js';
 import { startBreakingProxy, type Breakage } from './helpers/breaking-proxy.js';
 import { failedRules, runCli } from './helpers/run-cli.js';

@@ -4,9 +4,13 @@
  * and where.
  */
 import { describe, expect, it } from 'vitest';
-import { jsonRpcProblem } from '../../src/check/envelope-checks.js';
-import { timestampProblems, v03ShapeProblems, v10ShapeProblems } from '../../src/check/shape-checks.js';
-import { SseFrameReader } from '../../src/check/sse-frames.js';
+import { jsonRpcProblem } from '../../src/check/probes/envelope-checks.js';
+import {
+  timestampProblems,
+  v03ShapeProblems,
+  v10ShapeProblems,
+} from '../../src/check/probes/shape-checks.js';
+import { SseFrameReader } from '../../src/check/probes/sse-frames.js';
 
 describe('SseFrameReader', () => {
   it('keeps data-line counts and ids, across CRLF split between chunks, ignoring comments', () => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/cli-io.js';
-import { LiveView } from '../../src/cli/live-view.js';
+import { LiveView } from '../../src/cli/calls/live-view.js';
 import type { StreamResponse } from '../../src/protocol/index.js';
 
 function fakeIo(tty: boolean): CliIo & { raw: string } {

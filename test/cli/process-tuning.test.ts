@@ -1,5 +1,5 @@
 /**
- * `concord serve`'s and `npm start`'s process policy (src/cli/process-tuning.ts): the CLI
+ * `concord serve`'s and `npm start`'s process policy (src/cli/serve/process-tuning.ts): the CLI
  * owns the process, so the V8 settings are its own and no public entry exports them. What the
  * settings do to V8 is measured by `npm run bench:v8` (bench/v8-policy.mjs), not here.
  */
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './cli-process.js';
-import { limitHeapGrowth, SERVING_NODE_OPTIONS } from '../../src/cli/process-tuning.js';
+import { limitHeapGrowth, SERVING_NODE_OPTIONS } from '../../src/cli/serve/process-tuning.js';
 
 describe('the CLI process policy (docs/performance.md, "Heap growth limit", "Serving node options")', () => {
   it('is what npm start gives node', () => {

@@ -1,0 +1,432 @@
+/**
+ * `concord serve <target> [--port N] [--host H] [--grpc-port N] [--data-dir DIR]
+ * [--store sqlite|memory|postgres] [--database-url URL] [--retention AGE|off] [--retention-max-tasks N]
+ * [--push-allow <host|cidr>]... [--no-push] [--max-agent-hops N] [--max-json-depth N]`: serves on the
+ * embedded SQLite store (default) or PostgreSQL (decision 0100), with
+ * push notifications on (decision 0086), and stops cleanly on SIGTERM / SIGINT. The target is a
+ * code agent (a directory with `agent.mjs`/`agent.js`, or the module itself), or agent definitions
+ * for the host (a directory of markdown agents and/or `concord.config.json5`, or one such file).
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createA2AServer, loadPushKeys, pushAllowProblem, type PushOptions } from '../../server/index.js';
+import { listen, type ConnectionOptions } from '../../server/adapters/node.js';
+import { disablePretenuring, limitHeapGrowth } from './process-tuning.js';
+import type { RunningGrpcServer } from '../../server/grpc/index.js';
+import type { RetentionOptions } from '../../store/index.js';
+import { DEFAULT_MAX_JSON_DEPTH, GRPC_MAX_JSON_DEPTH, MAX_JSON_DEPTH_CEILING } from '../../protocol/index.js';
+import {
+  DATABASE_URL_ENV,
+  DEFAULT_DATABASE_SCHEMA,
+  openCluster,
+  type ClusterSetup,
+  databaseUrlOf,
+  describeRetention,
+  describeTaskStores,
+  MAX_AGENT_HOPS,
+  openTaskStore,
+  parseTaskStoreKind,
+  startHost,
+  type PostgresStoreSettings,
+  type PublicAddress,
+  type ReloadOutcome,
+  type TaskStoreKind,
+} from '../../host/index.js';
+import { HOST_EXTENSIONS } from './host-extensions.js';
+import { CLUSTER_OPTIONS, CLUSTER_USAGE, clusterFlags } from './cluster-flags.js';
+import { CONNECTION_OPTIONS, CONNECTION_USAGE, connectionFlags } from './connection-flags.js';
+import { RETENTION_OPTIONS, RETENTION_USAGE, retentionFlags } from './retention-flags.js';
+import { isAgentModule, loadAgent, type ExampleRequest } from './load-agent.js';
+import { asUsage, UsageError } from '../exit-codes.js';
+import { PUBLIC_FLAG_OPTIONS, publicFlags } from './public-flags.js';
+import { loadPeer } from '../../peers/index.js';
+
+/** Usage text of `serve`. */
+export const SERVE_USAGE = `Usage: concord serve <agents-dir|config.json5|agent.md|agent-module> [options]
+
+Options:
+  --port <n>            port to listen on (default 4000; 0 picks a free port)
+  --host <addr>         address to bind (default 127.0.0.1)
+  --grpc-port <n>       also serve the gRPC binding (A2A 1.0 and 0.3) on this port (0 picks one)
+  --public-url <url>    the URL clients reach the HTTP listener at (behind a proxy); the cards
+                        list it instead of the bound address (default: $CONCORD_PUBLIC_URL, else
+                        the config's publicUrl)
+  --grpc-public-url <u> where clients reach the gRPC listener: host:port, or a URL (then listed
+                        as such for 0.3 clients; default: $CONCORD_GRPC_PUBLIC_URL, grpcPublicUrl)
+  --trust-proxy         list the scheme and host the proxy's Forwarded / X-Forwarded-* headers
+                        name (only if every client comes through it; also $CONCORD_TRUST_PROXY=1)
+${CONNECTION_USAGE}
+  --data-dir <dir>      where the SQLite task stores (and the push keys) live (default ./.concord)
+  --store <kind>        sqlite (default, durable), memory, or postgres (several instances, one database)
+  --database-url <url>  the PostgreSQL database of --store postgres (default: $${DATABASE_URL_ENV})
+  --database-schema <s> the schema of the tables (default concord; hosted agents get concord_<id>)
+  --no-migrate          do not migrate the schema at start (run \`concord db migrate\` first)
+${RETENTION_USAGE}
+${CLUSTER_USAGE}
+  --push-allow <entry>  let webhooks reach this host name, IP or CIDR block although it is private
+                        (e.g. 127.0.0.1 for a receiver on this machine); repeatable
+  --no-push             do not offer push notifications
+  --max-json-depth <n>  refuse requests nesting objects and arrays deeper than this (default
+                        ${DEFAULT_MAX_JSON_DEPTH}; at most ${GRPC_MAX_JSON_DEPTH} with --grpc-port)
+  --internal-port <n>   also serve every agent, exposed or not, on 127.0.0.1:<n> (host only)
+  --max-agent-hops <n>  how many agent-to-agent sends one chain may make, 1-64 (default: the
+                        config's maxAgentHops, else 8); a send past it is refused (host only)
+  --watch               dev mode: reload when a definition, the config or a handler changes (host only)
+  --help                show this help`;
+
+/** Runs `serve`; resolves when the server has stopped. */
+export async function serveCommand(args: string[], out: (line: string) => void): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      port: { type: 'string', default: '4000' },
+      host: { type: 'string', default: '127.0.0.1' },
+      'data-dir': { type: 'string', default: '.concord' },
+      store: { type: 'string', default: 'sqlite' },
+      'database-url': { type: 'string' },
+      'database-schema': { type: 'string' },
+      'no-migrate': { type: 'boolean', default: false },
+      ...RETENTION_OPTIONS,
+      ...CLUSTER_OPTIONS,
+      ...CONNECTION_OPTIONS,
+      'push-allow': { type: 'string', multiple: true },
+      'no-push': { type: 'boolean', default: false },
+      'max-json-depth': { type: 'string' },
+      'internal-port': { type: 'string' },
+      'grpc-port': { type: 'string' },
+      ...PUBLIC_FLAG_OPTIONS,
+      'max-agent-hops': { type: 'string' },
+      watch: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help === true) {
+    out(SERVE_USAGE);
+    return 0;
+  }
+  const target = positionals[0];
+  if (target === undefined) throw new UsageError(`missing the agent to serve\n\n${SERVE_USAGE}`);
+  if (!existsSync(target)) throw new UsageError(`${target}: no such file or directory`);
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port: expected 0-65535, got ${values.port}`);
+  const store = asUsage(() => parseTaskStoreKind(values.store ?? 'sqlite'));
+  const stores = storeFlags(store, values);
+  const cluster = clusterFlags(store, values);
+  const connections = connectionFlags(values);
+  const grpcPort = portFlag(values['grpc-port'], '--grpc-port');
+  const maxJsonDepth = depthFlag(values['max-json-depth'], grpcPort !== undefined);
+  const address = publicFlags(values, process.env);
+  const pushAllow = values['push-allow'] ?? [];
+  for (const entry of pushAllow) {
+    const problem = pushAllowProblem(entry);
+    if (problem !== undefined) throw new UsageError(`--push-allow: ${problem}`);
+  }
+  // A serving process, before it loads anything: docs/performance.md, 'No allocation-site
+  // pretenuring' and 'Heap growth limit' (the CLI owns the process, so the policy is its own).
+  disablePretenuring();
+  limitHeapGrowth();
+  const stopped = stopSignal();
+  if (!isAgentModule(target)) {
+    return serveHost(
+      target,
+      { ...values, port, grpcPort, stores, cluster, connections, maxJsonDepth, address },
+      stopped,
+      out,
+    );
+  }
+
+  const dataDir = resolve(values['data-dir'] ?? '.concord');
+  mkdirSync(dataDir, { recursive: true });
+  const agent = await loadAgent(target, { dataDir, store, env: process.env, log: out });
+  const { store: taskStore, where } = await openTaskStore({
+    ...stores,
+    kind: store,
+    dataDir,
+    env: process.env,
+    onError: (error, place) =>
+      console.error(`[concord] ${place}:`, error instanceof Error ? error.message : error),
+  });
+  const joined = await joinCluster(store, stores.postgres, cluster);
+  let push: PushOptions | undefined;
+  if (values['no-push'] !== true) {
+    // Keys kept in the data directory, so a restart opens the secrets it sealed (decision 0088).
+    const keys = await loadPushKeys(store !== 'memory' ? { dir: dataDir } : {});
+    push = { ...keys, allow: pushAllow };
+  }
+  const server = createA2AServer({
+    ...agent.serverOptions,
+    agentCard: agent.agentCard,
+    executor: agent.executor,
+    store: taskStore,
+    ...(push === undefined ? {} : { push }),
+    ...(joined.cluster === undefined ? {} : { cluster: joined.cluster }),
+    ...(joined.cluster === undefined && cluster.orphans !== undefined ? { orphans: cluster.orphans } : {}),
+    ...(maxJsonDepth === undefined ? {} : { maxJsonDepth }),
+    onError: (error, place) =>
+      console.error(`[concord] ${place}:`, error instanceof Error ? error.message : error),
+  });
+  // gRPC first, so the card already lists it when the HTTP listener starts answering.
+  let grpc: RunningGrpcServer | undefined;
+  if (grpcPort !== undefined) {
+    // Loaded only when asked for: other commands never load @grpc/grpc-js.
+    const { listenGrpc } = await loadPeer('grpcServer', () => import('../../server/grpc/index.js'));
+    grpc = await listenGrpc(server, {
+      port: grpcPort,
+      host: values.host ?? '127.0.0.1',
+      ...(address.grpcPublicUrl === undefined ? {} : { publicTarget: address.grpcPublicUrl }),
+    });
+  }
+  const { publicUrl, trustProxy } = address;
+  const running = await listen(server, {
+    ...connections,
+    port,
+    host: values.host ?? '127.0.0.1',
+    ...(publicUrl === undefined ? {} : { publicUrl }),
+    ...(trustProxy === undefined ? {} : { trustProxy }),
+  });
+  const url = running.url;
+  out(`Concord is serving "${agent.agentCard.name}" at ${url}`);
+  if (publicUrl !== undefined) out(`  public URL: ${publicUrl} (the card lists it)`);
+  if (grpc !== undefined)
+    out(`  gRPC: ${grpc.target} (lf.a2a.v1.A2AService, a2a.v1.A2AService, health, reflection)`);
+  out(`  task store: ${where}`);
+  out(`  task retention: ${describeRetention({ kind: store, ...stores })}`);
+  if (joined.cluster !== undefined) out(`  cluster: ${joined.description}`);
+  out(
+    `  push notifications: ${push === undefined ? 'off' : `on${pushAllow.length > 0 ? ` (webhooks may reach ${pushAllow.join(', ')})` : ''}`}`,
+  );
+  out(`  agent card: ${url}.well-known/agent-card.json`);
+  out('  try it:');
+  out(
+    `  curl -s ${url} -H 'content-type: application/json' -H 'A2A-Version: 1.0' -d '${tryItBody(agent.exampleRequest)}'`,
+  );
+
+  await stopped;
+  out('Concord is stopping: finishing in-flight requests');
+  await grpc?.close();
+  await running.close();
+  await joined.cluster?.close();
+  await agent.close?.();
+  out('Concord stopped');
+  return 0;
+}
+
+/** The `--max-agent-hops` value, or undefined when the flag is absent (decision 0148). */
+function maxAgentHopsFlag(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const limit = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(limit >= 1 && limit <= MAX_AGENT_HOPS)) {
+    throw new UsageError(`--max-agent-hops: expected an integer from 1 to ${MAX_AGENT_HOPS}, got ${value}`);
+  }
+  return limit;
+}
+
+/** A port flag's value, or undefined when the flag is absent. */
+function portFlag(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`${flag}: expected 0-65535, got ${value}`);
+  return port;
+}
+
+/** `--max-json-depth`: checked before anything starts, against gRPC's bound when it is served. */
+function depthFlag(value: string | undefined, grpc: boolean): number | undefined {
+  if (value === undefined) return undefined;
+  const depth = Number(value);
+  const most = grpc ? GRPC_MAX_JSON_DEPTH : MAX_JSON_DEPTH_CEILING;
+  if (!/^\d+$/.test(value) || depth < 1 || depth > most) {
+    const why = grpc ? ' (gRPC cannot carry deeper values back out)' : '';
+    throw new UsageError(`--max-json-depth: expected 1-${most}${why}, got ${value}`);
+  }
+  return depth;
+}
+
+/** Joins the cluster of a code agent's store (none unless the store is PostgreSQL or `--bus` says so). */
+function joinCluster(
+  kind: TaskStoreKind,
+  postgres: PostgresStoreSettings | undefined,
+  setup: ClusterSetup,
+): ReturnType<typeof openCluster> {
+  const env = process.env;
+  const databaseUrl =
+    kind === 'postgres' ? databaseUrlOf(postgres === undefined ? { env } : { postgres, env }) : undefined;
+  return openCluster(
+    {
+      kind,
+      schema: postgres?.schema ?? DEFAULT_DATABASE_SCHEMA,
+      ...(databaseUrl === undefined ? {} : { databaseUrl }),
+    },
+    setup,
+    {
+      env,
+      onError: (error, place) =>
+        console.error(`[concord] ${place}:`, error instanceof Error ? error.message : error),
+    },
+  );
+}
+
+/** Resolves on SIGTERM / SIGINT; installed before the ready line, as a supervisor may signal at once. */
+function stopSignal(): Promise<void> {
+  return new Promise<void>((resolveStop) => {
+    const stop = (): void => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      resolveStop();
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  });
+}
+
+/** The store settings of the flags (the PostgreSQL ones only matter for `--store postgres`). */
+function storeFlags(
+  kind: TaskStoreKind,
+  values: {
+    'database-url'?: string | undefined;
+    'database-schema'?: string | undefined;
+    'no-migrate'?: boolean | undefined;
+    retention?: string | undefined;
+    'retention-max-tasks'?: string | undefined;
+    'retention-interval'?: string | undefined;
+  },
+): StoreFlags {
+  const out: StoreFlags = {};
+  if (kind === 'postgres') {
+    out.postgres = {
+      ...(values['database-url'] === undefined ? {} : { url: values['database-url'] }),
+      ...(values['database-schema'] === undefined ? {} : { schema: values['database-schema'] }),
+      ...(values['no-migrate'] === true ? { migrate: false } : {}),
+    };
+    // Before anything loads: a missing URL is the first thing to say.
+    const postgres = out.postgres;
+    asUsage(() => databaseUrlOf({ postgres, env: process.env }));
+  } else if (values['database-url'] !== undefined) {
+    throw new UsageError(`--database-url: only for --store postgres (the store is ${kind})`);
+  }
+  const retention = retentionFlags(kind, values);
+  if (retention !== undefined) out.retention = retention;
+  return out;
+}
+
+/** The store settings of the flags; no retention means the host's default (decision 0151). */
+interface StoreFlags {
+  postgres?: PostgresStoreSettings;
+  retention?: RetentionOptions | false;
+}
+
+interface HostFlags {
+  stores: StoreFlags;
+  cluster: ClusterSetup;
+  connections: ConnectionOptions;
+  port: number;
+  'push-allow'?: string[] | undefined;
+  'no-push'?: boolean | undefined;
+  host?: string | undefined;
+  'data-dir'?: string | undefined;
+  store?: string | undefined;
+  'internal-port'?: string | undefined;
+  grpcPort?: number | undefined;
+  maxJsonDepth?: number | undefined;
+  'max-agent-hops'?: string | undefined;
+  address: PublicAddress;
+  watch?: boolean | undefined;
+}
+
+async function serveHost(
+  target: string,
+  flags: HostFlags,
+  stopped: Promise<void>,
+  out: (line: string) => void,
+): Promise<number> {
+  let internalPort: number | undefined;
+  if (flags['internal-port'] !== undefined) {
+    internalPort = Number(flags['internal-port']);
+    if (!Number.isInteger(internalPort) || internalPort < 0 || internalPort > 65535)
+      throw new UsageError(`--internal-port: expected 0-65535, got ${flags['internal-port']}`);
+  }
+  const maxAgentHops = maxAgentHopsFlag(flags['max-agent-hops']);
+  const running = await startHost(target, {
+    port: flags.port,
+    host: flags.host ?? '127.0.0.1',
+    store: parseTaskStoreKind(flags.store ?? 'sqlite'),
+    dataDir: flags['data-dir'] ?? '.concord',
+    ...flags.stores,
+    cluster: flags.cluster,
+    connections: flags.connections,
+    ...(internalPort === undefined ? {} : { internalPort }),
+    ...(flags.grpcPort === undefined ? {} : { grpcPort: flags.grpcPort }),
+    ...(flags.maxJsonDepth === undefined ? {} : { maxJsonDepth: flags.maxJsonDepth }),
+    ...(maxAgentHops === undefined ? {} : { maxAgentHops }),
+    ...flags.address,
+    watch: flags.watch === true,
+    extensions: HOST_EXTENSIONS,
+    push: { enabled: flags['no-push'] !== true, allow: flags['push-allow'] ?? [] },
+    onError: (error, place) =>
+      console.error(`[concord] ${place}:`, error instanceof Error ? error.message : error),
+    onReload: (outcome) => reported(outcome, out),
+    onMcpLog: (server, line) => console.error(`[mcp ${server}] ${line}`),
+  });
+  const { url, config } = running;
+  out(`Concord is hosting ${config.agents.length} agent(s) at ${url}`);
+  if (running.publicUrl !== undefined) out(`  public URL: ${running.publicUrl} (the cards list it)`);
+  for (const agent of config.agents) {
+    const where = `${url}agents/${encodeURIComponent(agent.id)}/`;
+    out(`  ${agent.exposed ? 'public  ' : 'internal'} ${agent.id}: ${where}.well-known/agent-card.json`);
+  }
+  const exposed = config.agents.filter((agent) => agent.exposed);
+  if (exposed.length === 1) out(`  root: ${url} also serves ${exposed[0]!.id} (the only public agent)`);
+  out(`  listing: ${url}agents`);
+  if (running.internalUrl !== undefined) out(`  internal listener: ${running.internalUrl}`);
+  if (running.grpcTarget !== undefined) out(`  gRPC: ${running.grpcTarget} serves ${exposed[0]!.id}`);
+  const push = config.push ?? { enabled: true, allow: [] };
+  const allowed = [...push.allow, ...(flags['push-allow'] ?? [])];
+  const on = push.enabled && flags['no-push'] !== true;
+  out(
+    `  push notifications: ${on ? `on${allowed.length > 0 ? ` (webhooks may reach ${allowed.join(', ')})` : ''}` : 'off'}`,
+  );
+  out(
+    `  task stores: ${describeTaskStores({
+      kind: parseTaskStoreKind(flags.store ?? 'sqlite'),
+      dataDir: resolve(flags['data-dir'] ?? '.concord'),
+      env: process.env,
+      ...flags.stores,
+    })}`,
+  );
+  out(
+    `  task retention: ${describeRetention({ kind: parseTaskStoreKind(flags.store ?? 'sqlite'), ...flags.stores })}`,
+  );
+  const cluster = running.host.cluster;
+  if (cluster !== undefined) out(`  cluster: instance ${cluster.instanceId} (agents joined under their ids)`);
+  await stopped;
+  out('Concord is stopping: finishing in-flight requests');
+  await running.close();
+  out('Concord stopped');
+  return 0;
+}
+
+/** One line per reload: what changed, or why the host still serves what it served before. */
+function reported(outcome: ReloadOutcome, out: (line: string) => void): void {
+  if (!outcome.ok) {
+    console.error(`[concord] not reloaded, still serving the previous definitions: ${outcome.error.message}`);
+    return;
+  }
+  const what = [
+    ...(outcome.host.length > 0 ? [`host config (${outcome.host.join(', ')})`] : []),
+    ...outcome.changed,
+  ];
+  out(`  reloaded: ${what.length > 0 ? what.join(', ') : 'nothing changed'}`);
+  for (const note of outcome.pending) console.error(`[concord] ${note}`);
+}
+
+/** The JSON-RPC body of the banner's curl: the agent's example request, or a plain "hello". */
+function tryItBody(example: ExampleRequest | undefined): string {
+  const message = { messageId: 'm1', role: 'ROLE_USER', parts: example?.parts ?? [{ text: 'hello' }] };
+  const params =
+    example?.configuration === undefined ? { message } : { message, configuration: example.configuration };
+  // Single quotes end the shell's quoting; JSON never needs them, so escape them for the shell.
+  return JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params }).replaceAll("'", "'\\''");
+}
