@@ -38,7 +38,7 @@ export function formatCheckReport(report: CheckReport, options: { maxFailures?: 
   const { pass, fail, skip } = report.summary;
   out.push(
     '',
-    `${pass} passed, ${fail} failed, ${skip} skipped (of ${report.rules.length} rules in digest §11)`,
+    `${pass} passed, ${fail} failed, ${skip} skipped (of ${report.rules.length} conformance rules)`,
   );
   out.push(report.ok ? 'Result: conformant on every rule tested.' : 'Result: NOT conformant.');
   return out.join('\n');

@@ -13,7 +13,7 @@ import { parseJsonArgument } from '../calls/message-input.js';
 /** Usage text of `check`. */
 export const CHECK_USAGE = `Usage: concord check <url> [options]
 
-Checks a live agent against the A2A conformance checklist (digest §11), over every interface its
+Checks a live agent against the A2A conformance checklist (src/check/rules.ts), over every interface its
 card declares, and prints pass / FAIL / skip per rule with the evidence of each failure.
 
 Options:

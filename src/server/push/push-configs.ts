@@ -1,8 +1,8 @@
 /**
  * Push-config CRUD behind the request handler (A2A 1.0 §3.1.7-3.1.10, 0.3 §7.5-7.8): validation
  * at creation (the URL through the SSRF guard, the token and credentials fit for an HTTP header,
- * a scheme Concord can honour), the id (1.0: assigned; 0.3: the task id when none is given, digest
- * §12 item 26), the protocol version recorded with the config (it decides the payload shape),
+ * a scheme Concord can honour), the id (1.0: assigned; 0.3: the task id when none is given,
+ * decision 0086), the protocol version recorded with the config (it decides the payload shape),
  * secrets sealed before they are stored, and the view clients read back: never the token or the
  * credentials (decision 0088; the A2A guide: "authentication.credentials is omitted").
  */
