@@ -15,8 +15,8 @@ import {
   type StreamResponse,
   type TaskPushNotificationConfig,
   type TaskPushNotificationConfigRef,
-} from '../protocol/index.js';
-import { A2ALocalError } from './client-errors.js';
+} from '../../protocol/index.js';
+import { A2ALocalError } from '../client-errors.js';
 import { readAnswer, type AnswerReading } from './answer-reading.js';
 import { decodeResult, encodeRequest, type WireBinding, type WirePlan } from './wire-binding.js';
 import { parseJsonBody, restError } from './wire-errors.js';

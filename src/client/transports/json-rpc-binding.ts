@@ -10,9 +10,9 @@ import {
   type ProtocolVersion,
   type SseEvent,
   type StreamResponse,
-} from '../protocol/index.js';
+} from '../../protocol/index.js';
 import { readAnswer, type AnswerReading } from './answer-reading.js';
-import { A2ALocalError } from './client-errors.js';
+import { A2ALocalError } from '../client-errors.js';
 import {
   decodeResult,
   encodeRequest,
