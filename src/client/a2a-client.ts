@@ -58,7 +58,7 @@ import {
   type StreamControl,
   type TransportInfo,
 } from './transports/transport.js';
-import type { OperationTypes, UnaryOperationName } from './transports/wire-binding.js';
+import type { OperationTypes, UnaryOperationName } from '../protocol/operation-types.js';
 import { networkPolicyOf } from './http/address-guard.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;

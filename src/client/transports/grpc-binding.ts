@@ -32,7 +32,11 @@ import { parseGrpcTarget, type GrpcClientOptions, type GrpcTarget } from './grpc
 import type { OutgoingCall } from '../auth/interceptors.js';
 import { MAX_BODY_BYTES } from '../http/pinned-http.js';
 import type { StreamControl, StreamedEvent, TransportInfo } from './transport-types.js';
-import type { OperationTypes, StreamingOperationName, UnaryOperationName } from './wire-binding.js';
+import type {
+  OperationTypes,
+  StreamingOperationName,
+  UnaryOperationName,
+} from '../../protocol/operation-types.js';
 
 const CODE_BY_REASON = new Map(Object.values(ERROR_CATALOG).map((e) => [e.reason, e.code]));
 const bytes = (b: Buffer): Buffer => b;

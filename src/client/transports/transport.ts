@@ -17,8 +17,8 @@ import type {
   OperationTypes,
   StreamingOperationName,
   UnaryOperationName,
-  WireBinding,
-} from './wire-binding.js';
+} from '../../protocol/operation-types.js';
+import type { WireBinding } from './wire-binding.js';
 import { parseJsonBody, unexpectedStatus } from './wire-errors.js';
 import { withRetryAfter } from '../http/retry.js';
 import { loadPeer } from '../../peers/index.js';
