@@ -3,7 +3,7 @@
  * module specifier of every file under src/ (with the TypeScript compiler) and checks it here;
  * eslint.config.js runs the same check as the `concord/boundaries` rule, so an editor shows a
  * violation where it is written. Paths are relative to src/ with forward slashes; a place in these
- * tables is a path prefix: 'server/grpc/' is a folder, 'client/grpc-' the client's gRPC files.
+ * tables is a path prefix: 'server/grpc/' is a folder, 'client/transports/grpc-' the client's gRPC files.
  */
 import { builtinModules } from 'node:module';
 import { posix, relative, sep } from 'node:path';
@@ -64,13 +64,13 @@ export const PACKAGES = {
   pg: { in: ['store/postgres/', 'cluster/postgres/'] },
   '@redis/client': { in: ['cluster/redis/'] },
   // gRPC is loaded on first use by the client (decision 0071) and served by `listenGrpc` (0070).
-  '@grpc/grpc-js': { in: ['server/grpc/', 'client/grpc-'] },
+  '@grpc/grpc-js': { in: ['server/grpc/', 'client/transports/grpc-'] },
   '@grpc/proto-loader': { in: ['server/grpc/'] },
   '@grpc/reflection': { in: ['server/grpc/'] },
   'grpc-health-check': { in: ['server/grpc/'] },
   // protocol/grpc/ converts messages protobufjs decoded, so it names protobufjs' types; the
   // loading of descriptors (I/O) is the server's and the client's.
-  protobufjs: { in: ['server/grpc/', 'client/grpc-'], typesIn: ['protocol/grpc/'] },
+  protobufjs: { in: ['server/grpc/', 'client/transports/grpc-'], typesIn: ['protocol/grpc/'] },
   '@modelcontextprotocol/sdk': { in: ['host/executors/mcp-'] },
   ajv: { in: ['contracts/', 'host/definitions/', 'extensions/'] },
   'ajv-formats': { in: ['contracts/', 'host/definitions/', 'extensions/'] },

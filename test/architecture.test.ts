@@ -136,7 +136,7 @@ describe('architecture', () => {
       'protocol/a.ts: node:http: protocol/ is pure and imports only node:url in protocol/grpc/proto-files.ts',
       'protocol/b.ts: concord/server: the package imports itself relatively, never by its name',
       'protocol/b.ts: concord-a2a: the package imports itself relatively, never by its name',
-      'protocol/c.ts: protobufjs: protobufjs belongs to server/grpc/, client/grpc-, protocol/grpc/ (types only)',
+      'protocol/c.ts: protobufjs: protobufjs belongs to server/grpc/, client/transports/grpc-, protocol/grpc/ (types only)',
       'protocol/c.ts: fs: name Node built-ins with the node: prefix',
       'server/d.ts: pg: pg belongs to store/postgres/, cluster/postgres/',
       'server/d.ts: ../client/index.js: server may not import client',

@@ -40,7 +40,7 @@ describe('the boundaries lint rule', () => {
     expect(await boundaryMessages('server/planted.ts', text)).toEqual([
       '1: pg: pg belongs to store/postgres/, cluster/postgres/',
       '2: an import of a computed module name (allow it in COMPUTED_IMPORTS with a reason)',
-      '3: protobufjs: protobufjs belongs to server/grpc/, client/grpc-, protocol/grpc/ (types only)',
+      '3: protobufjs: protobufjs belongs to server/grpc/, client/transports/grpc-, protocol/grpc/ (types only)',
       '4: concord/server: the package imports itself relatively, never by its name',
     ]);
   });

@@ -13,7 +13,7 @@ import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
 import { credentials, Metadata, makeGenericClientConstructor } from '@grpc/grpc-js';
-import { grpcSchema } from '../../dist/client/grpc-schema.js';
+import { grpcSchema } from '../../dist/client/transports/grpc-schema.js';
 import { ECHO_TEXT, INPUT_TEXT } from './payload.mjs';
 
 const [binding, target, connArg, secArg] = process.argv.slice(2);

@@ -22,11 +22,11 @@ import type {
   TaskPushNotificationConfigRef,
 } from '../protocol/index.js';
 import type { ContractRef, TypedContract } from '../contracts/index.js';
-import { agentContractsOfCard, type AgentContracts } from './agent-contracts.js';
-import { selectCredentials, type Credential, type SelectedCredential } from './auth.js';
-import { fetchAgentCard, type ResolvedCard } from './card-resolver.js';
+import { agentContractsOfCard, type AgentContracts } from './contracts/agent-contracts.js';
+import { selectCredentials, type Credential, type SelectedCredential } from './auth/auth.js';
+import { fetchAgentCard, type ResolvedCard } from './card/card-resolver.js';
 import { A2ALocalError } from './client-errors.js';
-import { HttpPipeline, type CallControl } from './client-http.js';
+import { HttpPipeline, type CallControl } from './http/client-http.js';
 import type {
   A2AClientCommonOptions,
   A2AClientOptions,
@@ -45,16 +45,21 @@ import {
   type ReplyOf,
   type SendContractOptions,
   type TypedContractSender,
-} from './contract-client.js';
-import { contractsUrlOf, fetchContractsDocument } from './contracts-document.js';
-import { idempotencyKeyField } from './idempotency-key.js';
-import { extensionsInterceptor, type ClientInterceptor } from './interceptors.js';
-import { selectInterface } from './interface-selection.js';
-import { resumableStream } from './resumable-stream.js';
-import { isRetryableSend, withRetry, withRetryUntilFirst } from './retry.js';
-import { createTransport, type CallTransport, type StreamControl, type TransportInfo } from './transport.js';
-import type { OperationTypes, UnaryOperationName } from './wire-binding.js';
-import { networkPolicyOf } from './address-guard.js';
+} from './contracts/contract-client.js';
+import { contractsUrlOf, fetchContractsDocument } from './contracts/contracts-document.js';
+import { idempotencyKeyField } from './http/idempotency-key.js';
+import { extensionsInterceptor, type ClientInterceptor } from './auth/interceptors.js';
+import { selectInterface } from './card/interface-selection.js';
+import { resumableStream } from './transports/resumable-stream.js';
+import { isRetryableSend, withRetry, withRetryUntilFirst } from './http/retry.js';
+import {
+  createTransport,
+  type CallTransport,
+  type StreamControl,
+  type TransportInfo,
+} from './transports/transport.js';
+import type { OperationTypes, UnaryOperationName } from '../protocol/operation-types.js';
+import { networkPolicyOf } from './http/address-guard.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 

@@ -6,16 +6,16 @@
  */
 import type { VerifyCardOptions } from '../card/index.js';
 import type { AgentCard } from '../protocol/index.js';
-import type { A2AReadWarning } from './answer-reading.js';
-import type { NetworkPolicy } from './address-guard.js';
-import type { Credential } from './auth.js';
-import type { CardCache } from './card-cache.js';
-import type { GrpcClientOptions } from './grpc-target.js';
-import type { ClientInterceptor } from './interceptors.js';
-import type { TransportPreference } from './interface-selection.js';
-import type { ResumeOptions } from './resumable-stream.js';
-import type { RetryOptions } from './retry.js';
-import type { TransportInfo } from './transport.js';
+import type { A2AReadWarning } from './transports/answer-reading.js';
+import type { NetworkPolicy } from './http/address-guard.js';
+import type { Credential } from './auth/auth.js';
+import type { CardCache } from './card/card-cache.js';
+import type { GrpcClientOptions } from './transports/grpc-target.js';
+import type { ClientInterceptor } from './auth/interceptors.js';
+import type { TransportPreference } from './card/interface-selection.js';
+import type { ResumeOptions } from './transports/resumable-stream.js';
+import type { RetryOptions } from './http/retry.js';
+import type { TransportInfo } from './transports/transport.js';
 
 /** Options shared by `A2AClient.connect` and `new A2AClient`. */
 export interface A2AClientCommonOptions extends NetworkPolicy {

@@ -19,13 +19,13 @@ export type {
   StreamOptions,
   SubscribeOptions,
 } from './client-options.js';
-export type { A2AReadWarning } from './answer-reading.js';
-export { selectInterface, type TransportPreference } from './interface-selection.js';
-export type { ClientBinding, TransportInfo } from './transport.js';
-export { parseGrpcTarget } from './grpc-target.js';
-export type { GrpcChannelCredentials, GrpcClientOptions, GrpcTarget } from './grpc-target.js';
-export type { RetryOptions } from './retry.js';
-export { isFinalEvent, type ResumeOptions } from './resumable-stream.js';
+export type { A2AReadWarning } from './transports/answer-reading.js';
+export { selectInterface, type TransportPreference } from './card/interface-selection.js';
+export type { ClientBinding, TransportInfo } from './transports/transport.js';
+export { parseGrpcTarget } from './transports/grpc-target.js';
+export type { GrpcChannelCredentials, GrpcClientOptions, GrpcTarget } from './transports/grpc-target.js';
+export type { RetryOptions } from './http/retry.js';
+export { isFinalEvent, type ResumeOptions } from './transports/resumable-stream.js';
 
 // Errors: what the agent said (A2AClientError) and what went wrong here (A2ALocalError).
 export {
@@ -37,10 +37,14 @@ export {
 } from './client-errors.js';
 
 // Finding and trusting cards.
-export { resolveAgentCard, fetchAgentCardJson, type ResolveAgentCardOptions } from './resolve-agent-card.js';
-export type { CardFetchOptions, FetchedCardJson, ResolvedCard } from './card-resolver.js';
-export { CardCache, defaultCardCache, type CachedCard, type CardCacheOptions } from './card-cache.js';
-export { createJwksFetcher, type JwksFetcherOptions } from './jwks-fetcher.js';
+export {
+  resolveAgentCard,
+  fetchAgentCardJson,
+  type ResolveAgentCardOptions,
+} from './card/resolve-agent-card.js';
+export type { CardFetchOptions, FetchedCardJson, ResolvedCard } from './card/card-resolver.js';
+export { CardCache, defaultCardCache, type CachedCard, type CardCacheOptions } from './card/card-cache.js';
+export { createJwksFetcher, type JwksFetcherOptions } from './card/jwks-fetcher.js';
 
 // The network guard every outbound request passes (A2A 1.0 §13.2).
 export {
@@ -49,7 +53,7 @@ export {
   type HostResolver,
   type NetworkPolicy,
   type ResolvedAddress,
-} from './address-guard.js';
+} from './http/address-guard.js';
 
 // Credentials chosen from the card's security requirements.
 export {
@@ -61,8 +65,11 @@ export {
   type CredentialContext,
   type SecretSource,
   type SelectedCredential,
-} from './auth.js';
-export { oauth2ClientCredentials, type OAuth2ClientCredentialsOptions } from './oauth2-client-credentials.js';
+} from './auth/auth.js';
+export {
+  oauth2ClientCredentials,
+  type OAuth2ClientCredentialsOptions,
+} from './auth/oauth2-client-credentials.js';
 
 // Interceptors.
 export {
@@ -72,10 +79,10 @@ export {
   type CallPurpose,
   type ClientInterceptor,
   type OutgoingCall,
-} from './interceptors.js';
+} from './auth/interceptors.js';
 
 // Contract-aware sends (decision 0016): the agent's contracts, typed sends, local refusals.
-export { AgentContracts, agentContractsOfCard, type ContractsSource } from './agent-contracts.js';
+export { AgentContracts, agentContractsOfCard, type ContractsSource } from './contracts/agent-contracts.js';
 export {
   type ContractResult,
   type ContractValidation,
@@ -83,6 +90,10 @@ export {
   type ReplyOf,
   type SendContractOptions,
   type TypedContractSender,
-} from './contract-client.js';
-export { ContractRefusedError, ContractReplyError, type ReplyViolations } from './contract-errors.js';
-export { contractsUrlOf } from './contracts-document.js';
+} from './contracts/contract-client.js';
+export {
+  ContractRefusedError,
+  ContractReplyError,
+  type ReplyViolations,
+} from './contracts/contract-errors.js';
+export { contractsUrlOf } from './contracts/contracts-document.js';

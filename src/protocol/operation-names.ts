@@ -19,10 +19,14 @@ export type OperationName =
   | 'deleteTaskPushNotificationConfig'
   | 'getExtendedAgentCard';
 
-/** The JSON-RPC method of each operation, per version. */
-export const JSON_RPC_METHOD_NAMES: Readonly<
-  Record<ProtocolVersion, Readonly<Partial<Record<OperationName, string>>>>
-> = {
+/**
+ * The JSON-RPC method of each operation, per version: 1.0 names every operation (a new one is a
+ * compile error here until named), 0.3 only those its JSON-RPC has.
+ */
+export const JSON_RPC_METHOD_NAMES: {
+  readonly '0.3': Readonly<Partial<Record<OperationName, string>>>;
+  readonly '1.0': Readonly<Record<OperationName, string>>;
+} = {
   '0.3': {
     sendMessage: 'message/send',
     sendStreamingMessage: 'message/stream',

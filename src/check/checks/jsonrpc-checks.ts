@@ -39,6 +39,8 @@ function paramsFor(operation: OperationName, version: '0.3' | '1.0', taskId: str
       return v10 ? { taskId } : { id: taskId };
     case 'getExtendedAgentCard':
       return v10 ? {} : undefined;
+    default:
+      return operation satisfies never;
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * The client side of the AUMP binding as a client interceptor (client/interceptors.ts): every send
+ * The client side of the AUMP binding as a client interceptor (client/auth/interceptors.ts): every send
  * whose message carries the AUMP extension gets it activated in the request header (A2A 1.0 §8.2;
  * seed "Messages activate the extension with the A2A-Extensions header"), and, when asked, the
  * caller learns whether the agent activated it in turn (the server echoes activated extensions,

@@ -1,6 +1,6 @@
 /**
  * The gRPC binding's protocol side (A2A 1.0 §10), shared by the server (src/server/grpc) and the
- * client (src/client/grpc-transport.ts): the service tables of both versions bound to the loaded
+ * client (src/client/transports/grpc-binding.ts): the service tables of both versions bound to the loaded
  * descriptors, the ProtoJSON bridge, and A2A errors as google.rpc.Status. Pure: callers load the
  * vendored proto files themselves.
  */

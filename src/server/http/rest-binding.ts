@@ -129,6 +129,8 @@ async function routeParams(request: HttpRequest, route: RouteMatch, maxDepth?: n
     }
     case 'getExtendedAgentCard':
       return {};
+    default:
+      return route.operation satisfies never;
   }
 }
 

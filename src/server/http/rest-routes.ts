@@ -1,9 +1,10 @@
 /**
- * The HTTP+JSON route tables (A2A 0.3 §7 for 0.3 with its `/v1` prefix, A2A 1.0 §11.3 for 1.0 with the
- * optional `/{tenant}` prefix from the proto's additional_bindings). `:subscribe` accepts GET and
- * POST (decision 0019).
+ * The HTTP+JSON route matcher, compiled from the protocol's route tables (src/protocol/
+ * rest-routes.ts: A2A 0.3 §7 for 0.3 under `/v1`, A2A 1.0 §11.3 for 1.0 with the optional
+ * `/{tenant}` prefix). `:subscribe` accepts GET and POST (decision 0019).
  */
 import type { ProtocolVersion } from '../../protocol/index.js';
+import { REST_ROUTES, type RestPathParam, type RestRouteTable } from '../../protocol/rest-routes.js';
 import type { OperationName } from './operations.js';
 
 /** A matched route: the operation and its path parameters. */
@@ -21,63 +22,43 @@ interface Route {
   pattern: RegExp;
   operation: OperationName;
   /** Names of the capture groups after the optional tenant, in order. */
-  params: readonly ('taskId' | 'configId')[];
+  params: readonly RestPathParam[];
 }
 
 const SEG = '([^/]+)';
-const TASK = '([^/:]+)';
+// A task id stops at the colon of a custom verb (`/tasks/{taskId}:cancel`).
+const CAPTURE: Readonly<Record<RestPathParam, string>> = { taskId: '([^/:]+)', configId: SEG };
 
-function table(prefix: string): Route[] {
-  const r = (
-    methods: string[],
-    path: string,
-    operation: OperationName,
-    params: Route['params'] = [],
-  ): Route => ({
-    methods,
-    pattern: new RegExp(`^${prefix}${path}$`),
-    operation,
-    params,
-  });
-  return [
-    r(['POST'], '/message:send', 'sendMessage'),
-    r(['POST'], '/message:stream', 'sendStreamingMessage'),
-    r(['GET'], '/tasks', 'listTasks'),
-    r(['POST'], `/tasks/${TASK}:cancel`, 'cancelTask', ['taskId']),
-    r(['GET', 'POST'], `/tasks/${TASK}:subscribe`, 'subscribeToTask', ['taskId']),
-    r(['POST'], `/tasks/${TASK}/pushNotificationConfigs`, 'createTaskPushNotificationConfig', ['taskId']),
-    r(['GET'], `/tasks/${TASK}/pushNotificationConfigs`, 'listTaskPushNotificationConfigs', ['taskId']),
-    r(['GET'], `/tasks/${TASK}/pushNotificationConfigs/${SEG}`, 'getTaskPushNotificationConfig', [
-      'taskId',
-      'configId',
-    ]),
-    r(['DELETE'], `/tasks/${TASK}/pushNotificationConfigs/${SEG}`, 'deleteTaskPushNotificationConfig', [
-      'taskId',
-      'configId',
-    ]),
-    r(['GET'], `/tasks/${TASK}`, 'getTask', ['taskId']),
-  ];
+/** The table's routes as patterns, each behind `prefix` (a regex source). */
+function compile(table: RestRouteTable, prefix: string): Route[] {
+  return (Object.entries(table.routes) as [OperationName, RestRouteTable['routes'][OperationName]][]).map(
+    ([operation, route]) => {
+      const params: RestPathParam[] = [];
+      const source = route.path
+        .split(/(\{[a-zA-Z]+\})/)
+        .map((part) => {
+          const name = /^\{([a-zA-Z]+)\}$/.exec(part)?.[1] as RestPathParam | undefined;
+          if (name === undefined) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+          params.push(name);
+          return CAPTURE[name];
+        })
+        .join('');
+      return {
+        methods: [route.method, ...(route.alsoAccepted ?? [])],
+        pattern: new RegExp(`^${prefix}${source}$`),
+        operation,
+        params,
+      };
+    },
+  );
 }
 
-// 1.0: every route also exists under `/{tenant}` (A2A 1.0 §9.5).
-const V1_0: Route[] = [
-  ...table(''),
-  { methods: ['GET'], pattern: /^\/extendedAgentCard$/, operation: 'getExtendedAgentCard', params: [] },
-];
-const V1_0_TENANT: Route[] = [
-  ...table(`/${SEG}`),
-  {
-    methods: ['GET'],
-    pattern: new RegExp(`^/${SEG}/extendedAgentCard$`),
-    operation: 'getExtendedAgentCard',
-    params: [],
-  },
-];
-// 0.3: the `/v1` prefix of the 0.3 proto's HTTP annotations; the extended card is `/v1/card`.
-const V0_3: Route[] = [
-  ...table('/v1'),
-  { methods: ['GET'], pattern: /^\/v1\/card$/, operation: 'getExtendedAgentCard', params: [] },
-];
+/** Per version: the routes at the prefix, then (1.0) the same under `/{tenant}` (A2A 1.0 §9.5). */
+function matcher(table: RestRouteTable): { plain: Route[]; tenanted?: Route[] } {
+  const plain = compile(table, table.prefix);
+  return table.tenantPrefix ? { plain, tenanted: compile(table, `${table.prefix}/${SEG}`) } : { plain };
+}
+const MATCHERS = { '0.3': matcher(REST_ROUTES['0.3']), '1.0': matcher(REST_ROUTES['1.0']) };
 
 function decodeSegment(segment: string): string {
   try {
@@ -117,6 +98,7 @@ export function matchRestRoute(
   method: string,
   path: string,
 ): RouteMatch | 'wrong-method' | undefined {
-  if (version === '0.3') return tryRoutes(V0_3, method, path, false);
-  return tryRoutes(V1_0, method, path, false) ?? tryRoutes(V1_0_TENANT, method, path, true);
+  const { plain, tenanted } = MATCHERS[version];
+  const match = tryRoutes(plain, method, path, false);
+  return match !== undefined || tenanted === undefined ? match : tryRoutes(tenanted, method, path, true);
 }

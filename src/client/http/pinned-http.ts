@@ -9,9 +9,9 @@
  */
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import { bareHostname, pinnedLookup } from '../net/index.js';
+import { bareHostname, pinnedLookup } from '../../net/index.js';
 import { checkTarget, type NetworkPolicy, type ResolvedAddress } from './address-guard.js';
-import { A2ALocalError, StreamIdleError } from './client-errors.js';
+import { A2ALocalError, StreamIdleError } from '../client-errors.js';
 import type { ConnectionPool } from './connection-pool.js';
 import type { Deadline } from './deadline.js';
 

@@ -15,24 +15,28 @@ import {
   type Client,
   type ServiceError,
 } from '@grpc/grpc-js';
-import { ERROR_CATALOG, isTerminalState, type StreamResponse, type Task } from '../protocol/index.js';
+import { ERROR_CATALOG, isTerminalState, type StreamResponse, type Task } from '../../protocol/index.js';
 import {
   decodeErrorStatus,
   STATUS_DETAILS_KEY,
   type GrpcMethod,
   type GrpcService,
-} from '../protocol/grpc/index.js';
+} from '../../protocol/grpc/index.js';
 import { readAnswer, type AnswerReading } from './answer-reading.js';
-import { checkTarget } from './address-guard.js';
-import { A2AClientError, A2ALocalError } from './client-errors.js';
-import type { CallControl, HttpPipeline } from './client-http.js';
-import { Deadline } from './deadline.js';
+import { checkTarget } from '../http/address-guard.js';
+import { A2AClientError, A2ALocalError } from '../client-errors.js';
+import type { CallControl, HttpPipeline } from '../http/client-http.js';
+import { Deadline } from '../http/deadline.js';
 import { grpcSchema } from './grpc-schema.js';
 import { parseGrpcTarget, type GrpcClientOptions, type GrpcTarget } from './grpc-target.js';
-import type { OutgoingCall } from './interceptors.js';
-import { MAX_BODY_BYTES } from './pinned-http.js';
+import type { OutgoingCall } from '../auth/interceptors.js';
+import { MAX_BODY_BYTES } from '../http/pinned-http.js';
 import type { StreamControl, StreamedEvent, TransportInfo } from './transport-types.js';
-import type { OperationTypes, StreamingOperationName, UnaryOperationName } from './wire-binding.js';
+import type {
+  OperationTypes,
+  StreamingOperationName,
+  UnaryOperationName,
+} from '../../protocol/operation-types.js';
 
 const CODE_BY_REASON = new Map(Object.values(ERROR_CATALOG).map((e) => [e.reason, e.code]));
 const bytes = (b: Buffer): Buffer => b;

@@ -4,7 +4,7 @@
  * and `https://` TLS. A bare `host:port` uses TLS (A2A 1.0 §7.1, §10.1 require it) unless the host
  * is this machine, where development servers listen in plaintext (decision 0071).
  */
-import { A2ALocalError } from './client-errors.js';
+import { A2ALocalError } from '../client-errors.js';
 
 /**
  * A `ChannelCredentials` of @grpc/grpc-js, named by its shape: the client's declarations must not

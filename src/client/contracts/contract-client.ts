@@ -15,7 +15,7 @@ import {
   type NamedContractSpec,
   type OutputPolicy,
   type TypedContract,
-} from '../contracts/index.js';
+} from '../../contracts/index.js';
 import type {
   Message,
   Metadata,
@@ -24,9 +24,9 @@ import type {
   SendMessageResponse,
   Task,
   TaskState,
-} from '../protocol/index.js';
+} from '../../protocol/index.js';
 import { AgentContracts } from './agent-contracts.js';
-import type { CallOptions } from './client-options.js';
+import type { CallOptions } from '../client-options.js';
 import { ContractReplyError, type ReplyViolations } from './contract-errors.js';
 
 /** Options of `sendContract`. */

@@ -5,10 +5,10 @@
  * (decision 0137), then `after` interceptors.
  */
 import type { NetworkPolicy } from './address-guard.js';
-import type { SelectedCredential } from './auth.js';
+import type { SelectedCredential } from '../auth/auth.js';
 import { ConnectionPool } from './connection-pool.js';
 import { Deadline } from './deadline.js';
-import type { CallOutcome, CallPurpose, ClientInterceptor, OutgoingCall } from './interceptors.js';
+import type { CallOutcome, CallPurpose, ClientInterceptor, OutgoingCall } from '../auth/interceptors.js';
 import { sendHttp, type HttpAnswer } from './pinned-http.js';
 import { sendFollowingRedirects } from './redirects.js';
 

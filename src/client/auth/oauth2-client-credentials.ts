@@ -5,9 +5,9 @@
  * token. The token URL comes from the option or else the card; either way the request goes
  * through the client's SSRF guard.
  */
-import type { SecurityScheme } from '../protocol/index.js';
+import type { SecurityScheme } from '../../protocol/index.js';
 import type { Credential, CredentialContext, SecretSource } from './auth.js';
-import { A2ALocalError } from './client-errors.js';
+import { A2ALocalError } from '../client-errors.js';
 
 /** Options of `oauth2ClientCredentials`. */
 export interface OAuth2ClientCredentialsOptions {

@@ -3,7 +3,7 @@
  * remembering which of the two fired so the failure is reported as ABORTED or TIMEOUT (decision 0019:
  * timeouts and AbortSignal everywhere).
  */
-import { A2ALocalError } from './client-errors.js';
+import { A2ALocalError } from '../client-errors.js';
 
 /** A signal that fires on the caller's abort or when `timeoutMs` elapses. */
 export class Deadline {

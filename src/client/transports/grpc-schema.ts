@@ -5,7 +5,12 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import protobuf from 'protobufjs';
-import { createGrpcSchema, GRPC_PROTO_FILES, grpcProtoDir, type GrpcSchema } from '../protocol/grpc/index.js';
+import {
+  createGrpcSchema,
+  GRPC_PROTO_FILES,
+  grpcProtoDir,
+  type GrpcSchema,
+} from '../../protocol/grpc/index.js';
 
 let schema: GrpcSchema | undefined;
 

@@ -2,8 +2,8 @@
  * The shapes shared by every transport (HTTP in transport.ts, gRPC in grpc-binding.ts): which
  * interface a client talks to, and what a streamed event and a stream's control carry.
  */
-import type { ProtocolVersion, StreamResponse } from '../protocol/index.js';
-import type { CallControl } from './client-http.js';
+import type { ProtocolVersion, StreamResponse } from '../../protocol/index.js';
+import type { CallControl } from '../http/client-http.js';
 
 /** The bindings this client speaks (A2A 1.0 §9-§11: all three standard ones). */
 export type ClientBinding = 'JSONRPC' | 'HTTP+JSON' | 'GRPC';

@@ -4,53 +4,23 @@
  * and result types are the same on every binding (house style rules 2-3), so the per-operation
  * encoders and decoders are shared here and only the envelope differs per binding.
  */
+import type { UnaryOperationName } from '../../protocol/operation-types.js';
 import type {
-  AgentCard,
+  OperationName,
   CancelTaskRequest,
   GetExtendedAgentCardRequest,
   GetTaskRequest,
   ListTaskPushNotificationConfigsRequest,
-  ListTaskPushNotificationConfigsResponse,
   ListTasksRequest,
-  ListTasksResponse,
   ProtocolVersion,
   SendMessageRequest,
-  SendMessageResponse,
   SseEvent,
   StreamResponse,
   SubscribeToTaskRequest,
-  Task,
   TaskPushNotificationConfig,
   TaskPushNotificationConfigRef,
   WireCodec,
-} from '../protocol/index.js';
-
-/** Requests and results of every operation, by the spec's name (same names as the server's). */
-export interface OperationTypes {
-  sendMessage: [SendMessageRequest, SendMessageResponse];
-  sendStreamingMessage: [SendMessageRequest, StreamResponse];
-  getTask: [GetTaskRequest, Task];
-  listTasks: [ListTasksRequest, ListTasksResponse];
-  cancelTask: [CancelTaskRequest, Task];
-  subscribeToTask: [SubscribeToTaskRequest, StreamResponse];
-  createTaskPushNotificationConfig: [TaskPushNotificationConfig, TaskPushNotificationConfig];
-  getTaskPushNotificationConfig: [TaskPushNotificationConfigRef, TaskPushNotificationConfig];
-  listTaskPushNotificationConfigs: [
-    ListTaskPushNotificationConfigsRequest,
-    ListTaskPushNotificationConfigsResponse,
-  ];
-  deleteTaskPushNotificationConfig: [TaskPushNotificationConfigRef, void];
-  getExtendedAgentCard: [GetExtendedAgentCardRequest, AgentCard];
-}
-
-/** An operation name. */
-export type OperationName = keyof OperationTypes;
-
-/** The unary operations (everything but the two streams). */
-export type UnaryOperationName = Exclude<OperationName, 'sendStreamingMessage' | 'subscribeToTask'>;
-
-/** The streaming operations. */
-export type StreamingOperationName = 'sendStreamingMessage' | 'subscribeToTask';
+} from '../../protocol/index.js';
 
 /** The HTTP request a binding made of an operation. */
 export interface WirePlan {
@@ -101,6 +71,9 @@ export function encodeRequest(codec: WireCodec, operation: OperationName, reques
       const tenant = (request as GetExtendedAgentCardRequest).tenant;
       return tenant === undefined ? {} : { tenant };
     }
+    default:
+      // A new operation in the protocol's list stops the compiler here.
+      return operation satisfies never;
   }
 }
 
@@ -129,5 +102,7 @@ export function decodeResult(
       return undefined;
     case 'getExtendedAgentCard':
       return codec.decodeAgentCard(value, path);
+    default:
+      return operation satisfies never;
   }
 }

@@ -5,10 +5,10 @@
  * server reads as 0.3. A 1.0 interface with a `tenant` has it copied into every request (A2A 1.0
  * §9.5).
  */
-import { SseDecoder } from '../protocol/index.js';
+import { SseDecoder } from '../../protocol/index.js';
 import type { AnswerReading } from './answer-reading.js';
-import { A2ALocalError } from './client-errors.js';
-import type { CallControl, HttpPipeline } from './client-http.js';
+import { A2ALocalError } from '../client-errors.js';
+import type { CallControl, HttpPipeline } from '../http/client-http.js';
 import type { GrpcClientOptions } from './grpc-target.js';
 import type { StreamControl, StreamedEvent, TransportInfo } from './transport-types.js';
 import { jsonRpcBinding } from './json-rpc-binding.js';
@@ -17,11 +17,11 @@ import type {
   OperationTypes,
   StreamingOperationName,
   UnaryOperationName,
-  WireBinding,
-} from './wire-binding.js';
+} from '../../protocol/operation-types.js';
+import type { WireBinding } from './wire-binding.js';
 import { parseJsonBody, unexpectedStatus } from './wire-errors.js';
-import { withRetryAfter } from './retry.js';
-import { loadPeer } from '../peers/index.js';
+import { withRetryAfter } from '../http/retry.js';
+import { loadPeer } from '../../peers/index.js';
 
 export type { ClientBinding, StreamControl, StreamedEvent, TransportInfo } from './transport-types.js';
 

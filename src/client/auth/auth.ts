@@ -4,7 +4,7 @@
  * changes a request. `selectCredentials` picks, from the card's `securityRequirements` (an OR of
  * ANDs), the first alternative the caller holds every credential for.
  */
-import type { AgentCard, SecurityScheme } from '../protocol/index.js';
+import type { AgentCard, SecurityScheme } from '../../protocol/index.js';
 import type { OutgoingCall } from './interceptors.js';
 
 /** What a credential learns about where it is used. */

@@ -1,8 +1,8 @@
 /**
- * The HTTP+JSON binding, client side: the routes mirror the server's tables
- * (src/server/http/rest-routes.ts): 1.0 at the interface URL with an optional `/{tenant}` prefix
- * (A2A 1.0 §9.5), 0.3 under `/v1` (A2A 0.3 §7). `:subscribe` is POST in 1.0 (A2A 1.0 §11.3) and
- * GET in 0.3 (the 0.3 proto, and what a2a-python 0.3 accepts).
+ * The HTTP+JSON binding, client side: methods and paths come from the protocol's route tables
+ * (src/protocol/rest-routes.ts), which the server matches too: 1.0 at the interface URL with an
+ * optional `/{tenant}` prefix (A2A 1.0 §9.5), 0.3 under `/v1` (A2A 0.3 §7). What goes in the
+ * query and the body is this file's.
  */
 import {
   v0_3RestCodec,
@@ -15,8 +15,9 @@ import {
   type StreamResponse,
   type TaskPushNotificationConfig,
   type TaskPushNotificationConfigRef,
-} from '../protocol/index.js';
-import { A2ALocalError } from './client-errors.js';
+} from '../../protocol/index.js';
+import { REST_ROUTES, type RestPathParam } from '../../protocol/rest-routes.js';
+import { A2ALocalError } from '../client-errors.js';
 import { readAnswer, type AnswerReading } from './answer-reading.js';
 import { decodeResult, encodeRequest, type WireBinding, type WirePlan } from './wire-binding.js';
 import { parseJsonBody, restError } from './wire-errors.js';
@@ -34,6 +35,11 @@ function query(values: Record<string, unknown>): string {
   return text === '' ? '' : `?${text}`;
 }
 
+/** A route's path with its `{taskId}` and `{configId}` filled in, each one encoded segment. */
+function fillPath(path: string, params: Partial<Record<RestPathParam, string>>): string {
+  return path.replace(/\{(taskId|configId)\}/g, (_, name: RestPathParam) => seg(params[name] ?? ''));
+}
+
 /**
  * The HTTP+JSON binding of an interface URL at a version; `tenant` prefixes 1.0 paths, answers are
  * read per `reading`.
@@ -47,51 +53,48 @@ export function restBinding(
   const codec = version === '1.0' ? v1_0Codec : v0_3RestCodec;
   const base = new URL(interfaceUrl);
   if (!base.pathname.endsWith('/')) base.pathname += '/';
-  const prefix = version === '0.3' ? 'v1/' : tenant !== undefined && tenant !== '' ? `${seg(tenant)}/` : '';
-  // `./` keeps a first segment such as `message:send` from being read as a URL scheme.
-  const at = (path: string): URL => new URL(`./${prefix}${path}`, base);
-  const configPath = (ref: { taskId: string }): string => `tasks/${seg(ref.taskId)}/pushNotificationConfigs`;
+  const table = REST_ROUTES[version];
+  const tenanted = table.tenantPrefix && tenant !== undefined && tenant !== '';
+  const prefix = tenanted ? `${table.prefix}/${seg(tenant)}` : table.prefix;
 
   return {
     version,
     codec,
     plan(operation, request): WirePlan {
+      const route = table.routes[operation];
+      // `./` keeps a first segment such as `message:send` from being read as a URL scheme.
+      const at = (params: Partial<Record<RestPathParam, string>> = {}, search = ''): URL =>
+        new URL(`.${prefix}${fillPath(route.path, params)}${search}`, base);
+      const method = route.method;
       switch (operation) {
         case 'sendMessage':
-          return { method: 'POST', url: at('message:send'), body: encodeRequest(codec, operation, request) };
         case 'sendStreamingMessage':
+          return { method, url: at(), body: encodeRequest(codec, operation, request) };
+        case 'createTaskPushNotificationConfig':
           return {
-            method: 'POST',
-            url: at('message:stream'),
+            method,
+            url: at({ taskId: (request as TaskPushNotificationConfig).taskId }),
             body: encodeRequest(codec, operation, request),
           };
         case 'getTask': {
           const r = request as GetTaskRequest;
-          return { method: 'GET', url: at(`tasks/${seg(r.id)}${query({ historyLength: r.historyLength })}`) };
+          return { method, url: at({ taskId: r.id }, query({ historyLength: r.historyLength })) };
         }
         case 'listTasks':
           return {
-            method: 'GET',
-            url: at(`tasks${query(encodeRequest(codec, operation, request) as Record<string, unknown>)}`),
+            method,
+            url: at({}, query(encodeRequest(codec, operation, request) as Record<string, unknown>)),
           };
         case 'cancelTask': {
           const r = request as CancelTaskRequest;
           return {
-            method: 'POST',
-            url: at(`tasks/${seg(r.id)}:cancel`),
+            method,
+            url: at({ taskId: r.id }),
             body: r.metadata === undefined ? {} : { metadata: r.metadata },
           };
         }
-        case 'subscribeToTask': {
-          const id = (request as { id: string }).id;
-          return { method: version === '1.0' ? 'POST' : 'GET', url: at(`tasks/${seg(id)}:subscribe`) };
-        }
-        case 'createTaskPushNotificationConfig':
-          return {
-            method: 'POST',
-            url: at(configPath(request as TaskPushNotificationConfig)),
-            body: encodeRequest(codec, operation, request),
-          };
+        case 'subscribeToTask':
+          return { method, url: at({ taskId: (request as { id: string }).id }) };
         case 'getTaskPushNotificationConfig':
         case 'deleteTaskPushNotificationConfig': {
           const ref = request as TaskPushNotificationConfigRef;
@@ -101,20 +104,19 @@ export function restBinding(
               `${operation} over HTTP+JSON needs the config id (the route names it)`,
             );
           }
-          return {
-            method: operation === 'getTaskPushNotificationConfig' ? 'GET' : 'DELETE',
-            url: at(`${configPath(ref)}/${seg(ref.id)}`),
-          };
+          return { method, url: at({ taskId: ref.taskId, configId: ref.id }) };
         }
         case 'listTaskPushNotificationConfigs': {
           const r = request as ListTaskPushNotificationConfigsRequest;
           return {
-            method: 'GET',
-            url: at(`${configPath(r)}${query({ pageSize: r.pageSize, pageToken: r.pageToken })}`),
+            method,
+            url: at({ taskId: r.taskId }, query({ pageSize: r.pageSize, pageToken: r.pageToken })),
           };
         }
         case 'getExtendedAgentCard':
-          return { method: 'GET', url: at(version === '1.0' ? 'extendedAgentCard' : 'card') };
+          return { method, url: at() };
+        default:
+          return operation satisfies never;
       }
     },
     result(operation, status, json, url) {

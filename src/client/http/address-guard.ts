@@ -6,10 +6,15 @@
  * one private answer is refused), and the connection then goes to the checked address
  * (pinned-http.ts), so a second DNS answer cannot swap in another target.
  */
-import { inspectTarget, type HostResolver, type ResolvedAddress } from '../net/index.js';
-import { A2ALocalError } from './client-errors.js';
+import { inspectTarget, type HostResolver, type ResolvedAddress } from '../../net/index.js';
+import { A2ALocalError } from '../client-errors.js';
 
-export { bareHostname, blockedAddressReason, type HostResolver, type ResolvedAddress } from '../net/index.js';
+export {
+  bareHostname,
+  blockedAddressReason,
+  type HostResolver,
+  type ResolvedAddress,
+} from '../../net/index.js';
 
 /** Which targets the client may connect to. */
 export interface NetworkPolicy {

@@ -3,7 +3,7 @@
  * (directories, `concord card`) with the same cache, SSRF guard, retries and verification as
  * `A2AClient.connect`; `fetchAgentCardJson` stops before decoding, for linters.
  */
-import { networkPolicyOf, type NetworkPolicy } from './address-guard.js';
+import { networkPolicyOf, type NetworkPolicy } from '../http/address-guard.js';
 import {
   fetchAgentCard,
   fetchAgentCardJson as fetchCardJson,
@@ -11,8 +11,8 @@ import {
   type FetchedCardJson,
   type ResolvedCard,
 } from './card-resolver.js';
-import { HttpPipeline } from './client-http.js';
-import type { ClientInterceptor } from './interceptors.js';
+import { HttpPipeline } from '../http/client-http.js';
+import type { ClientInterceptor } from '../auth/interceptors.js';
 
 /** Options of `resolveAgentCard`. */
 export interface ResolveAgentCardOptions extends CardFetchOptions, NetworkPolicy {

@@ -7,7 +7,7 @@
  * one beyond the policy's `maxDelayMs` ends the retries, since an earlier retry would be refused
  * again. A caller's abort ends the retries at once.
  */
-import { A2AClientError, A2ALocalError, StreamIdleError } from './client-errors.js';
+import { A2AClientError, A2ALocalError, StreamIdleError } from '../client-errors.js';
 
 /** Retry settings; `retries: 0` turns retrying off. */
 export interface RetryOptions {

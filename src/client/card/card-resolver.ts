@@ -11,7 +11,7 @@ import {
   verifyAgentCard,
   type CardVerification,
   type VerifyCardOptions,
-} from '../card/index.js';
+} from '../../card/index.js';
 import {
   A2AError,
   readLiberally,
@@ -19,14 +19,14 @@ import {
   v1_0Codec,
   type AgentCard,
   type ProtocolVersion,
-} from '../protocol/index.js';
-import type { AnswerReading } from './answer-reading.js';
-import { A2ALocalError } from './client-errors.js';
+} from '../../protocol/index.js';
+import type { AnswerReading } from '../transports/answer-reading.js';
+import { A2ALocalError } from '../client-errors.js';
 import { defaultCardCache, type CardCache, freshnessOf, type CachedCard } from './card-cache.js';
-import type { CallControl, HttpPipeline } from './client-http.js';
+import type { CallControl, HttpPipeline } from '../http/client-http.js';
 import { createJwksFetcher } from './jwks-fetcher.js';
-import { withRetry, withRetryAfter, type RetryOptions } from './retry.js';
-import { parseJsonBody, restError, unexpectedStatus } from './wire-errors.js';
+import { withRetry, withRetryAfter, type RetryOptions } from '../http/retry.js';
+import { parseJsonBody, restError, unexpectedStatus } from '../transports/wire-errors.js';
 
 /** How a card is fetched. */
 export interface CardFetchOptions extends AnswerReading {

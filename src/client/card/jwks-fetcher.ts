@@ -4,12 +4,12 @@
  * the SSRF guard with the DNS answer pinned (pinned-http.ts), never through a bare `fetch`. No
  * interceptors and no credentials: a key set is public, like the card.
  */
-import type { JwksFetcher } from '../card/index.js';
-import type { NetworkPolicy } from './address-guard.js';
-import { A2ALocalError } from './client-errors.js';
-import { Deadline } from './deadline.js';
-import { sendHttp } from './pinned-http.js';
-import { parseJsonBody } from './wire-errors.js';
+import type { JwksFetcher } from '../../card/index.js';
+import type { NetworkPolicy } from '../http/address-guard.js';
+import { A2ALocalError } from '../client-errors.js';
+import { Deadline } from '../http/deadline.js';
+import { sendHttp } from '../http/pinned-http.js';
+import { parseJsonBody } from '../transports/wire-errors.js';
 
 /** Options of `createJwksFetcher`: the network policy and a per-fetch timeout. */
 export interface JwksFetcherOptions extends NetworkPolicy {

@@ -20,9 +20,9 @@ import {
   type GateResult,
   type NamedContractSpec,
   type PublishedContracts,
-} from '../contracts/index.js';
-import { A2AError, type AgentCard, type Message } from '../protocol/index.js';
-import { A2ALocalError } from './client-errors.js';
+} from '../../contracts/index.js';
+import { A2AError, type AgentCard, type Message } from '../../protocol/index.js';
+import { A2ALocalError } from '../client-errors.js';
 import { ContractRefusedError } from './contract-errors.js';
 
 /** Where a client's view of the contracts came from. */

@@ -6,8 +6,8 @@
  * that misses the output schema is an `InvalidAgentResponseError`. Neither is an
  * `A2AClientError`: nothing came over the wire (`local` is true).
  */
-import type { ContractViolation } from '../contracts/index.js';
-import { A2AError, type FieldViolation } from '../protocol/index.js';
+import type { ContractViolation } from '../../contracts/index.js';
+import { A2AError, type FieldViolation } from '../../protocol/index.js';
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -4,10 +4,10 @@
  * timeout). The agent base is the directory holding the card's `.well-known/`, else the
  * interface URL. No contracts document (404/410) means the agent publishes none.
  */
-import type { ResolvedCard } from './card-resolver.js';
-import type { CallControl, HttpPipeline } from './client-http.js';
+import type { ResolvedCard } from '../card/card-resolver.js';
+import type { CallControl, HttpPipeline } from '../http/client-http.js';
 import { AgentContracts, agentContractsOfDocument } from './agent-contracts.js';
-import { parseJsonBody, restError, unexpectedStatus } from './wire-errors.js';
+import { parseJsonBody, restError, unexpectedStatus } from '../transports/wire-errors.js';
 
 /** Where an agent's `/contracts` document lives. */
 export function contractsUrlOf(resolved: ResolvedCard | undefined, interfaceUrl: string): URL {

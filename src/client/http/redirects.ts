@@ -8,7 +8,7 @@
  * A hop to another origin drops the credentials: Authorization, Proxy-Authorization, Cookie and
  * every header the client's credentials set (an API key), as browsers do for Authorization.
  */
-import { A2ALocalError } from './client-errors.js';
+import { A2ALocalError } from '../client-errors.js';
 import type { NetworkPolicy } from './address-guard.js';
 import type { ConnectionPool } from './connection-pool.js';
 import type { Deadline } from './deadline.js';

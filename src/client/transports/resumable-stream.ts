@@ -6,9 +6,9 @@
  * client also drops any event whose numeric id is not above the last one (a snapshot replayed on
  * re-attach, a proxy that replays).
  */
-import { isTerminalState, type ProtocolVersion, type StreamResponse } from '../protocol/index.js';
-import { A2ALocalError } from './client-errors.js';
-import { backoffDelay, sleep } from './retry.js';
+import { isTerminalState, type ProtocolVersion, type StreamResponse } from '../../protocol/index.js';
+import { A2ALocalError } from '../client-errors.js';
+import { backoffDelay, sleep } from '../http/retry.js';
 import type { StreamedEvent } from './transport.js';
 
 /** Resumption settings. */

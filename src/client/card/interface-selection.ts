@@ -5,9 +5,9 @@
  * restrict and reorder: `versions` (default `['1.0', '0.3']`: the newer version wins when the
  * agent offers both) ranks first, `bindings` (when given) second, the card's order last.
  */
-import type { AgentCard, AgentInterface, ProtocolVersion } from '../protocol/index.js';
-import { A2ALocalError } from './client-errors.js';
-import type { ClientBinding, TransportInfo } from './transport.js';
+import type { AgentCard, AgentInterface, ProtocolVersion } from '../../protocol/index.js';
+import { A2ALocalError } from '../client-errors.js';
+import type { ClientBinding, TransportInfo } from '../transports/transport.js';
 
 /** The caller's preference. */
 export interface TransportPreference {

@@ -10,16 +10,11 @@ import {
   type ProtocolVersion,
   type SseEvent,
   type StreamResponse,
-} from '../protocol/index.js';
+} from '../../protocol/index.js';
 import { readAnswer, type AnswerReading } from './answer-reading.js';
-import { A2ALocalError } from './client-errors.js';
-import {
-  decodeResult,
-  encodeRequest,
-  type UnaryOperationName,
-  type WireBinding,
-  type WirePlan,
-} from './wire-binding.js';
+import { A2ALocalError } from '../client-errors.js';
+import type { UnaryOperationName } from '../../protocol/operation-types.js';
+import { decodeResult, encodeRequest, type WireBinding, type WirePlan } from './wire-binding.js';
 import { jsonRpcError, parseJsonBody } from './wire-errors.js';
 
 let nextRequestId = 1;
