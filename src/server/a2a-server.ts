@@ -17,10 +17,10 @@ import {
 import { createMemoryTaskStore, type TaskStore } from '../store/index.js';
 import type { AgentExecutor, AgentSender } from './agent-executor.js';
 import type { CallContext } from './call-context.js';
-import type { ContractGate } from './contract-gate.js';
+import type { ContractGate } from './contracts/contract-gate.js';
 import { AGENT_CARD_PATHS } from './http/agent-card-endpoint.js';
-import { CardViews, type CardSettings, type ExtendedCardWire } from './card-views.js';
-import type { AgentCardInput, CardDecorator, CardSigner } from './served-card.js';
+import { CardViews, type CardSettings, type ExtendedCardWire } from './cards/card-views.js';
+import type { AgentCardInput, CardDecorator, CardSigner } from './cards/served-card.js';
 import {
   activateExtensions,
   authenticateChallenge,
@@ -43,17 +43,17 @@ import type { ErrorMapper } from './http/error-mapping.js';
 import { handleJsonRpc, jsonRpcErrorResponse, readableRequestId } from './http/json-rpc-binding.js';
 import { handleRest, restErrorResponse } from './http/rest-binding.js';
 import { RequestHandler, type MessageAdmission } from './request-handler.js';
-import type { IdempotencyOptions } from './idempotent-sends.js';
+import type { IdempotencyOptions } from './operations/idempotent-sends.js';
 import type { DocumentBuilder, ServerExtension } from './server-extension.js';
 import { PushNotifications, type PushOptions } from './push/push-notifications.js';
 import type { Cluster } from './cluster/cluster.js';
-import type { OrphanPolicy } from './orphan-settling.js';
-import { createErrorReporter, reportIfInternal, type ErrorReporter } from './error-reporting.js';
+import type { OrphanPolicy } from './task-run/orphan-settling.js';
+import { createErrorReporter, reportIfInternal, type ErrorReporter } from './common/error-reporting.js';
 
 /** Where a server with push publishes its delivery-signing key (decision 0089). */
 export const JWKS_PATH = '/.well-known/jwks.json';
 
-export { defaultInterfaces, type AgentCardInput } from './served-card.js';
+export { defaultInterfaces, type AgentCardInput } from './cards/served-card.js';
 
 /** Options of `createA2AServer`. */
 export interface A2AServerOptions {

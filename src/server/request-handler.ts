@@ -4,7 +4,7 @@
  * knows about HTTP, JSON-RPC or wire versions beyond the version-dependent semantics that the
  * digest §12 settles (historyLength, terminal-task errors, stream closing, resubscribe).
  */
-import { newId } from './ids.js';
+import { newId } from './common/ids.js';
 import {
   A2AError,
   invalidParams,
@@ -41,15 +41,15 @@ import {
   holdForApproval,
   type ApprovalDecision,
   type ApprovalFlowDeps,
-} from './approval-flow.js';
+} from './operations/approval-flow.js';
 import type { AgentExecutor, AgentSender } from './agent-executor.js';
-import type { ContractGate } from './contract-gate.js';
+import type { ContractGate } from './contracts/contract-gate.js';
 import type { CallContext } from './call-context.js';
 import type { AcceptedSend, ServerExtension } from './server-extension.js';
-import { EventHub, type HubSubscription } from './event-hub.js';
-import { applyHistoryLength, withoutArtifacts } from './history-length.js';
-import { checkSendMediaTypes } from './input-modes.js';
-import { terminalTaskError } from './task-state-machine.js';
+import { EventHub, type HubSubscription } from './task-run/event-hub.js';
+import { applyHistoryLength, withoutArtifacts } from './operations/history-length.js';
+import { checkSendMediaTypes } from './modes/input-modes.js';
+import { terminalTaskError } from './task-run/task-state-machine.js';
 import {
   empty,
   finishedTaskError,
@@ -61,15 +61,15 @@ import {
   withFirst,
   type GapFill,
   type StreamItem,
-} from './task-streams.js';
-import type { TaskRunner, StartOptions } from './task-runner.js';
-import { cancelTask } from './task-cancel.js';
+} from './task-run/task-streams.js';
+import type { TaskRunner, StartOptions } from './task-run/task-runner.js';
+import { cancelTask } from './task-run/task-cancel.js';
 import type { Cluster } from './cluster/cluster.js';
 import type { ClusterNode } from './cluster/cluster-node.js';
-import { setUpExecution, type ExecutionSetup } from './execution-setup.js';
-import type { OrphanPolicy } from './orphan-settling.js';
-import { IdempotentSends, type IdempotencyOptions } from './idempotent-sends.js';
-import type { TaskExecution } from './task-execution.js';
+import { setUpExecution, type ExecutionSetup } from './task-run/execution-setup.js';
+import type { OrphanPolicy } from './task-run/orphan-settling.js';
+import { IdempotentSends, type IdempotencyOptions } from './operations/idempotent-sends.js';
+import type { TaskExecution } from './task-run/task-execution.js';
 import type { PushNotifications } from './push/push-notifications.js';
 import { createConfig, deleteConfig, getConfig, inlineConfig, listConfigs } from './push/push-operations.js';
 
