@@ -42,7 +42,7 @@ import { FORWARDING_VARY } from './http/forwarded.js';
 import type { ErrorMapper } from './http/error-mapping.js';
 import { handleJsonRpc, jsonRpcErrorResponse, readableRequestId } from './http/json-rpc-binding.js';
 import { handleRest, restErrorResponse } from './http/rest-binding.js';
-import { RequestHandler, type MessageAdmission } from './request-handler.js';
+import { RequestHandler, type MessageAdmission, type RequestHandlerOptions } from './request-handler.js';
 import type { IdempotencyOptions } from './operations/idempotent-sends.js';
 import type { DocumentBuilder, ServerExtension } from './server-extension.js';
 import { PushNotifications, type PushOptions } from './push/push-notifications.js';
@@ -172,6 +172,32 @@ export interface A2AServerOptions {
 
 export type { DocumentBuilder } from './server-extension.js';
 
+/** The server options the RequestHandler takes as they are: each is named once, here. */
+const HANDLER_OPTIONS = [
+  'executor',
+  'admitMessage',
+  'idempotency',
+  'contracts',
+  'agents',
+  'extensions',
+  'cluster',
+  'clusterKey',
+  'orphans',
+  'recoverAfter',
+] as const satisfies readonly (keyof A2AServerOptions & keyof RequestHandlerOptions)[];
+
+/** Those options, typed from the server's options (the handler's must accept each as given). */
+type HandlerOptions = Pick<A2AServerOptions, (typeof HANDLER_OPTIONS)[number]>;
+
+/** The handler options given to the server; one left undefined is left out. */
+function handlerOptions(options: A2AServerOptions): HandlerOptions {
+  const picked: Partial<HandlerOptions> = {};
+  for (const name of HANDLER_OPTIONS) {
+    if (options[name] !== undefined) Object.assign(picked, { [name]: options[name] });
+  }
+  return picked as HandlerOptions;
+}
+
 /** A ready-to-mount A2A server for one agent. */
 export class A2AServer implements HttpApp {
   /** The transport-neutral handler (also usable directly, in-process). */
@@ -234,20 +260,11 @@ export class A2AServer implements HttpApp {
       shared?.handler ??
       new RequestHandler({
         agentCard: card,
-        executor: options.executor,
         store: this.store,
+        onError: this.reportError,
+        ...handlerOptions(options),
         ...(this.push === undefined ? {} : { push: this.push }),
         ...(extended === undefined ? {} : { extendedAgentCard: extended }),
-        onError: this.reportError,
-        ...(options.admitMessage === undefined ? {} : { admitMessage: options.admitMessage }),
-        ...(options.idempotency === undefined ? {} : { idempotency: options.idempotency }),
-        ...(options.contracts === undefined ? {} : { contracts: options.contracts }),
-        ...(options.agents === undefined ? {} : { agents: options.agents }),
-        ...(this.extensions.length === 0 ? {} : { extensions: this.extensions }),
-        ...(options.cluster === undefined ? {} : { cluster: options.cluster }),
-        ...(options.clusterKey === undefined ? {} : { clusterKey: options.clusterKey }),
-        ...(options.orphans === undefined ? {} : { orphans: options.orphans }),
-        ...(options.recoverAfter === undefined ? {} : { recoverAfter: options.recoverAfter }),
       });
     const authenticate = options.authenticate;
     this.bindingOptions = {
