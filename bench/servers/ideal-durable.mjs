@@ -13,7 +13,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { newId } from '../../dist/server/ids.js';
+import { newId } from '../../dist/server/common/ids.js';
 import { freshTask, onJsonCall, sendJson } from '../lib/json-call.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'concord-ideal-durable-'));

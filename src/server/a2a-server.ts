@@ -17,10 +17,10 @@ import {
 import { createMemoryTaskStore, type TaskStore } from '../store/index.js';
 import type { AgentExecutor, AgentSender } from './agent-executor.js';
 import type { CallContext } from './call-context.js';
-import type { ContractGate } from './contract-gate.js';
+import type { ContractGate } from './contracts/contract-gate.js';
 import { AGENT_CARD_PATHS } from './http/agent-card-endpoint.js';
-import { CardViews, type CardSettings, type ExtendedCardWire } from './card-views.js';
-import type { AgentCardInput, CardDecorator, CardSigner } from './served-card.js';
+import { CardViews, type CardSettings, type ExtendedCardWire } from './cards/card-views.js';
+import type { AgentCardInput, CardDecorator, CardSigner } from './cards/served-card.js';
 import {
   activateExtensions,
   authenticateChallenge,
@@ -42,8 +42,8 @@ import { FORWARDING_VARY } from './http/forwarded.js';
 import type { ErrorMapper } from './http/error-mapping.js';
 import { handleJsonRpc, jsonRpcErrorResponse, readableRequestId } from './http/json-rpc-binding.js';
 import { handleRest, restErrorResponse } from './http/rest-binding.js';
-import { RequestHandler, type MessageAdmission } from './request-handler.js';
-import type { IdempotencyOptions } from './idempotent-sends.js';
+import { RequestHandler, type MessageAdmission, type RequestHandlerOptions } from './request-handler.js';
+import type { IdempotencyOptions } from './operations/idempotent-sends.js';
 import {
   joinedHooks,
   type DocumentBuilder,
@@ -52,13 +52,13 @@ import {
 } from './server-extension.js';
 import { PushNotifications, type PushOptions } from './push/push-notifications.js';
 import type { Cluster } from './cluster/cluster.js';
-import type { OrphanPolicy } from './orphan-settling.js';
-import { createErrorReporter, reportIfInternal, type ErrorReporter } from './error-reporting.js';
+import type { OrphanPolicy } from './task-run/orphan-settling.js';
+import { createErrorReporter, reportIfInternal, type ErrorReporter } from './common/error-reporting.js';
 
 /** Where a server with push publishes its delivery-signing key (decision 0089). */
 export const JWKS_PATH = '/.well-known/jwks.json';
 
-export { defaultInterfaces, type AgentCardInput } from './served-card.js';
+export { defaultInterfaces, type AgentCardInput } from './cards/served-card.js';
 
 /** Options of `createA2AServer`. */
 export interface A2AServerOptions {
@@ -178,6 +178,32 @@ export interface A2AServerOptions {
 
 export type { DocumentBuilder } from './server-extension.js';
 
+/** The server options the RequestHandler takes as they are: each is named once, here. */
+const HANDLER_OPTIONS = [
+  'executor',
+  'admitMessage',
+  'idempotency',
+  'contracts',
+  'agents',
+  'extensions',
+  'cluster',
+  'clusterKey',
+  'orphans',
+  'recoverAfter',
+] as const satisfies readonly (keyof A2AServerOptions & keyof RequestHandlerOptions)[];
+
+/** Those options, typed from the server's options (the handler's must accept each as given). */
+type HandlerOptions = Pick<A2AServerOptions, (typeof HANDLER_OPTIONS)[number]>;
+
+/** The handler options given to the server; one left undefined is left out. */
+function handlerOptions(options: A2AServerOptions): HandlerOptions {
+  const picked: Partial<HandlerOptions> = {};
+  for (const name of HANDLER_OPTIONS) {
+    if (options[name] !== undefined) Object.assign(picked, { [name]: options[name] });
+  }
+  return picked as HandlerOptions;
+}
+
 /** A ready-to-mount A2A server for one agent. */
 export class A2AServer implements HttpApp {
   /** The transport-neutral handler (also usable directly, in-process). */
@@ -243,20 +269,11 @@ export class A2AServer implements HttpApp {
       shared?.handler ??
       new RequestHandler({
         agentCard: card,
-        executor: options.executor,
         store: this.store,
+        onError: this.reportError,
+        ...handlerOptions(options),
         ...(this.push === undefined ? {} : { push: this.push }),
         ...(extended === undefined ? {} : { extendedAgentCard: extended }),
-        onError: this.reportError,
-        ...(options.admitMessage === undefined ? {} : { admitMessage: options.admitMessage }),
-        ...(options.idempotency === undefined ? {} : { idempotency: options.idempotency }),
-        ...(options.contracts === undefined ? {} : { contracts: options.contracts }),
-        ...(options.agents === undefined ? {} : { agents: options.agents }),
-        ...(this.extensions.length === 0 ? {} : { extensions: this.extensions }),
-        ...(options.cluster === undefined ? {} : { cluster: options.cluster }),
-        ...(options.clusterKey === undefined ? {} : { clusterKey: options.clusterKey }),
-        ...(options.orphans === undefined ? {} : { orphans: options.orphans }),
-        ...(options.recoverAfter === undefined ? {} : { recoverAfter: options.recoverAfter }),
       });
     const authenticate = options.authenticate;
     this.bindingOptions = {

@@ -11,8 +11,8 @@ import type {
 } from '../protocol/index.js';
 import type { NamedContractSpec } from '../contracts/index.js';
 import type { CallContext } from './call-context.js';
-import type { ContractInvocation } from './contract-gate.js';
-import type { TaskUpdater } from './task-updater.js';
+import type { ContractInvocation } from './contracts/contract-gate.js';
+import type { TaskUpdater } from './task-run/task-updater.js';
 
 /** What an executor knows about the request it serves. */
 export interface RequestContext {

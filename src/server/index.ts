@@ -21,18 +21,18 @@ export type {
   RequestContext,
 } from './agent-executor.js';
 export type { CallContext, CallerIdentity } from './call-context.js';
-export { invokedSkill } from './invoked-skill.js';
-export { TaskUpdater, type ArtifactOptions, type MessageInput } from './task-updater.js';
+export { invokedSkill } from './modes/invoked-skill.js';
+export { TaskUpdater, type ArtifactOptions, type MessageInput } from './task-run/task-updater.js';
 export {
   RequestHandler,
   type RequestHandlerOptions,
   type EventStream,
   type MessageAdmission,
 } from './request-handler.js';
-export type { IdempotencyOptions } from './idempotent-sends.js';
+export type { IdempotencyOptions } from './operations/idempotent-sends.js';
 export type { CardSigner, CardDecorator } from './http/agent-card-endpoint.js';
-export type { StreamItem } from './task-streams.js';
-export { EventHub } from './event-hub.js';
+export type { StreamItem } from './task-run/task-streams.js';
+export { EventHub } from './task-run/event-hub.js';
 export {
   ExtensionConfigError,
   type AcceptedSend,
@@ -50,7 +50,7 @@ export type {
 } from './http/http-types.js';
 export { isStreamResponse, requestBelow } from './http/http-types.js';
 export { FORWARDING_VARY, publicFront, type PublicFrontOptions } from './http/forwarded.js';
-export { servedCard, servedCardJson, type CardJsonOptions, type ServedFacts } from './served-card.js';
+export { servedCard, servedCardJson, type CardJsonOptions, type ServedFacts } from './cards/served-card.js';
 export { cacheableJson, etagOf } from './http/cacheable-json.js';
 export { authenticateChallenge } from './http/call-setup.js';
 export {
@@ -58,7 +58,7 @@ export {
   type ContractGate,
   type ContractInvocation,
   type OutputViolation,
-} from './contract-gate.js';
+} from './contracts/contract-gate.js';
 
 // Push notifications (decisions 0086-0090): options, keys, and what deliveries report.
 export { DEFAULT_PUSH_RETRY, type PushOptions } from './push/push-notifications.js';
@@ -97,4 +97,4 @@ export {
 } from './cluster/cluster-bus.js';
 export { createMemoryBusNetwork, MemoryBusNetwork } from './cluster/memory-bus.js';
 export { stoppedInstanceText } from './cluster/orphan-sweeper.js';
-export { STOPPED_SERVER_TEXT } from './restart-recovery.js';
+export { STOPPED_SERVER_TEXT } from './task-run/restart-recovery.js';

@@ -224,7 +224,7 @@ describe('A2A errors as gRPC statuses', () => {
   it('a cancelled stream call closes its subscription on the server', async () => {
     const d = grpcDriver(echo.grpc!.target, '1.0');
     const started = taskOf(await d.send(userText('wait'), { returnImmediately: true }));
-    const hub = (echo.a2a.handler as unknown as { hub: EventHub }).hub;
+    const hub = (echo.a2a.handler as unknown as { context: { hub: EventHub } }).context.hub;
     const run = await d.subscribe(started.id, { stopAfter: 1 });
     expect(run.items).toHaveLength(1);
     expect(run.closedByServer).toBe(false);

@@ -1,6 +1,6 @@
 // Generated ids are UUIDv7 (RFC 9562 §5.7): time-ordered, so stores append rather than scatter.
 import { describe, expect, it } from 'vitest';
-import { newId } from '../../src/server/ids.js';
+import { newId } from '../../src/server/common/ids.js';
 
 const V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

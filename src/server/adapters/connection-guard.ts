@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import { ReleasingSet } from '../releasing-set.js';
+import { ReleasingSet } from '../common/releasing-set.js';
 
 /** A socket while it may still be one that never spoke; `release` drops it from that queue. */
 interface Quiet {

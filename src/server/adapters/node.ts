@@ -18,7 +18,7 @@ import {
   type HttpStreamResponse,
 } from '../http/http-types.js';
 import { publicFront } from '../http/forwarded.js';
-import { ReleasingSet } from '../releasing-set.js';
+import { ReleasingSet } from '../common/releasing-set.js';
 import { answerClientErrors } from './client-errors.js';
 import { ConnectionGuard, defaultMaxConnections } from './connection-guard.js';
 import { readBodyBefore, tooLarge } from './pre-read-body.js';

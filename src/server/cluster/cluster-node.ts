@@ -6,11 +6,11 @@
  */
 import { isTerminalState, type Task } from '../../protocol/index.js';
 import type { StoredTask, TaskScope, TaskStore } from '../../store/index.js';
-import type { EventHub } from '../event-hub.js';
-import type { ExecutionCluster } from '../task-execution.js';
-import type { TaskRunner } from '../task-runner.js';
-import { cancelRun, type RemoteCancel } from '../task-cancel.js';
-import { stateOf } from '../task-streams.js';
+import type { EventHub } from '../task-run/event-hub.js';
+import type { ExecutionCluster } from '../task-run/task-execution.js';
+import type { TaskRunner } from '../task-run/task-runner.js';
+import { cancelRun, type RemoteCancel } from '../task-run/task-cancel.js';
+import { stateOf } from '../task-run/task-streams.js';
 import type { ClusterMessage } from './cluster-bus.js';
 import type { Cluster, ClusterMember } from './cluster.js';
 import { OrphanSweeper } from './orphan-sweeper.js';

@@ -4,8 +4,8 @@
  * (a host mounts several agents; each is a member under its own key). Made once per process with
  * `createCluster` and given to every `createA2AServer` as `cluster`.
  */
-import { newId } from '../ids.js';
-import type { OrphanPolicy } from '../orphan-settling.js';
+import { newId } from '../common/ids.js';
+import type { OrphanPolicy } from '../task-run/orphan-settling.js';
 import type { BusListener, ClusterBus, ClusterMessage } from './cluster-bus.js';
 
 /** What to do with a task whose instance stopped while it ran (decisions 0114, 0119). */

@@ -7,8 +7,8 @@
  * commit wins and the others see a terminal task and stop; `claimRun` lets one instance resume.
  */
 import type { StoredTask, TaskScope, TaskStore } from '../../store/index.js';
-import { failOrphan, resumeOrphan, settledState } from '../orphan-settling.js';
-import type { TaskRunner } from '../task-runner.js';
+import { failOrphan, resumeOrphan, settledState } from '../task-run/orphan-settling.js';
+import type { TaskRunner } from '../task-run/task-runner.js';
 import type { RunRecord } from './cluster-bus.js';
 import type { Cluster } from './cluster.js';
 

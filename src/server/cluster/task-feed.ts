@@ -7,7 +7,7 @@
  * sequence numbers as event ids. A lost announcement therefore only delays a stream.
  */
 import type { TaskEventRecord, TaskScope, TaskStore } from '../../store/index.js';
-import type { EventHub, HubSubscription } from '../event-hub.js';
+import type { EventHub, HubSubscription } from '../task-run/event-hub.js';
 
 interface Follow {
   scope: TaskScope;

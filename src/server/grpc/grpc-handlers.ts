@@ -23,7 +23,7 @@ import {
 import type { A2AServer } from '../a2a-server.js';
 import type { CallContext } from '../call-context.js';
 import { authenticateChallenge } from '../http/call-setup.js';
-import { reportIfInternal } from '../error-reporting.js';
+import { reportIfInternal } from '../common/error-reporting.js';
 import { mappedError } from '../http/error-mapping.js';
 import type { HttpRequest } from '../http/http-types.js';
 import { OPERATIONS, type StreamingOperation, type UnaryOperation } from '../http/operations.js';

@@ -9,12 +9,12 @@
  * JSON the client canonicalizes, so a 0.3 client and a 1.0 client each verify what they received).
  */
 import { A2AError, negotiateVersion, type AgentCard, type ProtocolVersion } from '../../protocol/index.js';
-import { servedCardJson, type CardDecorator, type CardSigner } from '../served-card.js';
+import { servedCardJson, type CardDecorator, type CardSigner } from '../cards/served-card.js';
 import { cacheableJson, etagOf } from './cacheable-json.js';
 import { FORWARDING_VARY } from './forwarded.js';
 import type { HttpRequest, HttpResponse } from './http-types.js';
 import { restErrorResponse } from './rest-binding.js';
-import { reportIfInternal, type ErrorReporter } from '../error-reporting.js';
+import { reportIfInternal, type ErrorReporter } from '../common/error-reporting.js';
 
 /** Paths the card is served at. */
 export const AGENT_CARD_PATHS: readonly string[] = [
@@ -27,7 +27,7 @@ interface Rendered {
   etag: string;
 }
 
-export type { CardDecorator, CardSigner } from '../served-card.js';
+export type { CardDecorator, CardSigner } from '../cards/served-card.js';
 
 /** How the card is rendered besides the card itself. */
 export interface CardRenderOptions {

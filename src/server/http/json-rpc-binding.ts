@@ -18,7 +18,7 @@ import { JsonRpcEnvelopeError } from '../../protocol/json-rpc.js';
 import type { RequestHandler } from '../request-handler.js';
 import type { CallContext } from '../call-context.js';
 import { jsonRpcCodec } from './codecs.js';
-import { reportIfInternal, type ErrorReporter } from '../error-reporting.js';
+import { reportIfInternal, type ErrorReporter } from '../common/error-reporting.js';
 import { mappedError, type ErrorMapper } from './error-mapping.js';
 import type { HttpRequest, HttpResponse } from './http-types.js';
 import { encodeUnary, invokeStream, OPERATIONS, type CardRenderer } from './operations.js';

@@ -16,7 +16,7 @@ import {
 import type { CallContext } from '../call-context.js';
 import type { RequestHandler } from '../request-handler.js';
 import { restCodec } from './codecs.js';
-import { reportIfInternal, type ErrorReporter } from '../error-reporting.js';
+import { reportIfInternal, type ErrorReporter } from '../common/error-reporting.js';
 import { mappedError, type ErrorMapper } from './error-mapping.js';
 import type { HttpRequest, HttpResponse } from './http-types.js';
 import { encodeUnary, invokeStream, OPERATIONS, type CardRenderer } from './operations.js';

@@ -5,7 +5,7 @@
  */
 import { encodeSseComment, encodeSseEvent } from '../../protocol/index.js';
 import type { HttpStreamResponse } from './http-types.js';
-import type { StreamItem } from '../task-streams.js';
+import type { StreamItem } from '../task-run/task-streams.js';
 
 /** How each item and a mid-stream error are written. */
 export interface SseBodyOptions {

@@ -14,7 +14,7 @@ import {
   type TaskPushNotificationConfig,
 } from '../../protocol/index.js';
 import type { PushConfigRecord, PushStore } from '../../store/index.js';
-import { newId } from '../ids.js';
+import { newId } from '../common/ids.js';
 import type { SecretBox } from './secret-box.js';
 import type { WebhookGuard } from './webhook-guard.js';
 

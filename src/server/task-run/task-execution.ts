@@ -5,7 +5,7 @@
  * All writes for a task in this process go through its single execution, so commits are ordered;
  * a VersionConflictError means another process wrote, and the execution rebases on what it wrote.
  */
-import { newId } from './ids.js';
+import { newId } from '../common/ids.js';
 import { nowIso } from './status-clock.js';
 import {
   A2AError,
@@ -16,7 +16,7 @@ import {
   type StreamResponse,
   type Task,
   type TaskState,
-} from '../protocol/index.js';
+} from '../../protocol/index.js';
 import {
   IdempotencyKeyConflictError,
   VersionConflictError,
@@ -26,9 +26,9 @@ import {
   type TaskCommit,
   type TaskScope,
   type TaskStore,
-} from '../store/index.js';
+} from '../../store/index.js';
 import type { EventHub } from './event-hub.js';
-import { keepReply } from './kept-replies.js';
+import { keepReply } from '../operations/kept-replies.js';
 import { appendMessage, applyEvents } from './task-projection.js';
 import { assertTransition } from './task-state-machine.js';
 import type { TaskEventSink } from './task-updater.js';

@@ -4,8 +4,8 @@
  * runs again with the task's last user message. Shared by the cluster's sweeper and by a single
  * server's recovery after a restart.
  */
-import { isInterruptedState, isTerminalState, type Message, type TaskState } from '../protocol/index.js';
-import type { StoredTask, TaskScope } from '../store/index.js';
+import { isInterruptedState, isTerminalState, type Message, type TaskState } from '../../protocol/index.js';
+import type { StoredTask, TaskScope } from '../../store/index.js';
 import type { TaskRunner } from './task-runner.js';
 
 /** What to do with such tasks: fail them (the default) or run their executor again. */

@@ -7,11 +7,11 @@
  * - `servedCardJson`: that card in one version's wire JSON, decorated, then signed (A2A 1.0 §8.4:
  *   the signature covers the JSON the client receives).
  */
-import type { AgentCard, AgentCardSignature, AgentInterface, ProtocolVersion } from '../protocol/index.js';
-import { v0_3JsonRpcCodec } from '../protocol/v0_3/index.js';
-import { v1_0Codec } from '../protocol/v1_0/index.js';
-import { defaultCardInterfaces } from '../card/index.js';
-import { withDeclarations, type ServerExtension } from './server-extension.js';
+import type { AgentCard, AgentCardSignature, AgentInterface, ProtocolVersion } from '../../protocol/index.js';
+import { v0_3JsonRpcCodec } from '../../protocol/v0_3/index.js';
+import { v1_0Codec } from '../../protocol/v1_0/index.js';
+import { defaultCardInterfaces } from '../../card/index.js';
+import { withDeclarations, type ServerExtension } from '../server-extension.js';
 
 /** A card as given by the user: interfaces may be left for the server to fill in. */
 export type AgentCardInput = Omit<AgentCard, 'supportedInterfaces'> & {

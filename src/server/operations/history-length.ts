@@ -2,7 +2,7 @@
  * `historyLength` semantics differ by version (A2A 1.0 §3.2.4; decision 0005): in 1.0, 0 means no
  * history and N the N most recent messages; in 0.3 (proto comment, a2a-python) 0 means no limit.
  */
-import type { ProtocolVersion, Task } from '../protocol/index.js';
+import type { ProtocolVersion, Task } from '../../protocol/index.js';
 
 /** The task with its history cut to what the request asked for. */
 export function applyHistoryLength(

@@ -5,7 +5,7 @@
  * message or the request (decision 0015). Per-skill security (the host) and per-skill input modes
  * (input-modes.ts, decision 0141) both use it.
  */
-import type { SendMessageRequest } from '../protocol/index.js';
+import type { SendMessageRequest } from '../../protocol/index.js';
 
 /** The id of the skill a message invokes, if it names one. */
 export function invokedSkill(request: SendMessageRequest): string | undefined {

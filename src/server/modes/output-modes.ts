@@ -3,7 +3,7 @@
  * the agent can produce, the send fails with ContentTypeNotSupportedError (-32005) instead of
  * running the agent for output the client cannot use. Wildcards (`text/*`, `*\/*`) match.
  */
-import { A2AError } from '../protocol/index.js';
+import { A2AError } from '../../protocol/index.js';
 
 /**
  * True when media type `accepted` covers `offered` (or the other way round): parameters ignored,

@@ -7,7 +7,7 @@
  * approved, the executor runs on the held message; rejected, the task ends `rejected` with the
  * reason. Both records live in the task store's file, so a pending approval survives a restart.
  */
-import { A2AError, type Message, type Task } from '../protocol/index.js';
+import { A2AError, type Message, type Task } from '../../protocol/index.js';
 import {
   ApprovalConflictError,
   ApprovalNotFoundError,
@@ -16,12 +16,16 @@ import {
   type PushConfigRecord,
   type TaskScope,
   type TaskStore,
-} from '../store/index.js';
-import type { CallContext } from './call-context.js';
-import { invocationMetadata, type ContractGate, type ContractInvocation } from './contract-gate.js';
-import { newId } from './ids.js';
-import type { TaskExecution } from './task-execution.js';
-import type { TaskRunner } from './task-runner.js';
+} from '../../store/index.js';
+import type { CallContext } from '../call-context.js';
+import {
+  invocationMetadata,
+  type ContractGate,
+  type ContractInvocation,
+} from '../contracts/contract-gate.js';
+import { newId } from '../common/ids.js';
+import type { TaskExecution } from '../task-run/task-execution.js';
+import type { TaskRunner } from '../task-run/task-runner.js';
 
 /** Metadata key of the approval a task waits for (and, later, how it was decided). */
 export const APPROVAL_METADATA_KEY = 'concord/approval';

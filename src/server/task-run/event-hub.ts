@@ -5,8 +5,8 @@
  * they are durable, so a subscriber that falls behind can always be cut off and resume from the
  * store with `Last-Event-ID`.
  */
-import type { TaskEventRecord } from '../store/index.js';
-import { ReleasingMap } from './releasing-map.js';
+import type { TaskEventRecord } from '../../store/index.js';
+import { ReleasingMap } from '../common/releasing-map.js';
 
 /** A live subscription; iterate it, or `close()` it. */
 export interface HubSubscription extends AsyncIterable<TaskEventRecord> {

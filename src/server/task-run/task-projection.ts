@@ -2,7 +2,7 @@
  * Applies events to a task snapshot, producing a new snapshot (the old one is never mutated, so
  * readers holding it are safe). This is the one place that defines how events change a task.
  */
-import type { Artifact, Message, StreamResponse, Task } from '../protocol/index.js';
+import type { Artifact, Message, StreamResponse, Task } from '../../protocol/index.js';
 
 /**
  * The snapshot after `events`, in order. One commit's batch is applied to a single shallow copy

@@ -5,9 +5,9 @@
  * the validator and the seed's exact rules live in `concord-a2a/contracts`, whose contract sets
  * implement it.
  */
-import type { ContractInvocation, OutputPolicy } from '../contracts/index.js';
-import { replyValues } from '../contracts/reply-values.js';
-import { A2AError, type Artifact, type Message, type Metadata, type Part } from '../protocol/index.js';
+import type { ContractInvocation, OutputPolicy } from '../../contracts/index.js';
+import { replyValues } from '../../contracts/reply-values.js';
+import { A2AError, type Artifact, type Message, type Metadata, type Part } from '../../protocol/index.js';
 
 /** A message admitted under a contract: what the agent is told about the invocation. */
 export type { ContractInvocation };

@@ -5,7 +5,7 @@
  * happened. An error several layers see (a failed store commit is reported by the task run, then
  * answered by the binding) reaches the hook once.
  */
-import { A2AError } from '../protocol/index.js';
+import { A2AError } from '../../protocol/index.js';
 
 /** Hands an error with no caller to see it to the server's `onError`. */
 export type ErrorReporter = (error: unknown, where: string) => void;

@@ -4,9 +4,9 @@
  * synchronously when the event is illegal (e.g. an update after the task ended), so agent bugs
  * surface where they happen.
  */
-import { newId } from './ids.js';
+import { newId } from '../common/ids.js';
 import { nowIso } from './status-clock.js';
-import type { Artifact, Message, Metadata, Part, StreamResponse, TaskState } from '../protocol/index.js';
+import type { Artifact, Message, Metadata, Part, StreamResponse, TaskState } from '../../protocol/index.js';
 
 /** Where the updater sends events; implemented by the task execution. */
 export interface TaskEventSink {

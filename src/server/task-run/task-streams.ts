@@ -12,8 +12,8 @@ import {
   type ProtocolVersion,
   type StreamResponse,
   type TaskState,
-} from '../protocol/index.js';
-import type { StoredTask, TaskEventRecord, TaskScope, TaskStore } from '../store/index.js';
+} from '../../protocol/index.js';
+import type { StoredTask, TaskEventRecord, TaskScope, TaskStore } from '../../store/index.js';
 import type { HubSubscription } from './event-hub.js';
 
 /** One streamed item; `id` is the task event sequence number, when there is one. */

@@ -2,8 +2,8 @@
  * The task state machine (A2A 1.0 §4.1.3, life-of-a-task topic): terminal states are final,
  * `submitted` is only ever the first state, interrupted states resume to working or end.
  */
-import { A2AError, isTerminalState, type Task, type TaskState } from '../protocol/index.js';
-import type { CallContext } from './call-context.js';
+import { A2AError, isTerminalState, type Task, type TaskState } from '../../protocol/index.js';
+import type { CallContext } from '../call-context.js';
 
 /** Throws InvalidAgentResponseError if `from -> to` is not a legal transition. */
 export function assertTransition(taskId: string, from: TaskState, to: TaskState): void {

@@ -7,10 +7,10 @@
  * base URL, a few at most (the least recently used is dropped): forwarding headers come from the
  * network, so they must not be able to grow memory without bound.
  */
-import type { AgentCard, ProtocolVersion } from '../protocol/index.js';
-import type { ErrorReporter } from './error-reporting.js';
-import { AgentCardEndpoint } from './http/agent-card-endpoint.js';
-import type { HttpRequest } from './http/http-types.js';
+import type { AgentCard, ProtocolVersion } from '../../protocol/index.js';
+import type { ErrorReporter } from '../common/error-reporting.js';
+import { AgentCardEndpoint } from '../http/agent-card-endpoint.js';
+import type { HttpRequest } from '../http/http-types.js';
 import {
   servedCard,
   servedCardJson,
@@ -19,7 +19,7 @@ import {
   type CardSigner,
   type ServedFacts,
 } from './served-card.js';
-import type { DocumentBuilder } from './server-extension.js';
+import type { DocumentBuilder } from '../server-extension.js';
 
 /** Forwarded base URLs whose views are kept at once. */
 const FORWARDED_VIEWS = 16;

@@ -14,8 +14,8 @@
  * - an empty list, or one holding a name that is not a media type (the legacy `"text"`), says
  *   nothing Concord can check, so it admits everything.
  */
-import { CONTRACT_MEDIA_TYPE } from '../contracts/index.js';
-import { A2AError, type AgentCard, type SendMessageRequest } from '../protocol/index.js';
+import { CONTRACT_MEDIA_TYPE } from '../../contracts/index.js';
+import { A2AError, type AgentCard, type SendMessageRequest } from '../../protocol/index.js';
 import { invokedSkill } from './invoked-skill.js';
 import { checkOutputModes, mediaTypesMatch } from './output-modes.js';
 

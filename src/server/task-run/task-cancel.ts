@@ -4,8 +4,8 @@
  * another instance is canceled there, through the bus, so the agent hears of it; if that instance
  * does not answer in time, this one commits the cancel itself, optimistically (decision 0113).
  */
-import { A2AError, isTerminalState, type Task } from '../protocol/index.js';
-import type { StoredTask, TaskScope } from '../store/index.js';
+import { A2AError, isTerminalState, type Task } from '../../protocol/index.js';
+import type { StoredTask, TaskScope } from '../../store/index.js';
 import type { RunningTask, TaskRunner } from './task-runner.js';
 import type { TaskExecution } from './task-execution.js';
 

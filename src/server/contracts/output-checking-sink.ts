@@ -9,7 +9,7 @@
  * contract's own, else the agent's (decision 0030). A direct reply also carries the contract's
  * name and deprecation warnings, with or without an output schema to check.
  */
-import type { Message, Part, StreamResponse, TaskArtifactUpdateEvent } from '../protocol/index.js';
+import type { Message, Part, StreamResponse, TaskArtifactUpdateEvent } from '../../protocol/index.js';
 import {
   checkReplyParts,
   CONTRACT_METADATA_KEY,
@@ -20,8 +20,8 @@ import {
   type ContractGate,
   type ContractInvocation,
 } from './contract-gate.js';
-import type { TaskExecution } from './task-execution.js';
-import type { TaskEventSink } from './task-updater.js';
+import type { TaskExecution } from '../task-run/task-execution.js';
+import type { TaskEventSink } from '../task-run/task-updater.js';
 
 /** A TaskEventSink in front of an execution that checks replies; see the file comment. */
 export class OutputCheckingSink implements TaskEventSink {

@@ -7,8 +7,8 @@
  * the reply was durable: the client then had no answer, and its retry runs the agent again.
  */
 import { createHash } from 'node:crypto';
-import type { Message, Part } from '../protocol/index.js';
-import type { ReplyStore, TaskScope } from '../store/index.js';
+import type { Message, Part } from '../../protocol/index.js';
+import type { ReplyStore, TaskScope } from '../../store/index.js';
 
 /** The digest a retry's parts are compared by: SHA-256 of their JSON, as a task retry compares JSON. */
 export function partsDigest(parts: readonly Part[]): string {

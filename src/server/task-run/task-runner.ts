@@ -11,15 +11,19 @@ import {
   type SendMessageConfiguration,
   type SendMessageRequest,
   type Task,
-} from '../protocol/index.js';
-import type { PushConfigRecord, StoredTask, TaskScope } from '../store/index.js';
-import type { AgentExecutor, AgentSender, RequestContext } from './agent-executor.js';
-import type { CallContext } from './call-context.js';
+} from '../../protocol/index.js';
+import type { PushConfigRecord, StoredTask, TaskScope } from '../../store/index.js';
+import type { AgentExecutor, AgentSender, RequestContext } from '../agent-executor.js';
+import type { CallContext } from '../call-context.js';
 import { TaskExecution, type ExecutionDeps, type ExecutionInit } from './task-execution.js';
 import { TaskUpdater } from './task-updater.js';
-import { invocationMetadata, type ContractGate, type ContractInvocation } from './contract-gate.js';
-import { OutputCheckingSink } from './output-checking-sink.js';
-import { ReleasingMap } from './releasing-map.js';
+import {
+  invocationMetadata,
+  type ContractGate,
+  type ContractInvocation,
+} from '../contracts/contract-gate.js';
+import { OutputCheckingSink } from '../contracts/output-checking-sink.js';
+import { ReleasingMap } from '../common/releasing-map.js';
 
 /** A started execution with the context its executor got. */
 export interface RunningTask {

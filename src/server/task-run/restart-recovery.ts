@@ -6,7 +6,7 @@
  * status message saying the server stopped, or, with `orphans: 'resume'`, run again with its last
  * user message. A cluster does the same through its bus instead (decision 0114).
  */
-import type { TaskScope, TaskStore, UnfinishedTask } from '../store/index.js';
+import type { TaskScope, TaskStore, UnfinishedTask } from '../../store/index.js';
 import { failOrphan, resumeOrphan, settledState, type OrphanPolicy } from './orphan-settling.js';
 import type { TaskRunner } from './task-runner.js';
 

@@ -1,0 +1,124 @@
+/**
+ * The task operations (A2A 1.0 §3.1.3-3.1.6): read one task, list the caller's tasks, cancel a
+ * task, and follow a task's events (`SubscribeToTask` / `tasks/resubscribe`, resumable with
+ * `Last-Event-ID`). Each reaches only the caller's own tasks (the store scope of the call).
+ */
+import {
+  isTerminalState,
+  type CancelTaskRequest,
+  type GetTaskRequest,
+  type ListTasksRequest,
+  type ListTasksResponse,
+  type SubscribeToTaskRequest,
+  type Task,
+} from '../../protocol/index.js';
+import type { StoredTask } from '../../store/index.js';
+import type { CallContext } from '../call-context.js';
+import { cancelTask as cancel } from '../task-run/task-cancel.js';
+import {
+  empty,
+  finishedTaskError,
+  liveEvents,
+  parseEventId,
+  resumeEvents,
+  singleTask,
+  withFirst,
+} from '../task-run/task-streams.js';
+import { scopeOf, type EventStream, type HandlerContext } from './handler-context.js';
+import { applyHistoryLength, withoutArtifacts } from './history-length.js';
+
+/** `GetTask` / `tasks/get` (A2A 1.0 §3.1.3). */
+export async function getTask(
+  context: HandlerContext,
+  request: GetTaskRequest,
+  call: CallContext,
+): Promise<Task> {
+  const stored = await context.load(request.id, call);
+  return applyHistoryLength(stored.task, request.historyLength, call.version);
+}
+
+/** `ListTasks` (A2A 1.0 §3.1.4): only the caller's tasks, newest first, paged. */
+export async function listTasks(
+  context: HandlerContext,
+  request: ListTasksRequest,
+  call: CallContext,
+): Promise<ListTasksResponse> {
+  const pageSize = request.pageSize ?? 50;
+  const page = await context.store.list(
+    Object.assign(
+      {},
+      scopeOf(call),
+      { pageSize },
+      request.contextId === undefined ? {} : { contextId: request.contextId },
+      request.status === undefined ? {} : { status: request.status },
+      request.statusTimestampAfter === undefined
+        ? {}
+        : { statusTimestampAfter: request.statusTimestampAfter },
+      request.pageToken === undefined || request.pageToken === '' ? {} : { pageToken: request.pageToken },
+    ),
+  );
+  const tasks = page.tasks.map((task) => {
+    const trimmed = applyHistoryLength(task, request.historyLength, call.version);
+    return request.includeArtifacts === true ? trimmed : withoutArtifacts(trimmed);
+  });
+  return { tasks, nextPageToken: page.nextPageToken, pageSize, totalSize: page.totalSize };
+}
+
+/** `CancelTask` / `tasks/cancel` (A2A 1.0 §3.1.5): reaches the running agent, here or on another instance. */
+export async function cancelTask(
+  context: HandlerContext,
+  request: CancelTaskRequest,
+  call: CallContext,
+): Promise<Task> {
+  const stored = await context.load(request.id, call);
+  return cancel({ runner: context.runner, remote: context.node }, stored, scopeOf(call));
+}
+
+/** `SubscribeToTask` / `tasks/resubscribe` (A2A 1.0 §3.1.6), resumable with `Last-Event-ID`. */
+export async function subscribeToTask(
+  context: HandlerContext,
+  request: SubscribeToTaskRequest,
+  call: CallContext,
+  lastEventId?: string,
+): Promise<EventStream> {
+  context.requireStreaming();
+  const scope = scopeOf(call);
+  const subscription = context.subscribe(request.id, scope);
+  let stored: StoredTask;
+  try {
+    stored = await context.load(request.id, call);
+  } catch (error) {
+    subscription.close();
+    throw error;
+  }
+  subscription.seen?.(stored.version);
+  const fill = context.gapFill(request.id, scope);
+  const state = stored.task.status.state;
+  if (lastEventId !== undefined) {
+    const after = parseEventId(lastEventId);
+    if (after >= stored.version && isTerminalState(state)) {
+      subscription.close();
+      return empty();
+    }
+    return resumeEvents(
+      context.store,
+      request.id,
+      scope,
+      after,
+      subscription,
+      call.version,
+      call.signal,
+      fill,
+    );
+  }
+  if (isTerminalState(state)) {
+    subscription.close();
+    // 1.0 says error (§3.1.6); the 0.3 proto returns the task and closes (digest §12 item 8).
+    if (call.version === '1.0') throw finishedTaskError(request.id, state);
+    return singleTask(stored);
+  }
+  return withFirst(
+    { id: String(stored.version), event: { task: stored.task } },
+    liveEvents(subscription, stored.version, call.version, call.signal, fill),
+  );
+}
