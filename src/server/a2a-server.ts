@@ -1,7 +1,7 @@
 /**
  * `createA2AServer`: one agent served on every binding and version at once — JSON-RPC at the base
  * URL, HTTP+JSON below it (1.0 routes, 0.3 `/v1` routes), the card at the well-known URI — with
- * the version chosen per request from `A2A-Version` (digest §12 item 18). Transport-neutral: the
+ * the version chosen per request from `A2A-Version` (A2A 1.0 §3.6.2; decision 0001). Transport-neutral: the
  * adapters (node:http, fetch, express) feed it HttpRequests.
  */
 import {
@@ -556,7 +556,7 @@ function checkPrefix(prefix: string): string {
 
 /**
  * Rejects bodies that are declared as something other than JSON: ContentTypeNotSupportedError
- * (-32005, HTTP 400 in the v1.0.1 table, digest §5.1), which is what the 1.0 conformance kit
+ * (-32005, HTTP 400 in A2A 1.0.1 §5.4), which is what the 1.0 conformance kit
  * expects on both HTTP bindings (JSONRPC-SSE-002, HTTP_JSON-STATUS).
  */
 function checkContentType(request: HttpRequest): void {

@@ -2,7 +2,7 @@
  * The transport-neutral request handler: one method per A2A operation (A2A 1.0 §3.1), taking
  * and returning the canonical model. Bindings decode into it and encode out of it; nothing here
  * knows about HTTP, JSON-RPC or wire versions beyond the version-dependent semantics that the
- * digest §12 settles (historyLength, terminal-task errors, stream closing, resubscribe).
+ * decisions 0004 and 0005 settle (historyLength, terminal-task errors, stream closing, resubscribe).
  *
  * A facade: each operation group lives in its own module of operations/ (send.ts and
  * admission.ts, tasks.ts, push-configs.ts, approvals.ts, extended-card.ts), over the state they

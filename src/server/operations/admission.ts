@@ -63,7 +63,7 @@ export async function startRun(
     taskId = newId();
     contextId = incoming.contextId !== undefined && incoming.contextId !== '' ? incoming.contextId : newId();
   }
-  // The contract gate first (seeds/a2a-contracts.md "Validation behavior"), then the host's checks.
+  // The contract gate first (decision 0016, the contracts document's "Validation behavior"), then the host's checks.
   const invocation = context.contracts?.admit(incoming);
   if (invocation?.requiresApproval === true && context.store.approvals === undefined) {
     throw new A2AError(

@@ -6,7 +6,7 @@ import type { HandlerContext } from './handler-context.js';
 /** The extended card, or the error each version gives when there is none or the caller is anonymous. */
 export function extendedAgentCard(context: HandlerContext, call: CallContext): AgentCard {
   if (context.card.capabilities.extendedAgentCard !== true) {
-    // 0.3 has no capability error for this; its card flag maps to -32007 (digest §6.7).
+    // 0.3 has no capability error for this; its card flag maps to -32007 (A2A 1.0 §3.3.4).
     if (call.version === '0.3') throw new A2AError('ExtendedAgentCardNotConfiguredError');
     throw new A2AError(
       'UnsupportedOperationError',

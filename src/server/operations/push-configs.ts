@@ -50,7 +50,7 @@ export async function deletePushConfig(
   return deleteConfig(requirePush(context), context.loader, ref, call);
 }
 
-/** The push machinery, when the card offers push (digest §11 item 39: else -32003). */
+/** The push machinery, when the card offers push (A2A 1.0 §3.3.4: else -32003). */
 export function requirePush(context: HandlerContext): PushNotifications {
   if (context.push === undefined || context.card.capabilities.pushNotifications !== true) {
     throw new A2AError(

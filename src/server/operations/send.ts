@@ -28,7 +28,7 @@ export async function sendMessage(
   let execution: TaskExecution;
   try {
     execution = await ('run' in found ? found.run : found.started);
-    // Blocking is the default (A2A 1.0 §3.2.2, digest §12 item 5).
+    // Blocking is the default (A2A 1.0 §3.2.2; decision 0005).
     if (config?.returnImmediately === true) await execution.waitFor(() => execution.hasCommitted);
     else await execution.waitFor(() => execution.reachedStop());
   } catch (error) {

@@ -113,7 +113,7 @@ export async function subscribeToTask(
   }
   if (isTerminalState(state)) {
     subscription.close();
-    // 1.0 says error (§3.1.6); the 0.3 proto returns the task and closes (digest §12 item 8).
+    // 1.0 says error (§3.1.6); the 0.3 proto returns the task and closes (decision 0004).
     if (call.version === '1.0') throw finishedTaskError(request.id, state);
     return singleTask(stored);
   }
