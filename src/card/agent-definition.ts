@@ -55,7 +55,7 @@ export interface A2ASection {
 /**
  * Security a definition asks for, by scheme name as declared in the host config's
  * `security.schemes`: each entry is one alternative (OR across entries, AND within one), mapping a
- * scheme name to the scopes it needs (A2A 1.0 §4.4.3 SecurityRequirement).
+ * scheme name to the scopes it needs (A2A 1.0 §4.4.1 `securityRequirements`).
  */
 export type SecurityRequirementInput = Record<string, string[]>;
 
@@ -71,7 +71,7 @@ export interface SkillDefinition {
   outputModes?: string[];
   /** Requirements for messages that invoke this skill, on top of the agent's. */
   security?: SecurityRequirementInput[];
-  /** Listed only in the authenticated extended card (A2A 1.0 §3.1.7), not the public one. */
+  /** Listed only in the authenticated extended card (A2A 1.0 §3.1.11), not the public one. */
   extended?: boolean;
 }
 

@@ -25,7 +25,7 @@ export interface ServedCapabilities {
   streaming: boolean;
   /** Push notifications (A2A 1.0 §3.1.7-3.1.10): only when the server delivers them (default false). */
   pushNotifications?: boolean;
-  /** Whether an authenticated extended card is served (A2A 1.0 §3.1.7); the host decides. */
+  /** Whether an authenticated extended card is served (A2A 1.0 §3.1.11); the host decides. */
   extendedAgentCard?: boolean;
   /** Extensions the server implements for this agent. */
   extensions?: AgentExtension[];
@@ -54,7 +54,7 @@ export interface BuildCardOptions {
  * 1.0 clients pick it (A2A 1.0 §8.3.2: the first supported entry wins); 0.3 cards take the 0.3 ones.
  * URLs are listed without a trailing `/`, since clients join `url + "/message:send"` (decision
  * 0138); the server reads a doubled slash as one all the same.
- * With `grpcTarget` (the `host:port` a gRPC listener is bound to, A2A 1.0 §4.4.1, or its public URL:
+ * With `grpcTarget` (the `host:port` a gRPC listener is bound to, A2A 1.0 §4.4.6, or its public URL:
  * see `grpcInterfaceUrl`) the gRPC binding joins each version's list, after the HTTP bindings;
  * without it no gRPC interface is claimed.
  * The server serves exactly these (`defaultInterfaces` in src/server/a2a-server.ts is this function).

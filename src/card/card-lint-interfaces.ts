@@ -14,7 +14,7 @@ import {
   type ProblemList,
 } from './card-lint-kit.js';
 
-/** The bindings A2A defines (A2A 1.0 §5.1); anything else must be a URI naming a custom one. */
+/** The bindings A2A defines (A2A 1.0 §5.3, §5.8); anything else must be a URI naming a custom one. */
 const KNOWN_BINDINGS = ['JSONRPC', 'HTTP+JSON', 'GRPC'];
 
 // A URI in the RFC 3986 sense: a scheme, a colon, something after it.

@@ -1,7 +1,7 @@
 /**
  * Security requirements as written in definitions and host config (`{schemeName: [scopes]}`, the
  * OpenAPI / A2A 0.3 form) turned into the canonical proto form the card carries
- * (`{schemes: {schemeName: {list: [scopes]}}}`, A2A 1.0 §4.4.3; decision 0008).
+ * (`{schemes: {schemeName: {list: [scopes]}}}`, A2A 1.0 §4.4.1; decision 0008).
  */
 import type { SecurityRequirement, SecurityScheme } from '../protocol/index.js';
 import type { SecurityRequirementInput } from './agent-definition.js';
@@ -28,7 +28,7 @@ export function toSecurityRequirements(inputs: readonly SecurityRequirementInput
 
 /**
  * Throws when a requirement names a scheme the card does not declare: a client could never
- * satisfy it (A2A 1.0 §4.4.3 says requirements refer to `securitySchemes` by name).
+ * satisfy it (A2A 1.0 §4.4.1 says requirements refer to `securitySchemes` by name).
  * `where` says whose requirements these are, for the message.
  */
 export function assertSchemesDeclared(

@@ -115,7 +115,7 @@ class HostAgentSender implements AgentSender {
       version: '1.0',
       tenant: '',
       // In process there is no header: the extensions the message lists, and the target supports,
-      // are the ones it activates (A2A 1.0 §8.2), as they would be over HTTP.
+      // are the ones it activates (A2A 1.0 §4.6.1), as they would be over HTTP.
       activatedExtensions: (message.extensions ?? []).filter((uri) =>
         (handler.agentCard.capabilities.extensions ?? []).some((declared) => declared.uri === uri),
       ),

@@ -28,7 +28,7 @@ export function createRemoteAgents(outbound: OutboundConfig = {}): RemoteAgents 
   ): Promise<A2AClient> => {
     const options: A2AConnectOptions = {
       cardCache,
-      // The extensions a message lists are activated on its request (A2A-Extensions, A2A 1.0 §8.2).
+      // The extensions a message lists are activated on its request (A2A-Extensions, A2A 1.0 §3.2.6).
       ...(extensions.length === 0 ? {} : { extensions }),
       ...(outbound.allowPrivateNetworks === undefined
         ? {}

@@ -1,5 +1,5 @@
 /**
- * Per-skill security (A2A 1.0 §4.4.5 `AgentSkill.securityRequirements`; A2A 1.0 §7.4: "skills may
+ * Per-skill security (A2A 1.0 §4.4.5 `AgentSkill.securityRequirements`; A2A 1.0 §7.5: authorization may consider the skill; "skills may
  * carry their own security requirements"). A2A messages do not name a skill, so Concord reads the
  * skill a message invokes from, in order: a structured contract message (a data part with
  * `_a2a: true` and `contract`, OpenClaw PR #19293 a2a-contracts.md; the contract's skill has its name), then

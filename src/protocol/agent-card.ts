@@ -4,7 +4,7 @@
  */
 import type { Metadata } from './model.js';
 
-/** Protocol binding names (A2A 1.0 §5.1); custom bindings use a URI. */
+/** Protocol binding names (A2A 1.0 §5.3, §5.8); custom bindings use a URI. */
 export type ProtocolBinding = 'JSONRPC' | 'HTTP+JSON' | 'GRPC' | (string & {});
 
 /** One endpoint of the agent: a URL, the binding it speaks and the protocol version. */

@@ -1,6 +1,6 @@
 /**
  * Error tables of extensions. Concord maps every error from one table (errors.ts); a profile
- * that rides on A2A (an extension, A2A 1.0 §8) may have a vocabulary of its own, with its own
+ * that rides on A2A (an extension, A2A 1.0 §4.6) may have a vocabulary of its own, with its own
  * ErrorInfo `domain` and `reason`s, JSON-RPC codes and HTTP statuses (AAP's `aap.error` codes,
  * for instance). Such an extension contributes its table here instead of special cases in the
  * bindings: a `TableError` carries its row, and the envelopes (error-envelopes.ts) read the row

@@ -37,7 +37,7 @@ export function isKnownTaskState(state: string): state is TaskState {
   return (TASK_STATES as readonly string[]).includes(state);
 }
 
-/** Message author role (A2A 1.0 §4.1.4). */
+/** Message author role (A2A 1.0 §4.1.5). */
 export type Role = 'ROLE_USER' | 'ROLE_AGENT';
 
 /** True for a role this version knows (see isKnownTaskState, decision 0136). */

@@ -3,7 +3,7 @@
  * template. The server compiles them into its matcher (src/server/http/rest-routes.ts) and the
  * client fills them into URLs (src/client/transports/rest-binding.ts), so the two cannot drift.
  * 1.0 serves at the interface URL and again under an optional `/{tenant}` prefix (the proto's
- * additional_bindings, A2A 1.0 §9.5 and §11.3); 0.3 under `/v1` (its proto's HTTP annotations,
+ * additional_bindings, A2A 1.0 §4.4.6 `tenant` and §11.3); 0.3 under `/v1` (its proto's HTTP annotations,
  * A2A 0.3 §7). Each table is a record over `OperationName`: a new operation is a compile error
  * here until it has a route.
  */
@@ -33,7 +33,7 @@ export interface RestRoute {
 export interface RestRouteTable {
   /** Prefix of every path (`/v1` in 0.3, none in 1.0). */
   readonly prefix: string;
-  /** Whether every route also exists under `/{tenant}` after the prefix (A2A 1.0 §9.5). */
+  /** Whether every route also exists under `/{tenant}` after the prefix (A2A 1.0 §4.4.6 `tenant`). */
   readonly tenantPrefix: boolean;
   /** The routes, in the order a server tries them (their patterns do not overlap). */
   readonly routes: Readonly<Record<OperationName, RestRoute>>;

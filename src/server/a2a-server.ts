@@ -147,7 +147,7 @@ export interface A2AServerOptions {
    */
   pathPrefixes?: string[];
   /**
-   * A2A extensions (A2A 1.0 §8) plugged in through `ServerExtension`: declared on the card, run on
+   * A2A extensions (A2A 1.0 §4.6) plugged in through `ServerExtension`: declared on the card, run on
    * every send after `admitMessage`, offered to the agent as `context.extensions`, with documents
    * served as `documents` are (server-extension.ts, decision 0054), and error mappers, card
    * decorators, a default version and path prefixes joined with the options above (decision 0154).

@@ -17,11 +17,11 @@ export interface CallContext {
   version: ProtocolVersion;
   /** The binding the call came in on, when a binding made the call (error paths name its fields). */
   binding?: 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
-  /** Tenant from the REST path prefix or the request body (A2A 1.0 §9.5); `''` for none. */
+  /** Tenant from the REST path prefix or the request body (A2A 1.0 §4.4.6 `tenant`); `''` for none. */
   tenant: string;
   /** The caller, when an authenticator accepted credentials. */
   user?: CallerIdentity;
-  /** Extension URIs the client requested and the agent supports (A2A 1.0 §8.2). */
+  /** Extension URIs the client requested and the agent supports (A2A 1.0 §3.2.6). */
   activatedExtensions: string[];
   /** Aborted when the client goes away. */
   signal?: AbortSignal;

@@ -1,5 +1,5 @@
 /**
- * Server-side A2A extensions (A2A 1.0 §8; decision 0054): the one interface through which an
+ * Server-side A2A extensions (A2A 1.0 §4.6; decision 0054): the one interface through which an
  * extension (AUMP mandates, a profile such as AAP) plugs into an A2A server without the server
  * knowing it. An extension
  *
@@ -40,7 +40,7 @@ export interface ExtensionSend {
   readonly call: CallContext;
   /** The stored task of a follow-up; undefined for a message that creates a task. */
   readonly task: Task | undefined;
-  /** Whether the client activated this extension on the call (A2A 1.0 §8.2). */
+  /** Whether the client activated this extension on the call (A2A 1.0 §4.6.1). */
   readonly activated: boolean;
 }
 

@@ -25,7 +25,7 @@ export interface PushConfigRecord {
   taskId: string;
   /** Unique per task. */
   id: string;
-  /** The task's tenant (A2A 1.0 §9.5); `''` for none. */
+  /** The task's tenant (A2A 1.0 §4.4.6); `''` for none. */
   tenant: string;
   /** The webhook, checked against the SSRF guard when the config was made. */
   url: string;

@@ -12,7 +12,7 @@ import type { ReplyStore } from './reply-store.js';
 
 /** Who may see a task, and under which tenant it lives. Empty strings mean "none". */
 export interface TaskScope {
-  /** A2A 1.0 §9.5 tenant; `''` when the request named none. */
+  /** A2A 1.0 §4.4.6 tenant; `''` when the request named none. */
   tenant: string;
   /** The authenticated principal that created the task; `''` for anonymous callers. */
   owner: string;

@@ -31,7 +31,7 @@ const rpc03 = { url: 'https://a.example/rpc03', protocolBinding: 'JSONRPC', prot
 const rest10 = { url: 'https://a.example/rest', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' };
 const rpc10 = { url: 'https://a.example/rpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0.2' };
 const grpc10 = { url: 'a.example:443', protocolBinding: 'GRPC', protocolVersion: '1.0' };
-// A custom binding (A2A 1.0 §5.1: named by a URI) the client does not speak.
+// A custom binding (A2A 1.0 §5.8: named by a URI) the client does not speak.
 const custom10 = {
   url: 'https://a.example/custom',
   protocolBinding: 'https://bindings.example/ws',

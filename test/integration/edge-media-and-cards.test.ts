@@ -79,7 +79,7 @@ describe('HTTP+JSON answers in the media type of the request', () => {
     });
   }
 
-  it('JSON-RPC always answers application/json (A2A 1.0 §11.1)', async () => {
+  it('JSON-RPC always answers application/json (A2A 1.0 §9.1)', async () => {
     const response = await post(
       echo.url,
       { jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'no-such-task' } },

@@ -72,7 +72,7 @@ export class TargetSet {
     const u = str(url);
     const b = str(binding);
     const v = str(version);
-    // gRPC endpoints are written host:port (A2A 1.0 §4.4.1), which is no URL.
+    // gRPC endpoints are written host:port (A2A 1.0 §4.4.6), which is no URL.
     if (u === undefined || b === undefined || (b !== 'GRPC' && !URL.canParse(u))) return;
     const pv = probeVersion(v);
     if ((b !== 'JSONRPC' && b !== 'HTTP+JSON') || pv === undefined) {

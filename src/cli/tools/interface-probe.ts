@@ -1,7 +1,7 @@
 /**
  * `concord card`'s reachability lint: does something answer at each interface URL a fetched card
  * declares? An HTTP interface answers with any HTTP status. A gRPC interface is `host:port`
- * (A2A 1.0 §4.4.1), not an HTTP URL, so it is probed as gRPC is carried: an HTTP/2 session over TLS
+ * (A2A 1.0 §4.4.6), not an HTTP URL, so it is probed as gRPC is carried: an HTTP/2 session over TLS
  * or, for a loopback host or a `grpc://` / `http://` URL, in plaintext (the client's rule,
  * decision 0071), answered when the server's HTTP/2 SETTINGS arrive (decision 0142). Every
  * probe passes the client's network guard first (decision 0039).

@@ -1,5 +1,5 @@
 /**
- * The gRPC endpoint of an interface URL. Cards write it as `host:port` (A2A 1.0 §4.4.1; what the
+ * The gRPC endpoint of an interface URL. Cards write it as `host:port` (A2A 1.0 §4.4.6; what the
  * official SDKs pass to their channels); `grpc://` and `http://` URLs mean plaintext, `grpcs://`
  * and `https://` TLS. A bare `host:port` uses TLS (A2A 1.0 §7.1, §10.1 require it) unless the host
  * is this machine, where development servers listen in plaintext (decision 0071).

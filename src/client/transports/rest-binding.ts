@@ -1,7 +1,7 @@
 /**
  * The HTTP+JSON binding, client side: methods and paths come from the protocol's route tables
  * (src/protocol/rest-routes.ts), which the server matches too: 1.0 at the interface URL with an
- * optional `/{tenant}` prefix (A2A 1.0 §9.5), 0.3 under `/v1` (A2A 0.3 §7). What goes in the
+ * optional `/{tenant}` prefix (A2A 1.0 §4.4.6 `tenant`), 0.3 under `/v1` (A2A 0.3 §7). What goes in the
  * query and the body is this file's.
  */
 import {

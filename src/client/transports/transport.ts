@@ -91,7 +91,7 @@ export class Transport implements CallTransport {
   private headers(accept: string, hasBody: boolean): Record<string, string> {
     const headers: Record<string, string> = { accept };
     if (hasBody) {
-      // 1.0.1 asks for application/a2a+json on REST bodies; JSON-RPC is always application/json (A2A 1.0 §11.1).
+      // 1.0.1 asks for application/a2a+json on REST bodies; JSON-RPC is always application/json (A2A 1.0 §11.1, §9.1).
       headers['content-type'] =
         this.info.protocolBinding === 'HTTP+JSON' && this.info.protocolVersion === '1.0'
           ? 'application/a2a+json'

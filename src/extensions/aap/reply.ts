@@ -1,7 +1,7 @@
 /**
  * The reply of an AAP skill: the response object checked against the skill's response schema
  * before it leaves (a dealer bug is INTERNAL_ERROR, never an invalid payload on the wire), then
- * put in the part the buyer accepts (A2A 1.0 §3.2.1 `acceptedOutputModes`): the typed DataPart
+ * put in the part the buyer accepts (A2A 1.0 §3.2.2 `acceptedOutputModes`): the typed DataPart
  * with the response media type when the buyer takes it or any JSON, else a text part with the
  * response's human-readable message when the buyer takes only text.
  */

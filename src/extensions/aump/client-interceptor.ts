@@ -1,6 +1,6 @@
 /**
  * The client side of the AUMP binding as a client interceptor (client/auth/interceptors.ts): every send
- * whose message carries the AUMP extension gets it activated in the request header (A2A 1.0 §8.2;
+ * whose message carries the AUMP extension gets it activated in the request header (A2A 1.0 §3.2.6;
  * seed "Messages activate the extension with the A2A-Extensions header"), and, when asked, the
  * caller learns whether the agent activated it in turn (the server echoes activated extensions,
  * A2A 1.0 §4.6.1). Calls that carry no AUMP reference are left alone, so one client can send

@@ -1,7 +1,7 @@
 /**
  * What the model reads back from `send_to_agent`: the target's answer reduced to compact JSON —
  * the task's state, its status message and its artifacts' text and data, or the parts of a direct
- * message (A2A 1.0 §6.1) — or `{error}` when the send was refused. IDs, timestamps and history are
+ * message (A2A 1.0 §3.1.1) — or `{error}` when the send was refused. IDs, timestamps and history are
  * left out: they cost tokens and the model cannot use them (docs/decisions/0021-agent-tool.md).
  */
 import type { Artifact, Part, SendMessageResponse, TaskState } from '../../protocol/index.js';

@@ -1,6 +1,6 @@
 /**
  * The host authenticator: verifies every credential a request carries for the declared schemes,
- * then evaluates the requirement alternatives (an OR of ANDs, A2A 1.0 §7.3). It answers as
+ * then evaluates the requirement alternatives (an OR of ANDs, A2A 1.0 §4.4.1 `securityRequirements`). It answers as
  * A2A 1.0 §7.4 asks: no identity for anonymous calls when nothing is required; 401
  * (UnauthenticatedError) for missing or invalid credentials, saying why but never echoing them;
  * 403 (PermissionDeniedError) for a proved caller without the required scopes. It runs in call

@@ -1,6 +1,6 @@
 /**
  * The public half of the host's security configuration: the schemes and requirements a card
- * declares (A2A 1.0 §4.4.2 SecurityScheme, §4.4.3 SecurityRequirement), built from the same
+ * declares (A2A 1.0 §4.5.1 SecurityScheme, §4.4.1 `securityRequirements`), built from the same
  * SecurityConfig the authenticator enforces, so the card never promises what is not checked
  * (Shaman's agent-card.md: cards are "enhanced with organization-specific security schemes").
  * Only declarations leave this file: secrets, API keys and JWKS locations never do.

@@ -1,9 +1,9 @@
 /**
  * Security requirements as the host evaluates them: a list of alternatives (OR), each naming the
- * schemes that must all be satisfied (AND) with the scopes each needs (A2A 1.0 §4.4.3
- * SecurityRequirement; A2A 1.0 §7.3 "an OR of ANDs"). Pure functions over what the verifiers
+ * schemes that must all be satisfied (AND) with the scopes each needs (A2A 1.0 §4.4.1
+ * SecurityRequirement; A2A 1.0 §4.4.1, an OR of ANDs). Pure functions over what the verifiers
  * established per scheme, so the same check serves the agent's requirements at call setup and a
- * skill's own requirements when a message invokes it (A2A 1.0 §7.4 "skills may carry their own").
+ * skill's own requirements when a message invokes it (A2A 1.0 §7.5: authorization may consider the skill requested).
  */
 import { A2AError } from '../../protocol/index.js';
 import type { CallerIdentity } from '../../server/index.js';
@@ -132,7 +132,7 @@ export function describeAlternative(
   return Object.keys(alternative).map(describe).join(' and ');
 }
 
-/** The 403 for a caller whose proved schemes lack scopes (A2A 1.0 §7.4: 403 for permission). */
+/** The 403 for a caller whose proved schemes lack scopes (A2A 1.0 §3.3.2: 403 for permission). */
 export function permissionDenied(shortfall: readonly ScopeShortfall[]): A2AError {
   const parts = shortfall.map((s) => `scheme "${s.scheme}" lacks scope(s) ${s.missing.join(', ')}`);
   return new A2AError('PermissionDeniedError', `Permission denied: ${parts.join('; ')}`, {

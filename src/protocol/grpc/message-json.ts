@@ -169,7 +169,7 @@ function valueToJson(value: object | null | undefined): unknown {
 
 /**
  * RFC 3339 in UTC with the fraction in 3, 6 or 9 digits (proto3 JSON); always at least
- * milliseconds, as A2A 1.0 asks (A2A 1.0 §5.5), so a timestamp reads the same on every binding.
+ * milliseconds, as A2A 1.0 asks (A2A 1.0 §5.6.1), so a timestamp reads the same on every binding.
  */
 function timestampToJson(value: object): string {
   const v = value as { seconds?: unknown; nanos?: number };

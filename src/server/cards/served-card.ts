@@ -3,7 +3,7 @@
  * endpoint, the extended card on each binding, `concord card <dir>`; decision 0149):
  *
  * - `servedCard`: the card input completed from what the server runs: its interfaces at a base
- *   URL, its push capability, the extensions it mounts (A2A 1.0 §8.1);
+ *   URL, its push capability, the extensions it mounts (A2A 1.0 §4.6.1);
  * - `servedCardJson`: that card in one version's wire JSON, decorated, then signed (A2A 1.0 §8.4:
  *   the signature covers the JSON the client receives).
  */
@@ -62,7 +62,7 @@ export function servedCard(input: AgentCardInput, facts: ServedFacts): AgentCard
         );
   // Capability flags must match behaviour (A2A 1.0 §3.3.4): push exactly when it is configured.
   const capabilities = Object.assign({}, input.capabilities, { pushNotifications: facts.push === true });
-  // Extensions in use are declared (A2A 1.0 §8.1); the card's own entries win for the same URI.
+  // Extensions in use are declared (A2A 1.0 §4.6.1); the card's own entries win for the same URI.
   const declared = withDeclarations(input.capabilities.extensions, facts.extensions ?? []);
   if (declared !== undefined) capabilities.extensions = declared;
   return Object.assign({}, input, { supportedInterfaces: interfaces, capabilities });

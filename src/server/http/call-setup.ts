@@ -1,7 +1,7 @@
 /**
  * Builds the CallContext of an HTTP request: negotiated version (A2A 1.0 §3.6), activated
- * extensions (A2A 1.0 §8.2: requested in `A2A-Extensions`, or `X-A2A-Extensions` in 0.3, and
- * supported by the card), required-extension check (§8.3, -32008), and the caller's identity.
+ * extensions (A2A 1.0 §3.2.6, §4.6.1: requested in `A2A-Extensions`, or `X-A2A-Extensions` in 0.3, and
+ * supported by the card), required-extension check (§3.3.4, §4.6.3, -32008), and the caller's identity.
  */
 import {
   A2AError,

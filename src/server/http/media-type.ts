@@ -5,7 +5,7 @@
  * of them gets that one back; any other request (no body, as GET and DELETE send) is answered in
  * the first of them its `Accept` lists; with neither, `application/json`, which every JSON client
  * reads.
- * Error bodies follow the same rule. JSON-RPC always answers `application/json` (A2A 1.0 §11.1).
+ * Error bodies follow the same rule. JSON-RPC always answers `application/json` (A2A 1.0 §9.1).
  */
 import type { HttpRequest } from './http-types.js';
 

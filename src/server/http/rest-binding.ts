@@ -157,7 +157,7 @@ export async function handleRest(
     const codec = restCodec(version);
     framing = true;
     const params = operation.decode(codec, await routeParams(request, route, options.maxJsonDepth), '');
-    // The tenant travels in the path; a body naming another tenant is a contradiction (A2A 1.0 §9.5).
+    // The tenant travels in the path; a body naming another tenant is a contradiction (A2A 1.0 §4.4.6 `tenant`).
     if (
       params.tenant !== undefined &&
       params.tenant !== '' &&

@@ -53,7 +53,7 @@ function compile(table: RestRouteTable, prefix: string): Route[] {
   );
 }
 
-/** Per version: the routes at the prefix, then (1.0) the same under `/{tenant}` (A2A 1.0 §9.5). */
+/** Per version: the routes at the prefix, then (1.0) the same under `/{tenant}` (A2A 1.0 §4.4.6 `tenant`). */
 function matcher(table: RestRouteTable): { plain: Route[]; tenanted?: Route[] } {
   const plain = compile(table, table.prefix);
   return table.tenantPrefix ? { plain, tenanted: compile(table, `${table.prefix}/${SEG}`) } : { plain };

@@ -1,5 +1,5 @@
 /**
- * `acceptedOutputModes` check (A2A 1.0 §3.2.1): when a client accepts none of the media types
+ * `acceptedOutputModes` check (A2A 1.0 §3.2.2): when a client accepts none of the media types
  * the agent can produce, the send fails with ContentTypeNotSupportedError (-32005) instead of
  * running the agent for output the client cannot use. Wildcards (`text/*`, `*\/*`) match.
  */

@@ -1,6 +1,6 @@
 /**
  * The four push-config operations and the config given inline with a send, as the request
- * handler runs them (A2A 1.0 §3.1.7-3.1.10, §3.2.1 `taskPushNotificationConfig`). Each first
+ * handler runs them (A2A 1.0 §3.1.7-3.1.10, §3.2.2 `taskPushNotificationConfig`). Each first
  * loads the task in the caller's scope, so a task the caller may not see reads as not found (A2A
  * 1.0 §13.1) and its configs with it. Field paths in errors follow the wire of the call: 1.0 is
  * flat (`/url`), 0.3 wraps the config (`/pushNotificationConfig/url`), and inline configs sit

@@ -28,7 +28,7 @@ export function assertTransition(taskId: string, from: TaskState, to: TaskState)
 }
 
 /**
- * The refusal of a message to a finished task: 1.0 answers -32004 (A2A 1.0 §3.4.4); 0.3 names no
+ * The refusal of a message to a finished task: 1.0 answers -32004 (A2A 1.0 §3.1.1); 0.3 names no
  * code, so -32602 as a2a-python does (decision 0005).
  */
 export function terminalTaskError(task: Task, call: CallContext): A2AError {

@@ -14,7 +14,7 @@ export interface TaskEventSink {
   readonly contextId: string;
   /** Validates and queues one event; throws if it is illegal now. */
   emit(event: StreamResponse): void;
-  /** Sends a direct Message reply instead of a task (A2A 1.0 §6.1). */
+  /** Sends a direct Message reply instead of a task (A2A 1.0 §3.1.1). */
   reply(message: Message): void;
 }
 
@@ -105,7 +105,7 @@ export class TaskUpdater {
     this.updateStatus('TASK_STATE_CANCELED', message);
   }
 
-  /** Asks the client for more input; the question goes in the status message (A2A 1.0 §6.9). */
+  /** Asks the client for more input; the question goes in the status message (A2A 1.0 §3.4.3). */
   requireInput(message: MessageInput): void {
     this.updateStatus('TASK_STATE_INPUT_REQUIRED', message);
   }
@@ -137,7 +137,7 @@ export class TaskUpdater {
   }
 
   /**
-   * Answers with a direct Message and no task (A2A 1.0 §6.1). Only allowed as the first and only
+   * Answers with a direct Message and no task (A2A 1.0 §3.1.1). Only allowed as the first and only
    * output for a message that did not name an existing task.
    */
   reply(message: MessageInput): void {

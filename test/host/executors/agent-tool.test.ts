@@ -102,7 +102,7 @@ async function setup(
   });
   const reviewerServer = createA2AServer({
     agentCard: card('reviewer'),
-    // A direct message reply, no task (A2A 1.0 §6.1).
+    // A direct message reply, no task (A2A 1.0 §3.1.1).
     executor: { execute: (_context, updater) => updater.reply('Looks good') },
   });
   const handlers = new Map([

@@ -1,5 +1,5 @@
 /**
- * Requirement evaluation as an OR of ANDs (A2A 1.0 §7.3), the helpers the host uses for unexposed
+ * Requirement evaluation as an OR of ANDs (A2A 1.0 §4.4.1 `securityRequirements`), the helpers the host uses for unexposed
  * agents and per-skill requirements, requirement validation, and the card conversion.
  */
 import { describe, expect, it } from 'vitest';

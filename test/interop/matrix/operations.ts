@@ -109,7 +109,7 @@ export const OPERATIONS: Operation[] = [
     async run(driver) {
       const done = await driver.send('done already');
       expect(done.state).toBe('completed');
-      // TaskNotCancelableError (-32002; A2A 1.0 §3.3.1): a terminal task cannot be canceled.
+      // TaskNotCancelableError (-32002; A2A 1.0 §3.1.5): a terminal task cannot be canceled.
       await expect(driver.cancel(done.id)).rejects.toThrow(/cancel/i);
     },
   },

@@ -1,5 +1,5 @@
 /**
- * TaskStore suite, visibility: tenants are isolated (A2A 1.0 §9.5) and a task is seen only by its
+ * TaskStore suite, visibility: tenants are isolated (A2A 1.0 §13.1) and a task is seen only by its
  * owner, or by everyone in its tenant when created anonymously; invisible reads as absent (§13.1).
  */
 import { describe, expect, it } from 'vitest';
