@@ -1,7 +1,7 @@
 /**
  * The contract context a target agent is given for a delivered contract message (seed "Contract
- * context injection"), line for line as upstream builds it (spec/seed-sources.md §(a) "Context
- * injected into the target's system prompt"), so prompts written for either read the same.
+ * context injection"), line for line as upstream builds it (OpenClaw PR #19293, the
+ * `extraSystemPrompt` of `sessions_send`; decision 0016), so prompts written for either read the same.
  */
 import type { ContractInvocation } from './contract-types.js';
 

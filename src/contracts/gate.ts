@@ -1,6 +1,6 @@
 /**
  * The delivery gate (OpenClaw PR #19293 a2a-contracts.md "Validation behavior"), in the upstream order
- * (spec/seed-sources.md §(a) "sessions_send gate"):
+ * (OpenClaw PR #19293, `sessions_send` in a2a-contracts; decision 0016):
  *
  * | message                         | agent                        | result                         |
  * | ------------------------------- | ---------------------------- | ------------------------------ |

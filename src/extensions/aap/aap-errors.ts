@@ -1,6 +1,6 @@
 /**
  * The AAP error vocabulary (AAP v0.1 errors: eleven codes, their HTTP statuses and JSON-RPC
- * codes, spec/seed-sources.md §(c) "Error payload and vocabulary") as an extension error table,
+ * codes, AAP v0.1 docs/errors.md, auto-agent-protocol/auto-agent-protocol at e68f478; decision 0062) as an extension error table,
  * and the `aap.error` payload every refusal carries: on REST (A2A 1.0 §11.6) `details` holds the
  * google.rpc.ErrorInfo (reason = the AAP code, domain `autoagentprotocol.org`, metadata = the
  * details as strings) and then the typed `aap.error` entry; on JSON-RPC 1.0 `error.data` is that

@@ -1,5 +1,5 @@
 /**
- * The AAP additions to an agent card (spec/seed-sources.md §(c) "Agent card additions"): the
+ * The AAP additions to an agent card (AAP v0.1 docs/a2a-profile.md, auto-agent-protocol/auto-agent-protocol at e68f478; decision 0062): the
  * extension entry naming the profile, its manifest and the seven required skills; the skills
  * with their request and response media types; per-skill bearer requirements for the skills that
  * are not anonymous (A2A 1.0 §4.4.5 `AgentSkill.securityRequirements`); and, as the card is

@@ -1,7 +1,7 @@
 /**
  * The seven AAP v0.1 skills (schemas/aap/v0.1/skills.yaml, seed aap-http-json-binding.md): each
  * skill's request and response `type`s, schemas and media types, and its anonymity and consent
- * rules (spec/seed-sources.md §(c) "Skills, types and media types").
+ * rules (AAP v0.1 skills.yaml, auto-agent-protocol/auto-agent-protocol at e68f478; decision 0062).
  */
 
 /** The AAP v0.1 extension URI, the one the card's `capabilities.extensions` entry names. */
@@ -10,7 +10,7 @@ export const AAP_EXTENSION_URI = 'https://autoagentprotocol.org/extensions/a2a-a
 export const AAP_SCHEMA_BASE_URL = 'https://autoagentprotocol.org/v0.1/schemas/';
 /** The contract URI of the profile (manifest `contract.uri`). */
 export const AAP_CONTRACT_URI = 'https://autoagentprotocol.org/v0.1/';
-/** The path of the contract manifest (seed-sources §(c) "Contract manifest"). */
+/** The path of the contract manifest (AAP v0.1 docs/contract-manifest.md; decision 0062). */
 export const AAP_MANIFEST_PATH = '/.well-known/auto-agent-contract.json';
 
 /** An AAP skill id. */

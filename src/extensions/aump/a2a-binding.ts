@@ -3,7 +3,7 @@
  * carries only an extension-scoped reference to a mandate (`mandate_id`, `mandate_hash`,
  * `version`) with its `A2A-Extensions` activation, and the validator a receiver runs on such a
  * message. The validator's checks, their order and their error strings are the reference SDK's
- * (seed-sources.md §(b) "a2a_message validator"); the ones it adds are listed at `validateA2aMessage`.
+ * (the `a2a_message` check of Agentic-User-Mandate-Protocol/aump-js); the ones it adds are listed at `validateA2aMessage`.
  */
 import { randomUUID } from 'node:crypto';
 import type { AgentExtension, Message, Metadata, Part, Role } from '../../protocol/index.js';

@@ -1,5 +1,5 @@
 /**
- * The conformance suite's bridge checks (seed-sources.md §(b) "Other bridges" and "A2A binding"):
+ * The conformance suite's bridge checks (AUMP bindings/mcp.md, bindings/ucp-ap2.md and bindings/a2a.md, Agentic-User-Mandate-Protocol/spec):
  * how an AUMP reference rides on MCP (`_meta` keys, the `aump.evaluate_action` tool), on an A2A
  * Agent Card and message, and on UCP/AP2 payloads. They check shapes only: bridge fixtures carry the
  * placeholder hash `sha256-example`, so nothing is recomputed here.

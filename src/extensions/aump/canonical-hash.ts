@@ -1,6 +1,6 @@
 /**
  * `mandate_hash` and every other AUMP hash: `sha256-` + lowercase hex of SHA-256 over the UTF-8
- * bytes of the value's canonical JSON (seed-sources.md §(b) "mandate_hash"; decision 0055).
+ * bytes of the value's canonical JSON (aump-js `stableStringify`, Agentic-User-Mandate-Protocol/aump-js; decision 0055).
  *
  * The canonical form is RFC 8785 (the card layer's `canonicalJson`): keys sorted by UTF-16 code
  * units, no whitespace, strings as JSON.stringify writes them (non-ASCII as raw UTF-8, never

@@ -1,5 +1,5 @@
 /**
- * The identifiers AUMP v0.1 fixes (seed aump-a2a-binding.md "Extension URI"; seed-sources.md §(b)):
+ * The identifiers AUMP v0.1 fixes (AUMP bindings/a2a.md, Agentic-User-Mandate-Protocol/spec):
  * the A2A extension URI (a breaking binding change mints a new one), the protocol version, and the
  * canonical URIs of its four JSON Schemas.
  */

@@ -1,5 +1,5 @@
 /**
- * Action evaluation (seed-sources.md §(b) "Action evaluation / decision model"): is this agent, under
+ * Action evaluation (AUMP spec.md and schemas/action-evaluation.schema.json, Agentic-User-Mandate-Protocol/spec; decision 0055): is this agent, under
  * this mandate, allowed to take this action now? The answer is `allowed`, `requires_escalation`
  * (a human must review first) or `denied`, with reason codes and the mandate paths behind them.
  *

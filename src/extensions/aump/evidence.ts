@@ -1,5 +1,5 @@
 /**
- * AUMP evidence events (seed-sources.md §(b) "Evidence record"; decision 0057): building one under
+ * AUMP evidence events (AUMP schemas/evidence-event.schema.json, Agentic-User-Mandate-Protocol/spec; decision 0057): building one under
  * a mandate's evidence policy, its place in the hash chain, and the conformance suite's semantic
  * check.
  *

@@ -1,6 +1,6 @@
 /**
  * The AUMP v0.1 documents as TypeScript types, mirroring `schemas/aump/*.schema.json` (closed
- * objects everywhere; seed-sources.md §(b) "Mandate document", "Evidence record"). The schemas are
+ * objects everywhere; AUMP schemas/mandate.schema.json and evidence-event.schema.json, Agentic-User-Mandate-Protocol/spec). The schemas are
  * what is enforced; these types are what code may rely on after validation.
  */
 

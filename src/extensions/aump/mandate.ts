@@ -1,5 +1,5 @@
 /**
- * Loading and checking mandate documents (seed-sources.md §(b) "Mandate document"): the schema
+ * Loading and checking mandate documents (AUMP schemas/mandate.schema.json, Agentic-User-Mandate-Protocol/spec): the schema
  * first (the suite's `mandate.schema.json`), then the semantic rules the schema cannot express —
  * a mandate that is not `active`, one past its `expires_at`, and a `delegated` one without any
  * objective bound on what the agent may do.
@@ -72,7 +72,7 @@ function instant(value: string, where: string): number {
   return time;
 }
 
-/** Whether the mandate puts any objective limit on a delegated agent (seed-sources.md §(b)). */
+/** Whether the mandate puts any objective limit on a delegated agent (AUMP spec.md; decision 0055). */
 function hasObjectiveBound(mandate: Mandate): boolean {
   const { authority, purpose } = mandate;
   return (

@@ -1,6 +1,6 @@
 /**
  * The AUMP profile (`profile.schema.json`): the discovery document an AUMP-capable agent serves at
- * `/.well-known/aump` below its base URL (seed-sources.md §(b) "Profile"; decision 0058). It says
+ * `/.well-known/aump` below its base URL (AUMP schemas/profile.schema.json, Agentic-User-Mandate-Protocol/spec; decision 0058). It says
  * which AUMP versions and schemas the agent uses and how to reach it over the A2A binding; Concord
  * offers the A2A binding only, so that is the one binding listed.
  */

@@ -2,7 +2,7 @@
  * Checks that each contract's `input` and `output` is itself a valid JSON Schema (draft 2020-12)
  * before any message is validated against it, so a broken contract fails at load, at its line,
  * rather than on the first request (OpenClaw PR #19293 a2a-contracts.md "Contract schema reference"; the
- * upstream accepted any object, see spec/seed-sources.md §(a)). A separate ajv instance in strict
+ * upstream accepted any object, see decision 0016). A separate ajv instance in strict
  * mode catches unknown keywords, unknown formats and unresolvable `$ref`s as well as meta-schema
  * violations.
  */

@@ -186,7 +186,7 @@ function normalizeA2A(
   at: (...segments: Array<string | number>) => string,
   sink: ProblemSink,
 ): A2ASection {
-  // allowFreeform defaults to true: undefined is treated as true upstream (seed-sources.md §(a)).
+  // allowFreeform defaults to true: undefined is treated as true upstream (OpenClaw PR #19293; decision 0016).
   const contracts = raw.a2a?.contracts ?? {};
   for (const [name, contract] of Object.entries(contracts)) {
     if (contract.input !== undefined)

@@ -1,7 +1,7 @@
 /**
  * MCP servers in definitions (decision 0023): the host config's `mcpServers` (stdio
  * `{command, args, env, cwd}` or streamable HTTP `{url, headers}`), and each agent's `mcpServers`
- * entries (Shaman, spec/seed-sources.md §(d): server name -> tool names, or an inline
+ * entries (codespin-ai/shaman agent docs; decision 0012: server name -> tool names, or an inline
  * `{command, args, tools}`). What can be checked without starting a server is checked here — a
  * server the host does not define, a code agent with MCP servers, a URL that is not http(s) —
  * each at its field; that the tools exist is checked when the host starts the servers.
