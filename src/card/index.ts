@@ -4,16 +4,10 @@
  * protocol version. Also the agent-definition types the host loader produces.
  */
 export type * from './agent-definition.js';
-export {
-  buildAgentCard,
-  defaultCardInterfaces,
-  type BuildCardOptions,
-  type ServedCapabilities,
-} from './build-card.js';
-export { CONTRACT_TAG } from './card-skills.js';
-export { toSecurityRequirement, toSecurityRequirements } from './security-requirements.js';
+export { buildAgentCard, type BuildCardOptions, type ServedCapabilities } from './build-card.js';
+
 export { canonicalJson, CanonicalJsonError } from './canonical-json.js';
-export { cardSigningPayload, signAgentCard, withSignatures, type SigningKey } from './card-signing.js';
+export { signAgentCard, type SigningKey } from './card-signing.js';
 export { verifyAgentCard, type CardVerification, type VerifyCardOptions } from './card-verify.js';
 export type { JwksFetcher, JwksResolver, JwksSource, VerificationKey } from './verification-keys.js';
 export {
@@ -21,10 +15,5 @@ export {
   type CardSignatureFailure,
   type CardSignatureReason,
 } from './card-signature-error.js';
-export {
-  CARD_SIGNING_ALGORITHMS,
-  CARD_VERIFY_ALGORITHMS,
-  ASYMMETRIC_JWS_ALGORITHMS,
-  type CardSigningAlgorithm,
-} from './signing-algorithms.js';
+export { CARD_SIGNING_ALGORITHMS, type CardSigningAlgorithm } from './signing-algorithms.js';
 export { lintAgentCard, type CardProblem, type CardVersion } from './card-lint.js';

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { CheckContext } from './check-context.js';
 import { jsonRpcProblem } from './envelope-checks.js';
 import { describeError, expectedError, isError } from './error-checks.js';
-import { JSON_RPC_METHOD_NAMES, type OperationName } from '../protocol/index.js';
+import { JSON_RPC_METHOD_NAMES, type OperationName } from '../protocol/internal.js';
 import type { ProbeTarget } from './probe-targets.js';
 import { jsonOf } from './raw-http.js';
 import { WireProbe, type Exchange, type Reading } from './wire-probe.js';

@@ -10,9 +10,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { lintAgentCard, verifyAgentCard } from '../card/index.js';
-import { A2ALocalError, createJwksFetcher, fetchAgentCardJson, type NetworkPolicy } from '../client/index.js';
-import { loadHost, publicAddressOf, servedAgentCardJson, type HostConfig } from '../host/index.js';
-import { v0_3JsonRpcCodec, v1_0Codec, type ProtocolVersion } from '../protocol/index.js';
+import {
+  A2ALocalError,
+  createJwksFetcher,
+  fetchAgentCardJson,
+  type NetworkPolicy,
+} from '../client/internal.js';
+import { loadHost, publicAddressOf, servedAgentCardJson, type HostConfig } from '../host/internal.js';
+import { v0_3JsonRpcCodec, v1_0Codec, type ProtocolVersion } from '../protocol/internal.js';
 import { connectClient, networkPolicyFor, type CallFlags } from './call-flags.js';
 import { HOST_EXTENSIONS } from './host-extensions.js';
 import { describeFailure, UsageError } from './exit-codes.js';

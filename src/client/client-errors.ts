@@ -12,7 +12,7 @@ import {
   errorTypeForCode,
   type A2AErrorType,
   type FieldViolation,
-} from '../protocol/index.js';
+} from '../protocol/internal.js';
 
 /** What the wire said, normalised over the JSON-RPC and REST envelopes (digest §5.2). */
 export interface WireErrorFacts {

@@ -20,10 +20,10 @@ export type {
   SubscribeOptions,
 } from './client-options.js';
 export type { A2AReadWarning } from './answer-reading.js';
-export { selectInterface, type TransportPreference } from './interface-selection.js';
-export type { ClientBinding, TransportInfo } from './transport.js';
-export { parseGrpcTarget } from './grpc-target.js';
-export type { GrpcChannelCredentials, GrpcClientOptions, GrpcTarget } from './grpc-target.js';
+export { type TransportPreference } from './interface-selection.js';
+export { type TransportInfo } from './transport.js';
+
+export { type GrpcChannelCredentials, type GrpcClientOptions } from './grpc-target.js';
 export type { RetryOptions } from './retry.js';
 export { isFinalEvent, type ResumeOptions } from './resumable-stream.js';
 
@@ -33,35 +33,19 @@ export {
   A2ALocalError,
   type A2ALocalErrorKind,
   type A2ALocalErrorOptions,
-  type WireErrorFacts,
 } from './client-errors.js';
 
 // Finding and trusting cards.
-export { resolveAgentCard, fetchAgentCardJson, type ResolveAgentCardOptions } from './resolve-agent-card.js';
-export type { CardFetchOptions, FetchedCardJson, ResolvedCard } from './card-resolver.js';
+export { resolveAgentCard, type ResolveAgentCardOptions } from './resolve-agent-card.js';
+export { type CardFetchOptions, type ResolvedCard } from './card-resolver.js';
 export { CardCache, defaultCardCache, type CachedCard, type CardCacheOptions } from './card-cache.js';
 export { createJwksFetcher, type JwksFetcherOptions } from './jwks-fetcher.js';
 
 // The network guard every outbound request passes (digest §7.5).
-export {
-  blockedAddressReason,
-  checkTarget,
-  type HostResolver,
-  type NetworkPolicy,
-  type ResolvedAddress,
-} from './address-guard.js';
+export { type NetworkPolicy } from './address-guard.js';
 
 // Credentials chosen from the card's security requirements.
-export {
-  bearer,
-  apiKey,
-  selectCredentials,
-  type ApiKeyOptions,
-  type Credential,
-  type CredentialContext,
-  type SecretSource,
-  type SelectedCredential,
-} from './auth.js';
+export { bearer, apiKey, type ApiKeyOptions, type Credential, type SecretSource } from './auth.js';
 export { oauth2ClientCredentials, type OAuth2ClientCredentialsOptions } from './oauth2-client-credentials.js';
 
 // Interceptors.
@@ -69,7 +53,6 @@ export {
   headersInterceptor,
   extensionsInterceptor,
   type CallOutcome,
-  type CallPurpose,
   type ClientInterceptor,
   type OutgoingCall,
 } from './interceptors.js';

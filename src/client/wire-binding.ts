@@ -23,7 +23,7 @@ import type {
   TaskPushNotificationConfig,
   TaskPushNotificationConfigRef,
   WireCodec,
-} from '../protocol/index.js';
+} from '../protocol/internal.js';
 
 /** Requests and results of every operation, by the spec's name (same names as the server's). */
 export interface OperationTypes {

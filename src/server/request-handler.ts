@@ -25,7 +25,7 @@ import {
   type Task,
   type TaskPushNotificationConfig,
   type TaskPushNotificationConfigRef,
-} from '../protocol/index.js';
+} from '../protocol/internal.js';
 import {
   IdempotencyKeyConflictError,
   type ApprovalEvent,
@@ -35,7 +35,7 @@ import {
   type StoredTask,
   type TaskScope,
   type TaskStore,
-} from '../store/index.js';
+} from '../store/internal.js';
 import {
   decideApproval,
   holdForApproval,

@@ -12,7 +12,7 @@ import {
   type A2AServerOptions,
   type AgentExecutor,
   type EventHub,
-} from '../../src/server/index.js';
+} from '../../src/server/internal.js';
 import { listenGrpc, type RunningGrpcServer } from '../../src/server/grpc/index.js';
 import { startEcho, type EchoServer } from '../helpers/echo-server.js';
 import { grpcClient, grpcDriver, grpcWireError } from '../helpers/grpc-driver.js';

@@ -14,11 +14,6 @@ export {
 export {
   AAP_SKILLS,
   AAP_EXTENSION_URI,
-  AAP_SCHEMA_BASE_URL,
-  AAP_CONTRACT_URI,
-  AAP_MANIFEST_PATH,
-  aapSkill,
-  skillForRequestType,
   type AapSkill,
   type AapSkillId,
   type ConsentScope,
@@ -26,25 +21,15 @@ export {
 export {
   AAP_ERRORS,
   AAP_ERROR_DOMAIN,
-  AAP_ERROR_DETAIL_TYPE,
   AapError,
   aapError,
-  defaultRetryable,
-  mapToAapError,
   type AapErrorCode,
   type AapErrorOptions,
   type AapErrorPayload,
 } from './aap-errors.js';
-export { aapSchemas, AAP_SCHEMA_DIR, type AapSchemas, type SchemaIssue } from './schema-registry.js';
-export { checkConsent, DEFAULT_CONSENT_POLICY, type ConsentPolicy } from './consent.js';
-export { createRateLimiter, type RateLimit, type RateLimiter } from './rate-limiter.js';
-export { contractManifest, type ManifestOptions, type ManifestDealer } from './manifest.js';
-export {
-  aapCardExtension,
-  aapCardSkills,
-  aapDefaultModes,
-  decorateAapCard,
-  AAP_GENERIC_MODES,
-} from './card.js';
-export { replyMode, replyParts, type AapResponse } from './reply.js';
-export { readAapRequest, validateAapRequest, peekRequestType, type AapRequest } from './request-checks.js';
+
+export { type ConsentPolicy } from './consent.js';
+export { type RateLimit } from './rate-limiter.js';
+
+export { type AapResponse } from './reply.js';
+export { type AapRequest } from './request-checks.js';

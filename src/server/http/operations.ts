@@ -3,7 +3,7 @@
  * it, and how its result is encoded. Both bindings (JSON-RPC and REST) dispatch through this
  * table, so they stay functionally equivalent (A2A 1.0 §5; digest §11 item 8).
  */
-import type { OperationName, ProtocolVersion, WireCodec } from '../../protocol/index.js';
+import type { OperationName, ProtocolVersion, WireCodec } from '../../protocol/internal.js';
 import type { CallContext } from '../call-context.js';
 import type { EventStream, RequestHandler } from '../request-handler.js';
 import type { HttpRequest } from './http-types.js';
