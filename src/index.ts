@@ -14,12 +14,4 @@ export {
   type AgentExecutor,
   type RequestContext,
 } from './server/index.js';
-export {
-  A2AError,
-  type AgentCard,
-  type Artifact,
-  type Message,
-  type Part,
-  type Task,
-  type TaskState,
-} from './protocol/index.js';
+export { A2AError, type Message, type Part, type Task } from './protocol/index.js';

@@ -6,7 +6,7 @@
 export type * from './agent-definition.js';
 export { buildAgentCard, type BuildCardOptions, type ServedCapabilities } from './build-card.js';
 
-export { canonicalJson, CanonicalJsonError } from './canonical-json.js';
+export { canonicalJson } from './canonical-json.js';
 export { signAgentCard, type SigningKey } from './card-signing.js';
 export { verifyAgentCard, type CardVerification, type VerifyCardOptions } from './card-verify.js';
 export type { JwksFetcher, JwksResolver, JwksSource, VerificationKey } from './verification-keys.js';

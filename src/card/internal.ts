@@ -10,3 +10,4 @@ export { CONTRACT_TAG } from './card-skills.js';
 export { toSecurityRequirement, toSecurityRequirements } from './security-requirements.js';
 export { cardSigningPayload, withSignatures } from './card-signing.js';
 export { CARD_VERIFY_ALGORITHMS, ASYMMETRIC_JWS_ALGORITHMS } from './signing-algorithms.js';
+export { CanonicalJsonError } from './canonical-json.js';

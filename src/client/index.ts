@@ -21,11 +21,11 @@ export type {
 } from './client-options.js';
 export type { A2AReadWarning } from './answer-reading.js';
 export { type TransportPreference } from './interface-selection.js';
-export { type TransportInfo } from './transport.js';
+export { type ClientBinding, type TransportInfo } from './transport.js';
 
 export { type GrpcChannelCredentials, type GrpcClientOptions } from './grpc-target.js';
 export type { RetryOptions } from './retry.js';
-export { isFinalEvent, type ResumeOptions } from './resumable-stream.js';
+export { type ResumeOptions } from './resumable-stream.js';
 
 // Errors: what the agent said (A2AClientError) and what went wrong here (A2ALocalError).
 export {
@@ -39,17 +39,24 @@ export {
 export { resolveAgentCard, type ResolveAgentCardOptions } from './resolve-agent-card.js';
 export { type CardFetchOptions, type ResolvedCard } from './card-resolver.js';
 export { CardCache, defaultCardCache, type CachedCard, type CardCacheOptions } from './card-cache.js';
-export { createJwksFetcher, type JwksFetcherOptions } from './jwks-fetcher.js';
 
 // The network guard every outbound request passes (digest §7.5).
-export { type NetworkPolicy } from './address-guard.js';
+export { type HostResolver, type ResolvedAddress, type NetworkPolicy } from './address-guard.js';
 
 // Credentials chosen from the card's security requirements.
-export { bearer, apiKey, type ApiKeyOptions, type Credential, type SecretSource } from './auth.js';
+export {
+  type CredentialContext,
+  bearer,
+  apiKey,
+  type ApiKeyOptions,
+  type Credential,
+  type SecretSource,
+} from './auth.js';
 export { oauth2ClientCredentials, type OAuth2ClientCredentialsOptions } from './oauth2-client-credentials.js';
 
 // Interceptors.
 export {
+  type CallPurpose,
   headersInterceptor,
   extensionsInterceptor,
   type CallOutcome,
@@ -58,7 +65,7 @@ export {
 } from './interceptors.js';
 
 // Contract-aware sends (issue 4): the agent's contracts, typed sends, local refusals.
-export { AgentContracts, agentContractsOfCard, type ContractsSource } from './agent-contracts.js';
+export { AgentContracts, type ContractsSource } from './agent-contracts.js';
 export {
   type ContractResult,
   type ContractValidation,
@@ -68,4 +75,3 @@ export {
   type TypedContractSender,
 } from './contract-client.js';
 export { ContractRefusedError, ContractReplyError, type ReplyViolations } from './contract-errors.js';
-export { contractsUrlOf } from './contracts-document.js';

@@ -6,17 +6,14 @@
  */
 export * from './index.js';
 export { selectInterface } from './interface-selection.js';
-export { type ClientBinding } from './transport.js';
 export { parseGrpcTarget } from './grpc-target.js';
 export { type GrpcTarget } from './grpc-target.js';
 export { type WireErrorFacts } from './client-errors.js';
 export { fetchAgentCardJson } from './resolve-agent-card.js';
 export { type FetchedCardJson } from './card-resolver.js';
-export {
-  blockedAddressReason,
-  checkTarget,
-  type HostResolver,
-  type ResolvedAddress,
-} from './address-guard.js';
-export { selectCredentials, type CredentialContext, type SelectedCredential } from './auth.js';
-export { type CallPurpose } from './interceptors.js';
+export { blockedAddressReason, checkTarget } from './address-guard.js';
+export { selectCredentials, type SelectedCredential } from './auth.js';
+export { isFinalEvent } from './resumable-stream.js';
+export { createJwksFetcher, type JwksFetcherOptions } from './jwks-fetcher.js';
+export { agentContractsOfCard } from './agent-contracts.js';
+export { contractsUrlOf } from './contracts-document.js';

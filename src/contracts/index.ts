@@ -5,27 +5,20 @@
  * with `validateContractOutput`. Pure: no I/O.
  */
 export {
+  type OutputPolicy,
   CONTRACT_MEDIA_TYPE,
   type ContractSchema,
   type ContractSection,
   type ContractSpec,
   type ContractViolation,
   type NamedContractSpec,
-  type StructuredMessage,
 } from './contract-types.js';
 export { ContractLoadError, type ContractLoadProblem } from './contract-load-error.js';
 export { compileContracts, ContractSet, validateContractOutput } from './contract-set.js';
-export { parseStructuredMessage } from './structured-message.js';
+
 export { gateMessage, type GateContracts, type GateResult } from './gate.js';
 export { contractContextText, type ContractContextOptions } from './context-text.js';
-export {
-  discoverContracts,
-  findContract,
-  listAgentContracts,
-  type ContractsAgent,
-  type ContractsConfig,
-  type DiscoveredContract,
-} from './discovery.js';
+
 export {
   createContractMessage,
   defineContract,

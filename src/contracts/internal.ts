@@ -5,7 +5,7 @@
  * others through entries only import it.
  */
 export * from './index.js';
-export { DEFAULT_DEPRECATION_MESSAGE, type ContractInvocation, type OutputPolicy } from './contract-types.js';
+export { DEFAULT_DEPRECATION_MESSAGE, type ContractInvocation } from './contract-types.js';
 export { deprecationWarnings } from './contract-set.js';
 export { DEFAULT_MAX_PAYLOAD_CHARS } from './context-text.js';
 export { listDeprecatedContracts, type DeprecatedContract } from './discovery.js';
@@ -18,3 +18,13 @@ export {
   type PublishedContracts,
 } from './published-contracts.js';
 export { replyValues, type ReplyValue } from './reply-values.js';
+export { type StructuredMessage } from './contract-types.js';
+export { parseStructuredMessage } from './structured-message.js';
+export {
+  discoverContracts,
+  findContract,
+  listAgentContracts,
+  type ContractsAgent,
+  type ContractsConfig,
+  type DiscoveredContract,
+} from './discovery.js';

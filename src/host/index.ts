@@ -7,18 +7,15 @@ export type { ReloadOutcome } from './definition-watch.js';
 export { createHost, startHost, type RunningHost, type StartHostOptions } from './serve-host.js';
 export { loadHost, DefinitionError, type DefinitionProblem } from './definitions/index.js';
 
-export { createAuthenticator, type HostAuthenticator, type AuthenticatorOptions } from './security/index.js';
 export {
-  loadHandlerExecutor,
-  HandlerLoadError,
-  createModelExecutor,
-  type ModelExecutorOptions,
-  ModelRequestError,
-  connectMcpTools,
-  type McpToolSet,
-  type McpToolOptions,
-  McpConnectError,
-} from './executors/index.js';
+  type HostIdentity,
+  createAuthenticator,
+  type HostAuthenticator,
+  type AuthenticatorOptions,
+} from './security/index.js';
+
 export type * from './host-config.js';
 
 export type { HostExtension, HostExtensionContext } from './host-extensions.js';
+export type { TaskStoreKind, PostgresStoreSettings } from './task-stores.js';
+export type { ClusterSetup } from './cluster-setup.js';

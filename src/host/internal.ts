@@ -40,7 +40,6 @@ export {
   provedSchemes,
   type SecurityRequirementInput,
   type SchemeIdentity,
-  type HostIdentity,
   type ScopeShortfall,
   type RequirementEvaluation,
   constantTimeEqual,
@@ -74,8 +73,6 @@ export {
   parseTaskStoreKind,
   retentionOf,
   type OpenedTaskStore,
-  type PostgresStoreSettings,
-  type TaskStoreKind,
   type TaskStoreSettings,
 } from './task-stores.js';
 export {
@@ -86,7 +83,17 @@ export {
   parseOrphanPolicy,
   REDIS_URL_ENV,
   type BusKind,
-  type ClusterSetup,
   type OpenedCluster,
   type SharedStore,
 } from './cluster-setup.js';
+export {
+  loadHandlerExecutor,
+  HandlerLoadError,
+  createModelExecutor,
+  type ModelExecutorOptions,
+  ModelRequestError,
+  connectMcpTools,
+  type McpToolSet,
+  type McpToolOptions,
+  McpConnectError,
+} from './executors/index.js';

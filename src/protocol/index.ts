@@ -37,11 +37,7 @@ export {
 export * from './agent-card.js';
 export {
   type A2AErrorType,
-  type GrpcStatusName,
-  type ErrorCatalogEntry,
   A2A_ERROR_DOMAIN,
-  CONCORD_ERROR_DOMAIN,
-  ERROR_CATALOG,
   type FieldViolation,
   type A2AErrorOptions,
   A2AError,

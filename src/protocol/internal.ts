@@ -58,3 +58,9 @@ export {
 } from './error-envelopes.js';
 export { v1_0Codec } from './v1_0/index.js';
 export { v0_3JsonRpcCodec, v0_3RestCodec } from './v0_3/index.js';
+export {
+  type GrpcStatusName,
+  type ErrorCatalogEntry,
+  CONCORD_ERROR_DOMAIN,
+  ERROR_CATALOG,
+} from './errors.js';

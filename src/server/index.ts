@@ -60,3 +60,5 @@ export {
   type OrphanPolicy,
 } from './cluster/cluster.js';
 export { type BusListener, type ClusterBus, type ClusterMessage } from './cluster/cluster-bus.js';
+export type { MessageAdmission } from './request-handler.js';
+export type { ContractInvocation, ContractGate } from './contract-gate.js';

@@ -6,12 +6,7 @@
  */
 export * from './index.js';
 export { defaultInterfaces, JWKS_PATH } from './a2a-server.js';
-export {
-  RequestHandler,
-  type RequestHandlerOptions,
-  type EventStream,
-  type MessageAdmission,
-} from './request-handler.js';
+export { RequestHandler, type RequestHandlerOptions, type EventStream } from './request-handler.js';
 export { type StreamItem } from './task-streams.js';
 export { EventHub } from './event-hub.js';
 export { type RefusedRequest } from './http/http-types.js';
@@ -20,12 +15,7 @@ export { FORWARDING_VARY, publicFront, type PublicFrontOptions } from './http/fo
 export { servedCard, servedCardJson, type CardJsonOptions, type ServedFacts } from './served-card.js';
 export { cacheableJson, etagOf } from './http/cacheable-json.js';
 export { authenticateChallenge } from './http/call-setup.js';
-export {
-  CONTRACT_METADATA_KEY,
-  type ContractGate,
-  type ContractInvocation,
-  type OutputViolation,
-} from './contract-gate.js';
+export { CONTRACT_METADATA_KEY, type OutputViolation } from './contract-gate.js';
 export { DEFAULT_PUSH_RETRY } from './push/push-notifications.js';
 export { SECRET_KEY_ENV, SECRET_KEY_FILE, SIGNING_KEY_FILE } from './push/push-keys.js';
 export { parseSecretKey } from './push/secret-box.js';

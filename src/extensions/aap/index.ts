@@ -33,3 +33,4 @@ export { type RateLimit } from './rate-limiter.js';
 
 export { type AapResponse } from './reply.js';
 export { type AapRequest } from './request-checks.js';
+export type { ManifestDealer } from './manifest.js';

@@ -16,7 +16,7 @@ export { AAP_ERROR_DETAIL_TYPE, defaultRetryable, mapToAapError } from './aap-er
 export { aapSchemas, AAP_SCHEMA_DIR, type AapSchemas, type SchemaIssue } from './schema-registry.js';
 export { checkConsent, DEFAULT_CONSENT_POLICY } from './consent.js';
 export { createRateLimiter, type RateLimiter } from './rate-limiter.js';
-export { contractManifest, type ManifestOptions, type ManifestDealer } from './manifest.js';
+export { contractManifest, type ManifestOptions } from './manifest.js';
 export {
   aapCardExtension,
   aapCardSkills,

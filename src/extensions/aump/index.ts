@@ -28,6 +28,7 @@ export { evaluateAction, type EvaluateOptions } from './evaluate-action.js';
 
 // The A2A binding and the other bridges of the conformance suite.
 export {
+  type A2aProblem,
   a2aMessage,
   aumpAgentExtension,
   mandateReference,
@@ -41,6 +42,8 @@ export {
 
 // Evidence.
 export {
+  type EvidenceCheck,
+  type EventPlacement,
   buildEvidenceEvent,
   checkEvidencePolicy,
   eventHash,
@@ -48,7 +51,7 @@ export {
   validateEvidenceEvent,
   type EvidenceInput,
 } from './evidence.js';
-export { verifyEvidenceChain, type ChainVerification } from './evidence-chain.js';
+export { type ChainProblem, verifyEvidenceChain, type ChainVerification } from './evidence-chain.js';
 export { EvidenceLog, type EvidenceLogOptions } from './evidence-log.js';
 
 // Runtime, client, server, host.
@@ -71,3 +74,4 @@ export {
   type AumpHostExtension,
   type AumpHostOptions,
 } from './host-extension.js';
+export type { SchemaProblem } from './schemas.js';

@@ -6,11 +6,8 @@
  */
 export * from './index.js';
 export { AUMP_PROFILE_PATH, AUMP_SCHEMA_URIS, AUMP_SPEC_URL, type AumpSchemaName } from './constants.js';
-export { validateAumpSchema, type AumpSchemaTarget, type SchemaProblem } from './schemas.js';
+export { validateAumpSchema, type AumpSchemaTarget } from './schemas.js';
 export { AUMP_HASH_PATTERN, sha256Of } from './canonical-hash.js';
 export { COMMITMENT_ACTIONS } from './evaluate-action.js';
-export { type A2aProblem } from './a2a-binding.js';
 export { findEmbeddedMandates, looksLikeMandate } from './mandate-leak.js';
 export { AUMP_MCP_META_KEYS, validateBridge, type BridgeType, type BridgeValidation } from './bridges.js';
-export { type EventPlacement, type EvidenceCheck } from './evidence.js';
-export { type ChainProblem } from './evidence-chain.js';
