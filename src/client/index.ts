@@ -1,10 +1,11 @@
 /**
  * Public entry of the client layer (`concord-a2a/client`, issue 5): `A2AClient` (card resolution,
  * transport selection, the operations by the spec's names with resumable streams and retries),
- * the card resolver on its own, credentials, interceptors, the network guard and the two error
+ * the card resolver on its own, credentials, interceptors, the network policy and the two error
  * families; contract-aware send (`contracts()`, `sendContract`) with its local contract errors.
  * This list is the deliberate public surface (house style rule 11); test/client/
- * public-surface.test.ts pins it. Imports only the protocol, contracts and card layers.
+ * public-surface.test.ts pins it; what the CLI and the check need besides is in internal.ts
+ * (decision 0155). Imports only the protocol, contracts and card layers.
  */
 
 // The client and its options.
@@ -40,7 +41,7 @@ export { resolveAgentCard, type ResolveAgentCardOptions } from './resolve-agent-
 export { type CardFetchOptions, type ResolvedCard } from './card-resolver.js';
 export { CardCache, defaultCardCache, type CachedCard, type CardCacheOptions } from './card-cache.js';
 
-// The network guard every outbound request passes (digest §7.5).
+// The network policy every outbound request is checked against (digest §7.5).
 export { type HostResolver, type ResolvedAddress, type NetworkPolicy } from './address-guard.js';
 
 // Credentials chosen from the card's security requirements.

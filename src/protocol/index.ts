@@ -1,6 +1,7 @@
 /**
- * Public entry of the protocol layer: the canonical model, the error table, the wire codecs and
- * the JSON-RPC / SSE / version helpers. Pure: no I/O.
+ * Public entry of the protocol layer: the canonical model, its requests and responses, and the
+ * A2A errors. The wire codecs and the JSON-RPC / SSE / decoding helpers are the server's and the
+ * client's, in internal.ts (decision 0155). Pure: no I/O.
  */
 export {
   isTerminalState,

@@ -1,6 +1,6 @@
 /**
  * Public entry of the server layer: create an A2A server for an agent executor, and the pieces
- * to embed it (the transport-neutral handler and HTTP types). Adapters live in their own entries:
+ * to embed it (the HTTP types), extensions, push and clusters. Adapters live in their own entries:
  * `concord-a2a/server/node`, `concord-a2a/server/fetch`, `concord-a2a/server/express`.
  */
 export {

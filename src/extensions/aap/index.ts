@@ -1,7 +1,7 @@
 /**
  * `concord-a2a/extensions/aap`: the Auto Agent Protocol v0.1 automotive retail profile of A2A
- * (seed aap-http-json-binding.md): its skills, schemas (validated both ways), error table and
- * envelope, consent rules, rate limits, card extension entry and contract manifest.
+ * (seed aap-http-json-binding.md): the profile (`createAapProfile`, which wires its skills, schema
+ * checks, consent rules, rate limits, card entry and contract manifest) and its errors.
  */
 export {
   createAapProfile,
