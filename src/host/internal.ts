@@ -24,7 +24,6 @@ export {
   TRUST_PROXY_ENV,
   type PublicAddress,
 } from './public-address.js';
-export { invokedSkill } from '../server/index.js';
 export {
   toCardSecurity,
   toCardRequirements,
