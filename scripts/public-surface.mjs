@@ -25,7 +25,15 @@ export function countSurface() {
   const entries = publicEntries();
   const program = ts.createProgram(
     entries.map((e) => e.file),
-    { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, strict: true, skipLibCheck: true, noEmit: true, types: ['node'] },
+    {
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022,
+      strict: true,
+      skipLibCheck: true,
+      noEmit: true,
+      types: ['node'],
+    },
   );
   const checker = program.getTypeChecker();
   return entries.map(({ name, file }) => {
