@@ -11,3 +11,4 @@ export { toSecurityRequirement, toSecurityRequirements } from './security-requir
 export { cardSigningPayload, withSignatures } from './card-signing.js';
 export { CARD_VERIFY_ALGORITHMS, ASYMMETRIC_JWS_ALGORITHMS } from './signing-algorithms.js';
 export { CanonicalJsonError } from './canonical-json.js';
+export { type SourceLocation } from './agent-definition.js';

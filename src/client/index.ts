@@ -20,7 +20,7 @@ export type {
   StreamOptions,
   SubscribeOptions,
 } from './client-options.js';
-export type { A2AReadWarning } from './answer-reading.js';
+
 export { type TransportPreference } from './interface-selection.js';
 export { type ClientBinding, type TransportInfo } from './transport.js';
 
@@ -39,7 +39,7 @@ export {
 // Finding and trusting cards.
 export { resolveAgentCard, type ResolveAgentCardOptions } from './resolve-agent-card.js';
 export { type CardFetchOptions, type ResolvedCard } from './card-resolver.js';
-export { CardCache, defaultCardCache, type CachedCard, type CardCacheOptions } from './card-cache.js';
+export { CardCache, defaultCardCache, type CardCacheOptions } from './card-cache.js';
 
 // The network policy every outbound request is checked against (digest §7.5).
 export { type HostResolver, type ResolvedAddress, type NetworkPolicy } from './address-guard.js';
@@ -76,3 +76,4 @@ export {
   type TypedContractSender,
 } from './contract-client.js';
 export { ContractRefusedError, ContractReplyError, type ReplyViolations } from './contract-errors.js';
+export type { A2AReadWarning } from './answer-reading.js';

@@ -17,3 +17,4 @@ export { isFinalEvent } from './resumable-stream.js';
 export { createJwksFetcher, type JwksFetcherOptions } from './jwks-fetcher.js';
 export { agentContractsOfCard } from './agent-contracts.js';
 export { contractsUrlOf } from './contracts-document.js';
+export { type CachedCard } from './card-cache.js';

@@ -5,21 +5,22 @@
  * with `validateContractOutput`. Pure: no I/O.
  */
 export {
+  type ContractSchema,
   type OutputPolicy,
   CONTRACT_MEDIA_TYPE,
-  type ContractSchema,
   type ContractSection,
   type ContractSpec,
   type ContractViolation,
   type NamedContractSpec,
 } from './contract-types.js';
-export { ContractLoadError, type ContractLoadProblem } from './contract-load-error.js';
+export { ContractLoadError } from './contract-load-error.js';
 export { compileContracts, ContractSet, validateContractOutput } from './contract-set.js';
 
 export { gateMessage, type GateContracts, type GateResult } from './gate.js';
 export { contractContextText, type ContractContextOptions } from './context-text.js';
 
 export {
+  type SchemaType,
   createContractMessage,
   defineContract,
   type ContractDeclaration,
@@ -27,6 +28,13 @@ export {
   type ContractMessageOptions,
   type ContractOutput,
   type ContractRef,
-  type SchemaType,
   type TypedContract,
 } from './typed-contract.js';
+export {
+  type ContractsAgent,
+  type DeprecatedContract,
+  type DiscoveredContract,
+  type ContractsConfig,
+  listDeprecatedContracts,
+  discoverContracts,
+} from './discovery.js';

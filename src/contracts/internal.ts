@@ -8,7 +8,6 @@ export * from './index.js';
 export { DEFAULT_DEPRECATION_MESSAGE, type ContractInvocation } from './contract-types.js';
 export { deprecationWarnings } from './contract-set.js';
 export { DEFAULT_MAX_PAYLOAD_CHARS } from './context-text.js';
-export { listDeprecatedContracts, type DeprecatedContract } from './discovery.js';
 export { createContractEnvelope, createContractPart, type ContractEnvelope } from './typed-contract.js';
 export {
   CONTRACTS_EXTENSION_URI,
@@ -20,11 +19,5 @@ export {
 export { replyValues, type ReplyValue } from './reply-values.js';
 export { type StructuredMessage } from './contract-types.js';
 export { parseStructuredMessage } from './structured-message.js';
-export {
-  discoverContracts,
-  findContract,
-  listAgentContracts,
-  type ContractsAgent,
-  type ContractsConfig,
-  type DiscoveredContract,
-} from './discovery.js';
+export { findContract, listAgentContracts } from './discovery.js';
+export { type ContractLoadProblem } from './contract-load-error.js';

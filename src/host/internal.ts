@@ -6,13 +6,7 @@
  */
 export * from './index.js';
 export { importSigningKeys, publicJwks } from './signing-keys.js';
-export {
-  AgentHopLimitError,
-  DEFAULT_MAX_AGENT_HOPS,
-  HOPS_METADATA_KEY,
-  MAX_AGENT_HOPS,
-  type AgentHops,
-} from './agent-hops.js';
+export { DEFAULT_MAX_AGENT_HOPS, HOPS_METADATA_KEY, MAX_AGENT_HOPS, type AgentHops } from './agent-hops.js';
 export { cardsFor } from './mounted-agent.js';
 export { servedAgentCardJson, type ServedCardOptions } from './served-cards.js';
 export {
@@ -96,3 +90,6 @@ export {
   type McpToolOptions,
   McpConnectError,
 } from './executors/index.js';
+export { type HostView } from './agent-host.js';
+export { type ReloadOutcome } from './definition-watch.js';
+export { type ConfigLocation } from './host-config.js';

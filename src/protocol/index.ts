@@ -4,6 +4,7 @@
  * client's, in internal.ts (decision 0155). Pure: no I/O.
  */
 export {
+  isKnownTaskState,
   isTerminalState,
   isInterruptedState,
   type TaskState,
@@ -32,17 +33,9 @@ export {
   type ListTaskPushNotificationConfigsRequest,
   type ListTaskPushNotificationConfigsResponse,
   type GetExtendedAgentCardRequest,
-  TERMINAL_STATES,
-  INTERRUPTED_STATES,
 } from './model.js';
 export * from './agent-card.js';
-export {
-  type A2AErrorType,
-  A2A_ERROR_DOMAIN,
-  type FieldViolation,
-  type A2AErrorOptions,
-  A2AError,
-} from './errors.js';
+export { type A2AErrorType, type FieldViolation, type A2AErrorOptions, A2AError } from './errors.js';
 export { type ProtocolVersion } from './codec.js';
 
 export { SUPPORTED_VERSIONS } from './version.js';

@@ -5,7 +5,7 @@
  * others through entries only import it.
  */
 export * from './index.js';
-export { isKnownTaskState, isKnownRole } from './model.js';
+export { isKnownRole } from './model.js';
 export { taskNotFound, invalidParams, toA2AError } from './errors.js';
 export { type WireDialect, type WireCodec } from './codec.js';
 export {
@@ -64,3 +64,5 @@ export {
   CONCORD_ERROR_DOMAIN,
   ERROR_CATALOG,
 } from './errors.js';
+export { TERMINAL_STATES, INTERRUPTED_STATES } from './model.js';
+export { A2A_ERROR_DOMAIN } from './errors.js';

@@ -32,5 +32,4 @@ export {
 export { createMemoryBusNetwork, MemoryBusNetwork } from './cluster/memory-bus.js';
 export { stoppedInstanceText } from './cluster/orphan-sweeper.js';
 export { STOPPED_SERVER_TEXT } from './restart-recovery.js';
-export { answerClientErrors } from './adapters/client-errors.js';
 export { ConnectionGuard, defaultMaxConnections } from './adapters/connection-guard.js';

@@ -48,4 +48,4 @@ export {
   createMemoryTaskStore,
   type MemoryTaskStoreOptions,
 } from './memory/memory-task-store.js';
-export { type RetentionOptions } from './retention.js';
+export { DEFAULT_RETENTION, type RetentionOptions } from './retention.js';

@@ -26,10 +26,5 @@ export {
 export { MAX_DEAD_LETTER_PAGE_SIZE } from './push-rules.js';
 export { MAX_MEMORY_DEAD_LETTERS } from './memory/memory-push-store.js';
 export { DEFAULT_MAX_TASKS } from './memory/memory-task-store.js';
-export {
-  DEFAULT_RETENTION,
-  DEFAULT_RETENTION_INTERVAL_MS,
-  formatDuration,
-  parseDuration,
-} from './retention.js';
+export { DEFAULT_RETENTION_INTERVAL_MS, formatDuration, parseDuration } from './retention.js';
 export { redactDatabaseUrl } from './database-url.js';

@@ -6,7 +6,7 @@
  */
 import { Metadata, status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { A2A_ERROR_DOMAIN, type AgentCard } from '../../src/protocol/index.js';
+import { A2A_ERROR_DOMAIN, type AgentCard } from '../../src/protocol/internal.js';
 import {
   createA2AServer,
   type A2AServerOptions,

@@ -11,13 +11,7 @@ export {
   type AapCallContext,
   type AapSkillHandlers,
 } from './profile.js';
-export {
-  AAP_SKILLS,
-  AAP_EXTENSION_URI,
-  type AapSkill,
-  type AapSkillId,
-  type ConsentScope,
-} from './skills.js';
+export { AAP_SKILLS, AAP_EXTENSION_URI, type AapSkill, type AapSkillId } from './skills.js';
 export {
   AAP_ERRORS,
   AAP_ERROR_DOMAIN,
@@ -28,9 +22,8 @@ export {
   type AapErrorPayload,
 } from './aap-errors.js';
 
-export { type ConsentPolicy } from './consent.js';
-export { type RateLimit } from './rate-limiter.js';
-
 export { type AapResponse } from './reply.js';
 export { type AapRequest } from './request-checks.js';
 export type { ManifestDealer } from './manifest.js';
+export type { ConsentPolicy } from './consent.js';
+export type { RateLimit } from './rate-limiter.js';

@@ -26,3 +26,4 @@ export {
 } from './card.js';
 export { replyMode, replyParts } from './reply.js';
 export { readAapRequest, validateAapRequest, peekRequestType } from './request-checks.js';
+export { type ConsentScope } from './skills.js';

@@ -436,3 +436,4 @@ async function shutdown(
   clearTimeout(timer);
   await a2a.close();
 }
+export { answerClientErrors } from './client-errors.js';
