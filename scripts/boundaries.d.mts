@@ -15,6 +15,8 @@ export interface PackageRule {
 export const LAYERS: Record<string, readonly string[]>;
 export const PUBLIC_ONLY: readonly string[];
 export const PUBLIC_ENTRY: RegExp;
+export const INTERNAL_ENTRY: RegExp;
+export const INTERNAL_USERS: readonly string[];
 export const PACKAGES: Record<string, PackageRule>;
 export const NODE_BUILTINS: Record<string, Record<string, readonly string[]>>;
 export const COMPUTED_IMPORTS: Record<string, string>;

@@ -43,7 +43,7 @@ export const LAYERS = {
   index: ['protocol', 'server'],
 };
 
-/** Layers that reach other layers through their public entries only. */
+/** Layers that reach other layers through their entries only (a public or an internal entry). */
 export const PUBLIC_ONLY = ['host', 'extensions', 'check', 'cli', 'cluster'];
 
 /**
@@ -52,6 +52,20 @@ export const PUBLIC_ONLY = ['host', 'extensions', 'check', 'cli', 'cluster'];
  */
 export const PUBLIC_ENTRY =
   /^(peers|protocol|contracts|store|card|server|client|host|extensions|check)\/index\.ts$|^extensions\/[a-z0-9-]+\/index\.ts$|^server\/adapters\/[a-z-]+\.ts$|^server\/grpc\/index\.ts$|^store\/(sqlite|postgres)\/index\.ts$|^cluster\/(postgres|redis)\/index\.ts$/;
+
+/**
+ * Internal entries (decision 0155): a layer's public entry plus what the CLI, other layers and the
+ * tests need but a user does not. package.json does not export them, so the public surface stays
+ * small (test/package/public-surface.test.ts keeps its budget).
+ */
+export const INTERNAL_ENTRY =
+  /^(protocol|contracts|store|card|server|client|host)\/internal\.ts$|^store\/(sqlite|postgres)\/internal\.ts$|^extensions\/[a-z0-9-]+\/internal\.ts$/;
+
+/**
+ * The entries-only layers that may use internal entries. Extensions may not: an extension is
+ * written the way a user writes one, against the public entries (decision 0155).
+ */
+export const INTERNAL_USERS = ['host', 'check', 'cli', 'cluster'];
 
 /**
  * Every third-party package src/ may import, and where. A package not listed is imported nowhere;
@@ -137,7 +151,9 @@ function checkRelative(from, specifier) {
   if (!(LAYERS[fromLayer] ?? []).includes(toLayer))
     return `${specifier}: ${fromLayer} may not import ${toLayer}`;
   if (PUBLIC_ONLY.includes(fromLayer) && !PUBLIC_ENTRY.test(target)) {
-    return `${specifier}: ${target} is not a public entry (${fromLayer} uses public entries only)`;
+    if (INTERNAL_USERS.includes(fromLayer) && INTERNAL_ENTRY.test(target)) return undefined;
+    const entries = INTERNAL_USERS.includes(fromLayer) ? 'public or internal entries' : 'public entries';
+    return `${specifier}: ${target} is not ${INTERNAL_USERS.includes(fromLayer) ? 'an entry' : 'a public entry'} (${fromLayer} uses ${entries} only)`;
   }
   return undefined;
 }

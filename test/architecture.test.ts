@@ -123,10 +123,15 @@ describe('architecture', () => {
       'server/d.ts': "const pg = await import('pg');\ntype C = typeof import('../client/index.js');\n",
       'store/e.ts': 'const driver = await import(name);\n',
       'host/f.ts': "import { x } from '../server/request-handler.js';\nimport 'left-pad';\n",
+      // An extension is written as a user writes one: public entries, never an internal one.
+      'extensions/aap/g.ts': "import { RequestHandler } from '../../server/internal.js';\n",
       // Allowed: an extension's public entry, protobufjs types, the allowed computed import.
       'extensions/aap/fine.ts': "import { aump } from '../aump/index.js';\n",
       'protocol/grpc/fine.ts': "import type { Root } from 'protobufjs';\n",
       'cli/serve/load-agent.ts': 'const mod = await import(pathToFileURL(file).href);\n',
+      // Allowed: the CLI and the host reach internals through a layer's internal entry (0155).
+      'cli/fine.ts': "import { parseDuration } from '../store/internal.js';\n",
+      'host/fine.ts': "import { RequestHandler } from '../server/internal.js';\n",
     };
     const found = violations(planted);
     expect(found).toEqual([
@@ -141,8 +146,9 @@ describe('architecture', () => {
       'server/d.ts: pg: pg belongs to store/postgres/, cluster/postgres/',
       'server/d.ts: ../client/index.js: server may not import client',
       'store/e.ts: an import of a computed module name (allow it in COMPUTED_IMPORTS with a reason)',
-      'host/f.ts: ../server/request-handler.js: server/request-handler.ts is not a public entry (host uses public entries only)',
+      'host/f.ts: ../server/request-handler.js: server/request-handler.ts is not an entry (host uses public or internal entries only)',
       'host/f.ts: left-pad: left-pad is not in the package table (scripts/boundaries.mjs)',
+      'extensions/aap/g.ts: ../../server/internal.js: server/internal.ts is not a public entry (extensions uses public entries only)',
     ]);
   });
 

@@ -12,7 +12,7 @@ import {
   errorTypeForCode,
   type A2AErrorType,
   type FieldViolation,
-} from '../protocol/index.js';
+} from '../protocol/internal.js';
 
 /** What the wire said, normalised over the JSON-RPC and REST envelopes (A2A 1.0 §9.5, §11.6). */
 export interface WireErrorFacts {

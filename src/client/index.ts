@@ -1,10 +1,11 @@
 /**
  * Public entry of the client layer (`concord-a2a/client`): `A2AClient` (card resolution,
  * transport selection, the operations by the spec's names with resumable streams and retries),
- * the card resolver on its own, credentials, interceptors, the network guard and the two error
+ * the card resolver on its own, credentials, interceptors, the network policy and the two error
  * families; contract-aware send (`contracts()`, `sendContract`) with its local contract errors.
  * This list is the deliberate public surface (house style rule 11); test/client/
- * public-surface.test.ts pins it. Imports only the protocol, contracts and card layers.
+ * public-surface.test.ts pins it; what the CLI and the check need besides is in internal.ts
+ * (decision 0155). Imports only the protocol, contracts and card layers.
  */
 
 // The client and its options.
@@ -19,13 +20,13 @@ export type {
   StreamOptions,
   SubscribeOptions,
 } from './client-options.js';
-export type { A2AReadWarning } from './transports/answer-reading.js';
-export { selectInterface, type TransportPreference } from './card/interface-selection.js';
-export type { ClientBinding, TransportInfo } from './transports/transport.js';
-export { parseGrpcTarget } from './transports/grpc-target.js';
-export type { GrpcChannelCredentials, GrpcClientOptions, GrpcTarget } from './transports/grpc-target.js';
+
+export { type TransportPreference } from './card/interface-selection.js';
+export { type ClientBinding, type TransportInfo } from './transports/transport.js';
+
+export { type GrpcChannelCredentials, type GrpcClientOptions } from './transports/grpc-target.js';
 export type { RetryOptions } from './http/retry.js';
-export { isFinalEvent, type ResumeOptions } from './transports/resumable-stream.js';
+export { type ResumeOptions } from './transports/resumable-stream.js';
 
 // Errors: what the agent said (A2AClientError) and what went wrong here (A2ALocalError).
 export {
@@ -33,38 +34,24 @@ export {
   A2ALocalError,
   type A2ALocalErrorKind,
   type A2ALocalErrorOptions,
-  type WireErrorFacts,
 } from './client-errors.js';
 
 // Finding and trusting cards.
-export {
-  resolveAgentCard,
-  fetchAgentCardJson,
-  type ResolveAgentCardOptions,
-} from './card/resolve-agent-card.js';
-export type { CardFetchOptions, FetchedCardJson, ResolvedCard } from './card/card-resolver.js';
-export { CardCache, defaultCardCache, type CachedCard, type CardCacheOptions } from './card/card-cache.js';
-export { createJwksFetcher, type JwksFetcherOptions } from './card/jwks-fetcher.js';
+export { resolveAgentCard, type ResolveAgentCardOptions } from './card/resolve-agent-card.js';
+export { type CardFetchOptions, type ResolvedCard } from './card/card-resolver.js';
+export { CardCache, defaultCardCache, type CardCacheOptions } from './card/card-cache.js';
 
-// The network guard every outbound request passes (A2A 1.0 §13.2).
-export {
-  blockedAddressReason,
-  checkTarget,
-  type HostResolver,
-  type NetworkPolicy,
-  type ResolvedAddress,
-} from './http/address-guard.js';
+// The network policy every outbound request is checked against (A2A 1.0 §13.2).
+export { type HostResolver, type ResolvedAddress, type NetworkPolicy } from './http/address-guard.js';
 
 // Credentials chosen from the card's security requirements.
 export {
+  type CredentialContext,
   bearer,
   apiKey,
-  selectCredentials,
   type ApiKeyOptions,
   type Credential,
-  type CredentialContext,
   type SecretSource,
-  type SelectedCredential,
 } from './auth/auth.js';
 export {
   oauth2ClientCredentials,
@@ -73,16 +60,16 @@ export {
 
 // Interceptors.
 export {
+  type CallPurpose,
   headersInterceptor,
   extensionsInterceptor,
   type CallOutcome,
-  type CallPurpose,
   type ClientInterceptor,
   type OutgoingCall,
 } from './auth/interceptors.js';
 
 // Contract-aware sends (decision 0016): the agent's contracts, typed sends, local refusals.
-export { AgentContracts, agentContractsOfCard, type ContractsSource } from './contracts/agent-contracts.js';
+export { AgentContracts, type ContractsSource } from './contracts/agent-contracts.js';
 export {
   type ContractResult,
   type ContractValidation,
@@ -96,4 +83,4 @@ export {
   ContractReplyError,
   type ReplyViolations,
 } from './contracts/contract-errors.js';
-export { contractsUrlOf } from './contracts/contracts-document.js';
+export type { A2AReadWarning } from './transports/answer-reading.js';

@@ -3,7 +3,7 @@
  * before any schema is compiled. The host's loader validates definitions against its own JSON
  * Schema, but this layer is also used directly from code, so it checks what it relies on.
  */
-import { pointer } from '../protocol/index.js';
+import { pointer } from '../protocol/internal.js';
 import type { ContractLoadProblem } from './contract-load-error.js';
 import type { ContractSection, ContractSpec, NamedContractSpec } from './contract-types.js';
 

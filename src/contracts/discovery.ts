@@ -6,7 +6,7 @@
  * `discoverContracts`). A config of another shape is refused with the JSON Pointer of the mistake
  * rather than failing somewhere inside.
  */
-import { pointer } from '../protocol/index.js';
+import { pointer } from '../protocol/internal.js';
 import type { ContractSection, ContractSpec } from './contract-types.js';
 import { DEFAULT_DEPRECATION_MESSAGE } from './contract-types.js';
 

@@ -15,7 +15,7 @@
  * field violations), each violation pointing into the SendMessage request; a refused deprecated
  * contract's warnings ride in the ErrorInfo metadata (decision 0150).
  */
-import { A2AError, pointer, type FieldViolation, type Message } from '../protocol/index.js';
+import { A2AError, pointer, type FieldViolation, type Message } from '../protocol/internal.js';
 import type { ContractInvocation, ContractViolation, StructuredMessage } from './contract-types.js';
 import { scanEnvelopes, type MalformedEnvelope } from './structured-message.js';
 

@@ -5,60 +5,36 @@
  * with `validateContractOutput`. Pure: no I/O.
  */
 export {
-  CONTRACT_MEDIA_TYPE,
-  DEFAULT_DEPRECATION_MESSAGE,
-  type ContractInvocation,
   type ContractSchema,
+  type OutputPolicy,
+  CONTRACT_MEDIA_TYPE,
   type ContractSection,
   type ContractSpec,
   type ContractViolation,
   type NamedContractSpec,
-  type OutputPolicy,
-  type StructuredMessage,
 } from './contract-types.js';
-export { ContractLoadError, type ContractLoadProblem } from './contract-load-error.js';
-export {
-  compileContracts,
-  ContractSet,
-  deprecationWarnings,
-  validateContractOutput,
-} from './contract-set.js';
-export { parseStructuredMessage } from './structured-message.js';
+export { ContractLoadError } from './contract-load-error.js';
+export { compileContracts, ContractSet, validateContractOutput } from './contract-set.js';
+
 export { gateMessage, type GateContracts, type GateResult } from './gate.js';
+export { contractContextText, type ContractContextOptions } from './context-text.js';
+
 export {
-  contractContextText,
-  DEFAULT_MAX_PAYLOAD_CHARS,
-  type ContractContextOptions,
-} from './context-text.js';
-export {
-  discoverContracts,
-  findContract,
-  listAgentContracts,
-  listDeprecatedContracts,
-  type ContractsAgent,
-  type ContractsConfig,
-  type DeprecatedContract,
-  type DiscoveredContract,
-} from './discovery.js';
-export {
-  createContractEnvelope,
+  type SchemaType,
   createContractMessage,
-  createContractPart,
   defineContract,
   type ContractDeclaration,
-  type ContractEnvelope,
   type ContractInput,
   type ContractMessageOptions,
   type ContractOutput,
   type ContractRef,
-  type SchemaType,
   type TypedContract,
 } from './typed-contract.js';
 export {
-  CONTRACTS_EXTENSION_URI,
-  contractsOfCard,
-  publishContracts,
-  readPublishedContracts,
-  type PublishedContracts,
-} from './published-contracts.js';
-export { replyValues, type ReplyValue } from './reply-values.js';
+  type ContractsAgent,
+  type DeprecatedContract,
+  type DiscoveredContract,
+  type ContractsConfig,
+  listDeprecatedContracts,
+  discoverContracts,
+} from './discovery.js';

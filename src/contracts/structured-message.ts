@@ -5,7 +5,7 @@
  * data part with media type `application/vnd.concord.contract+json` (where the media type is the
  * marker, so `_a2a` may be left out).
  */
-import { pointer, type Message, type Part } from '../protocol/index.js';
+import { pointer, type Message, type Part } from '../protocol/internal.js';
 import { CONTRACT_MEDIA_TYPE, type StructuredMessage } from './contract-types.js';
 
 /** A part that was meant as an envelope but is not a well-formed one. */

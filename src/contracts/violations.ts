@@ -7,7 +7,7 @@
  * failures on their own.
  */
 import type { ErrorObject } from 'ajv';
-import { pointer } from '../protocol/index.js';
+import { pointer } from '../protocol/internal.js';
 import type { ContractViolation } from './contract-types.js';
 
 /** Keywords whose sub-schema errors explain the keyword's failure rather than stand alone. */

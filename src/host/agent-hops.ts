@@ -12,7 +12,7 @@
  * size are checked, and a message already past the receiver's own limit is refused with
  * InvalidParams.
  */
-import { A2AError, invalidParams, type Message } from '../protocol/index.js';
+import { A2AError, invalidParams, type Message } from '../protocol/internal.js';
 
 /** The message metadata key of the hop count (Concord's keys are `concord/<name>`, like `concord/contract`). */
 export const HOPS_METADATA_KEY = 'concord/hops';

@@ -14,7 +14,7 @@
  * loopback by default) shows every agent. Both read one shared state, which `reload` replaces
  * as a whole in dev mode (decision 0022).
  */
-import { A2AError, negotiateVersion, toRestErrorBody, type ProtocolVersion } from '../protocol/index.js';
+import { A2AError, negotiateVersion, toRestErrorBody, type ProtocolVersion } from '../protocol/internal.js';
 import {
   cacheableJson,
   FORWARDING_VARY,
@@ -24,7 +24,7 @@ import {
   type HttpRequest,
   type HttpResponse,
   type RefusedRequest,
-} from '../server/index.js';
+} from '../server/internal.js';
 import type { A2AServer, Cluster, OrphanPolicy, PushOptions } from '../server/index.js';
 import type { TaskStore } from '../store/index.js';
 import type { HostConfig } from './host-config.js';

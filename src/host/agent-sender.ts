@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { createContractMessage } from '../contracts/index.js';
 import { A2AError, type Message } from '../protocol/index.js';
-import type { AgentMessageInput, AgentSender, CallContext, RequestHandler } from '../server/index.js';
+import type { AgentMessageInput, AgentSender, CallContext, RequestHandler } from '../server/internal.js';
 import {
   DEFAULT_MAX_AGENT_HOPS,
   nextHops,

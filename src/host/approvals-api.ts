@@ -9,13 +9,13 @@
  * scope (`agents:approve`). A host without security serves it on the internal listener only, to
  * its own tools on loopback; the public listener then answers 404.
  */
-import { A2AError, toA2AError, toRestErrorBody } from '../protocol/index.js';
+import { A2AError, toA2AError, toRestErrorBody } from '../protocol/internal.js';
 import {
   authenticateChallenge,
   type A2AServer,
   type HttpRequest,
   type HttpResponse,
-} from '../server/index.js';
+} from '../server/internal.js';
 import type { HostConfig } from './host-config.js';
 import type { HostAuthenticator } from './security/index.js';
 

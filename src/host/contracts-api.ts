@@ -8,9 +8,9 @@
  *   `GET /agents/<id>/contracts/<name>` (one), cacheable with ETag.
  */
 import type { AgentDefinition } from '../card/index.js';
-import { CONTRACTS_EXTENSION_URI, publishContracts, type NamedContractSpec } from '../contracts/index.js';
-import { A2AError, toRestErrorBody, type AgentExtension } from '../protocol/index.js';
-import { cacheableJson, type HttpRequest, type HttpResponse } from '../server/index.js';
+import { CONTRACTS_EXTENSION_URI, publishContracts, type NamedContractSpec } from '../contracts/internal.js';
+import { A2AError, toRestErrorBody, type AgentExtension } from '../protocol/internal.js';
+import { cacheableJson, type HttpRequest, type HttpResponse } from '../server/internal.js';
 
 /** The card extension that carries an agent's contracts (defined by the contracts layer). */
 export { CONTRACTS_EXTENSION_URI };

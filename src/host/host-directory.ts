@@ -13,7 +13,7 @@ import {
   type AgentCard,
   type AgentSkill,
   type ProtocolVersion,
-} from '../protocol/index.js';
+} from '../protocol/internal.js';
 import type { HostParts } from './host-parts.js';
 import { toCardSecurity } from './security/index.js';
 

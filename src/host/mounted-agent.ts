@@ -22,7 +22,7 @@ import {
   type OrphanPolicy,
   type ContractGate,
   type PushOptions,
-} from '../server/index.js';
+} from '../server/internal.js';
 import type { TaskStore } from '../store/index.js';
 import { buildAgent, type AgentBuild } from './agent-build.js';
 import { admitHops, DEFAULT_MAX_AGENT_HOPS } from './agent-hops.js';

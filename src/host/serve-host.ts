@@ -13,7 +13,7 @@ import {
   type ConnectionOptions,
   type RunningServer,
 } from '../server/adapters/node.js';
-import { loadPushKeys, SECRET_KEY_ENV, type PushOptions } from '../server/index.js';
+import { loadPushKeys, SECRET_KEY_ENV, type PushOptions } from '../server/internal.js';
 import type { RetentionOptions, TaskStore } from '../store/index.js';
 import { AgentHost } from './agent-host.js';
 import { loadHost } from './definitions/index.js';

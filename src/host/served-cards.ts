@@ -8,7 +8,7 @@
  */
 import type { AgentDefinition } from '../card/index.js';
 import type { ProtocolVersion } from '../protocol/index.js';
-import { servedCard, servedCardJson } from '../server/index.js';
+import { servedCard, servedCardJson } from '../server/internal.js';
 import { createMemoryTaskStore } from '../store/index.js';
 import { cardSigner, cardsFor } from './agent-build.js';
 import type { HostConfig } from './host-config.js';

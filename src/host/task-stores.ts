@@ -15,7 +15,7 @@ import {
   redactDatabaseUrl,
   type RetentionOptions,
   type TaskStore,
-} from '../store/index.js';
+} from '../store/internal.js';
 import { SqliteTaskStore } from '../store/sqlite/index.js';
 import { loadPeer } from '../peers/index.js';
 

@@ -1,44 +1,43 @@
 /**
- * Public entry of the protocol layer: the canonical model, the error table, the wire codecs and
- * the JSON-RPC / SSE / version helpers. Pure: no I/O.
+ * Public entry of the protocol layer: the canonical model, its requests and responses, and the
+ * A2A errors. The wire codecs and the JSON-RPC / SSE / decoding helpers are the server's and the
+ * client's, in internal.ts (decision 0155). Pure: no I/O.
  */
-export * from './model.js';
+export {
+  isKnownTaskState,
+  isTerminalState,
+  isInterruptedState,
+  type TaskState,
+  TASK_STATES,
+  type Role,
+  type Metadata,
+  type Part,
+  type Message,
+  type Artifact,
+  type TaskStatus,
+  type Task,
+  type TaskStatusUpdateEvent,
+  type TaskArtifactUpdateEvent,
+  type StreamResponse,
+  type SendMessageResponse,
+  type AuthenticationInfo,
+  type TaskPushNotificationConfig,
+  type SendMessageConfiguration,
+  type SendMessageRequest,
+  type GetTaskRequest,
+  type ListTasksRequest,
+  type ListTasksResponse,
+  type CancelTaskRequest,
+  type SubscribeToTaskRequest,
+  type TaskPushNotificationConfigRef,
+  type ListTaskPushNotificationConfigsRequest,
+  type ListTaskPushNotificationConfigsResponse,
+  type GetExtendedAgentCardRequest,
+} from './model.js';
 export * from './agent-card.js';
-export * from './errors.js';
-export * from './codec.js';
-export {
-  pointer,
-  readObject,
-  requiredString,
-  requiredNonEmptyString,
-  optionalString,
-  optionalBoolean,
-  optionalInteger,
-  optionalObject,
-  optionalStringArray,
-  requiredArray,
-  optionalArray,
-  readEnum,
-  readTimestamp,
-  readLiberally,
-  protoNameOf,
-  type JsonObject,
-  type ReadWarning,
-} from './decode-kit.js';
-export * from './json-rpc.js';
-export {
-  checkJsonDepth,
-  checkMaxJsonDepth,
-  DEFAULT_MAX_JSON_DEPTH,
-  GRPC_MAX_JSON_DEPTH,
-  MAX_JSON_DEPTH_CEILING,
-  nestedTooDeep,
-  pathPastDepth,
-} from './json-depth.js';
-export * from './sse.js';
-export * from './version.js';
-export * from './operation-names.js';
-export * from './error-envelopes.js';
+export { type A2AErrorType, type FieldViolation, type A2AErrorOptions, A2AError } from './errors.js';
+export { type ProtocolVersion } from './codec.js';
+
+export { SUPPORTED_VERSIONS } from './version.js';
+
 export * from './error-tables.js';
-export { v1_0Codec } from './v1_0/index.js';
-export { v0_3JsonRpcCodec, v0_3RestCodec } from './v0_3/index.js';

@@ -13,7 +13,7 @@ import {
   type AgentCard,
   type ProtocolVersion,
   type WireCodec,
-} from '../protocol/index.js';
+} from '../protocol/internal.js';
 import { createMemoryTaskStore, type TaskStore } from '../store/index.js';
 import type { AgentExecutor, AgentSender } from './agent-executor.js';
 import type { CallContext } from './call-context.js';

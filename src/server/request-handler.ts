@@ -23,8 +23,8 @@ import type {
   Task,
   TaskPushNotificationConfig,
   TaskPushNotificationConfigRef,
-} from '../protocol/index.js';
-import type { ApprovalEvent, ApprovalPage, ApprovalQuery, ApprovalRecord } from '../store/index.js';
+} from '../protocol/internal.js';
+import type { ApprovalEvent, ApprovalPage, ApprovalQuery, ApprovalRecord } from '../store/internal.js';
 import type { CallContext } from './call-context.js';
 import type { ApprovalDecision } from './operations/approval-flow.js';
 import * as approvals from './operations/approvals.js';

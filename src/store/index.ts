@@ -1,6 +1,29 @@
 /** Public entry of the store layer: the TaskStore port and the in-memory store. */
-export * from './task-store.js';
-export * from './approval-store.js';
+export {
+  type TaskScope,
+  type StoredTask,
+  type TaskEventRecord,
+  type TaskCommit,
+  type TaskQuery,
+  type TaskPage,
+  VersionConflictError,
+  type UnfinishedTask,
+  type TaskStore,
+} from './task-store.js';
+export {
+  type ApprovalStatus,
+  type ApprovalRecord,
+  type NewApproval,
+  type ApprovalDecisionInput,
+  type ApprovalQuery,
+  type ApprovalPage,
+  type ApprovalAction,
+  type ApprovalEvent,
+  ApprovalConflictError,
+  ApprovalNotFoundError,
+  ApprovalExistsError,
+  type ApprovalStore,
+} from './approval-store.js';
 export {
   EvidenceSequenceError,
   type EvidenceRecord,
@@ -8,28 +31,21 @@ export {
   type NewEvidenceRecord,
 } from './evidence-store.js';
 export { MemoryEvidenceStore, createMemoryEvidenceStore } from './memory/memory-evidence-store.js';
-export * from './push-store.js';
-export * from './reply-store.js';
 export {
-  MEMORY_REPLIES,
-  MEMORY_REPLIES_MAX_BYTES,
-  MEMORY_REPLY_MAX_BYTES,
-  MemoryReplyStore,
-} from './memory/memory-reply-store.js';
-export { MAX_DEAD_LETTER_PAGE_SIZE } from './push-rules.js';
+  type PushConfigRecord,
+  type PushOutboxEntry,
+  type PushDeadLetter,
+  type PushSettlement,
+  type DeadLetterQuery,
+  type DeadLetterPage,
+  type PushStore,
+} from './push-store.js';
+
 export { MemoryApprovalStore, createMemoryApprovalStore } from './memory/memory-approval-store.js';
-export { MemoryPushStore, MAX_MEMORY_DEAD_LETTERS } from './memory/memory-push-store.js';
+export { MemoryPushStore } from './memory/memory-push-store.js';
 export {
-  DEFAULT_MAX_TASKS,
   MemoryTaskStore,
   createMemoryTaskStore,
   type MemoryTaskStoreOptions,
 } from './memory/memory-task-store.js';
-export {
-  DEFAULT_RETENTION,
-  DEFAULT_RETENTION_INTERVAL_MS,
-  formatDuration,
-  parseDuration,
-  type RetentionOptions,
-} from './retention.js';
-export { redactDatabaseUrl } from './database-url.js';
+export { DEFAULT_RETENTION, type RetentionOptions } from './retention.js';

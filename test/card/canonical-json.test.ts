@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, CanonicalJsonError } from '../../src/card/index.js';
+import { canonicalJson, CanonicalJsonError } from '../../src/card/internal.js';
 
 /** The IEEE 754 double with the given bit pattern (RFC 8785 Appendix B lists vectors that way). */
 function double(hex: string): number {

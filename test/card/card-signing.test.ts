@@ -21,7 +21,7 @@ import {
   withSignatures,
   type SigningKey,
   type VerifyCardOptions,
-} from '../../src/card/index.js';
+} from '../../src/card/internal.js';
 import { v0_3JsonRpcCodec } from '../../src/protocol/v0_3/index.js';
 import { v1_0Codec } from '../../src/protocol/v1_0/index.js';
 import { BEARER, processOrderDefinition } from './definitions.js';

@@ -9,12 +9,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { agentSchema } from '../../src/host/index.js';
+import { agentSchema } from '../../src/host/internal.js';
 import {
   openPostgresStore,
   POSTGRES_SCHEMA_VERSION,
   redactDatabaseUrl,
-} from '../../src/store/postgres/index.js';
+} from '../../src/store/postgres/internal.js';
 import { freshSchema, POSTGRES_SKIP_NOTE, POSTGRES_URL, withTestClient } from '../helpers/postgres.js';
 import { pushConfig } from '../store/push-store-suite.js';
 import { ANON, createCommit, makeTask, statusEvent } from '../store/suite/fixtures.js';

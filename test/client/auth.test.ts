@@ -14,7 +14,7 @@ import {
   oauth2ClientCredentials,
   selectCredentials,
   type OutgoingCall,
-} from '../../src/client/index.js';
+} from '../../src/client/internal.js';
 import type { AgentCard } from '../../src/protocol/index.js';
 import { startEcho } from '../helpers/echo-server.js';
 import { startJsonServer } from './helpers/json-server.js';

@@ -4,7 +4,7 @@
  */
 import { exportJWK, generateKeyPair } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
-import { signAgentCard, withSignatures } from '../../src/card/index.js';
+import { signAgentCard, withSignatures } from '../../src/card/internal.js';
 import {
   A2AClient,
   A2ALocalError,

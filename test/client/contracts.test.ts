@@ -15,7 +15,7 @@ import {
   ContractReplyError,
   type ClientBinding,
   type ClientInterceptor,
-} from '../../src/client/index.js';
+} from '../../src/client/internal.js';
 import { createContractMessage, defineContract } from '../../src/contracts/index.js';
 import { startHost, type RunningHost } from '../../src/host/index.js';
 import type { ProtocolVersion } from '../../src/protocol/index.js';

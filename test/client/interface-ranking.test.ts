@@ -4,7 +4,7 @@
  * offering nothing the client speaks is NO_COMPATIBLE_INTERFACE naming what it offers.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { A2AClient, A2ALocalError, CardCache, selectInterface } from '../../src/client/index.js';
+import { A2AClient, A2ALocalError, CardCache, selectInterface } from '../../src/client/internal.js';
 import type { AgentCard, AgentInterface } from '../../src/protocol/index.js';
 import { startJsonServer } from './helpers/json-server.js';
 

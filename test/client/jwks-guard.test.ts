@@ -6,8 +6,13 @@
  */
 import { exportJWK, generateKeyPair } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
-import { signAgentCard, verifyAgentCard, withSignatures } from '../../src/card/index.js';
-import { A2AClient, createJwksFetcher, resolveAgentCard, type HostResolver } from '../../src/client/index.js';
+import { signAgentCard, verifyAgentCard, withSignatures } from '../../src/card/internal.js';
+import {
+  A2AClient,
+  createJwksFetcher,
+  resolveAgentCard,
+  type HostResolver,
+} from '../../src/client/internal.js';
 import { startJsonServer, type JsonServer } from './helpers/json-server.js';
 
 const cleanup: (() => Promise<void>)[] = [];

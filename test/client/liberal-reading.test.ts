@@ -6,10 +6,10 @@
  * 'strict'` refuses the same answers, and `concord list` prints the page with the warning on stderr.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { A2AClient, A2ALocalError, type A2AReadWarning } from '../../src/client/index.js';
+import { A2AClient, A2ALocalError, type A2AReadWarning } from '../../src/client/internal.js';
 import type { WireCodec } from '../../src/protocol/codec.js';
 import type { AgentCard, ProtocolVersion, Task } from '../../src/protocol/index.js';
-import type { ClientBinding } from '../../src/client/index.js';
+import type { ClientBinding } from '../../src/client/internal.js';
 import { v0_3JsonRpcCodec, v0_3RestCodec } from '../../src/protocol/v0_3/index.js';
 import { v1_0Codec } from '../../src/protocol/v1_0/index.js';
 import { concord } from '../cli/cli-process.js';

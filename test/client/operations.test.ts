@@ -9,7 +9,7 @@ import {
   A2ALocalError,
   CardCache,
   type ClientBinding,
-} from '../../src/client/index.js';
+} from '../../src/client/internal.js';
 import type { Message, ProtocolVersion, StreamResponse, Task } from '../../src/protocol/index.js';
 import { startEcho, type EchoServer } from '../helpers/echo-server.js';
 

@@ -29,23 +29,13 @@ const PUBLIC_VALUES = [
   'CardCache',
   'ContractRefusedError',
   'ContractReplyError',
-  'agentContractsOfCard',
-  'contractsUrlOf',
   'apiKey',
   'bearer',
-  'blockedAddressReason',
-  'checkTarget',
-  'createJwksFetcher',
   'defaultCardCache',
   'extensionsInterceptor',
-  'fetchAgentCardJson',
   'headersInterceptor',
-  'isFinalEvent',
   'oauth2ClientCredentials',
-  'parseGrpcTarget',
   'resolveAgentCard',
-  'selectCredentials',
-  'selectInterface',
 ].sort();
 
 // Type-checked against the built declarations; written at run time (inside the package, so the

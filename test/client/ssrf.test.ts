@@ -1,6 +1,11 @@
 /** The SSRF guard: private, loopback and link-local targets are refused unless allowed. */
 import { describe, expect, it } from 'vitest';
-import { A2AClient, A2ALocalError, blockedAddressReason, resolveAgentCard } from '../../src/client/index.js';
+import {
+  A2AClient,
+  A2ALocalError,
+  blockedAddressReason,
+  resolveAgentCard,
+} from '../../src/client/internal.js';
 import { startJsonServer } from './helpers/json-server.js';
 
 async function refused(

@@ -1,5 +1,5 @@
 /** The shared ClusterBus suite against the in-process bus. */
-import { createMemoryBusNetwork } from '../../src/server/index.js';
+import { createMemoryBusNetwork } from '../../src/server/internal.js';
 import { busSuite } from './bus-suite.js';
 
 busSuite('in-process', () => {

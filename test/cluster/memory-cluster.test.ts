@@ -15,7 +15,7 @@ import {
   type ClusterBus,
   type ClusterMessage,
   type OrphanPolicy,
-} from '../../src/server/index.js';
+} from '../../src/server/internal.js';
 import { listen, type RunningServer } from '../../src/server/adapters/node.js';
 import { createMemoryTaskStore, type TaskStore } from '../../src/store/index.js';
 // @ts-expect-error -- plain JS example module without type declarations

@@ -10,7 +10,7 @@ import {
   type ContractLoadProblem,
   type ContractSection,
   type ContractsConfig,
-} from '../../src/contracts/index.js';
+} from '../../src/contracts/internal.js';
 import { RESEARCH_SECTION, thrown } from './fixtures.js';
 
 function problemsOf(section: ContractSection): readonly ContractLoadProblem[] {

@@ -14,7 +14,7 @@ import {
   validateContractOutput,
   type ContractsAgent,
   type ContractsConfig,
-} from '../../src/contracts/index.js';
+} from '../../src/contracts/internal.js';
 import { envelopeMessage } from './fixtures.js';
 
 const topic = { type: 'object', properties: { topic: { type: 'string' } }, required: ['topic'] };

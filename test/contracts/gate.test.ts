@@ -11,7 +11,7 @@ import {
   gateMessage,
   parseStructuredMessage,
   type ContractSpec,
-} from '../../src/contracts/index.js';
+} from '../../src/contracts/internal.js';
 import {
   envelopeMessage,
   envelopePart,

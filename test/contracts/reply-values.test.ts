@@ -1,7 +1,7 @@
 // What counts as a reply under a contract (shared by the server's output check and the client):
 // data parts first, else the JSON the text holds, read across streamed text chunks.
 import { describe, expect, it } from 'vitest';
-import { replyValues } from '../../src/contracts/index.js';
+import { replyValues } from '../../src/contracts/internal.js';
 
 describe('replyValues', () => {
   it('takes data parts and ignores text beside them', () => {

@@ -11,7 +11,7 @@ import {
   listAgentContracts,
   listDeprecatedContracts,
   type ContractsAgent,
-} from '../../src/contracts/index.js';
+} from '../../src/contracts/internal.js';
 
 /**
  * OpenClaw PR #19293 a2a-contracts.md, literally: the multi-agent pipeline, with the researcher's contracts

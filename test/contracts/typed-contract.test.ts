@@ -15,7 +15,7 @@ import {
   gateMessage,
   type ContractInput,
   type ContractOutput,
-} from '../../src/contracts/index.js';
+} from '../../src/contracts/internal.js';
 
 const researchRequest = defineContract({
   name: 'research.request',

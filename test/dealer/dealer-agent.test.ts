@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AAP_SKILLS, aapSchemas } from '../../src/extensions/aap/index.js';
+import { AAP_SKILLS, aapSchemas } from '../../src/extensions/aap/internal.js';
 import { aapBody, NOW, post, ROOT, startDealer, token, type Dealer } from './dealer-process.js';
 
 const EXAMPLES = join(ROOT, 'schemas/aap/v0.1/examples');

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aapSchemas } from '../../src/extensions/aap/index.js';
+import { aapSchemas } from '../../src/extensions/aap/internal.js';
 import { aapBody, post, ROOT, startDealer, token, type Dealer } from './dealer-process.js';
 
 const schemas = aapSchemas();

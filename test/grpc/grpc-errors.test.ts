@@ -6,13 +6,13 @@
  */
 import { Metadata, status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { A2A_ERROR_DOMAIN, type AgentCard } from '../../src/protocol/index.js';
+import { A2A_ERROR_DOMAIN, type AgentCard } from '../../src/protocol/internal.js';
 import {
   createA2AServer,
   type A2AServerOptions,
   type AgentExecutor,
   type EventHub,
-} from '../../src/server/index.js';
+} from '../../src/server/internal.js';
 import { listenGrpc, type RunningGrpcServer } from '../../src/server/grpc/index.js';
 import { startEcho, type EchoServer } from '../helpers/echo-server.js';
 import { grpcClient, grpcDriver, grpcWireError } from '../helpers/grpc-driver.js';

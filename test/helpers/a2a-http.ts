@@ -1,5 +1,5 @@
 /** Plain A2A 1.0 HTTP+JSON calls for tests that drive several servers at once. */
-import type { SseEvent } from '../../src/protocol/index.js';
+import type { SseEvent } from '../../src/protocol/internal.js';
 import { readSse } from './sse-client.js';
 
 const HEADERS = { 'content-type': 'application/json', 'a2a-version': '1.0' };

@@ -15,7 +15,7 @@ import {
   type StreamResponse,
   type Task,
   type WireCodec,
-} from '../../src/protocol/index.js';
+} from '../../src/protocol/internal.js';
 import { v0_3JsonRpcCodec, v0_3RestCodec } from '../../src/protocol/v0_3/index.js';
 import { v1_0Codec } from '../../src/protocol/v1_0/index.js';
 import { readSse } from './sse-client.js';

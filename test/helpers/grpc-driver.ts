@@ -17,7 +17,7 @@ import {
   type ServiceError,
 } from '@grpc/grpc-js';
 import { loadSync } from '@grpc/proto-loader';
-import { ERROR_CATALOG, type ProtocolVersion } from '../../src/protocol/index.js';
+import { ERROR_CATALOG, type ProtocolVersion } from '../../src/protocol/internal.js';
 import {
   decodeErrorStatus,
   STATUS_DETAILS_KEY,

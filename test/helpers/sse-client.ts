@@ -1,5 +1,5 @@
 /** Reads an SSE response for tests: collects events until the server closes or a limit is hit. */
-import { SseDecoder, type SseEvent } from '../../src/protocol/index.js';
+import { SseDecoder, type SseEvent } from '../../src/protocol/internal.js';
 
 /** Events read, and whether the server closed the stream itself. */
 export interface SseRead {

@@ -10,7 +10,7 @@ import type {
   SendMessageRequest,
   SendMessageResponse,
   WireCodec,
-} from '../../src/protocol/index.js';
+} from '../../src/protocol/internal.js';
 import { v0_3JsonRpcCodec, v0_3RestCodec } from '../../src/protocol/v0_3/index.js';
 import { v1_0Codec } from '../../src/protocol/v1_0/index.js';
 import { jsonRpcWireError, restWireError, type WireError } from './drivers.js';

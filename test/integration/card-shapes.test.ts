@@ -12,7 +12,7 @@ import {
   CardCache,
   resolveAgentCard,
   type A2AReadWarning,
-} from '../../src/client/index.js';
+} from '../../src/client/internal.js';
 import { v0_3RestCodec } from '../../src/protocol/v0_3/index.js';
 import { startSdkServer, SDK_TOKEN, type SdkServer } from '../interop/helpers/sdk-server.js';
 import { startEcho, type EchoServer } from '../helpers/echo-server.js';

@@ -8,7 +8,7 @@ import {
   type ContractGate,
   type ContractInvocation,
   type RequestContext,
-} from '../../src/server/index.js';
+} from '../../src/server/internal.js';
 import { listen, type RunningServer } from '../../src/server/adapters/node.js';
 import { allDrivers, taskOf } from '../helpers/drivers.js';
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createA2AServer, type A2AServerOptions, type AgentExecutor } from '../../src/server/index.js';
 import { createFetchHandler } from '../../src/server/adapters/fetch.js';
 import { createMemoryTaskStore, type TaskStore } from '../../src/store/index.js';
-import { SseDecoder } from '../../src/protocol/index.js';
+import { SseDecoder } from '../../src/protocol/internal.js';
 import { jsonRpcWireError, restWireError } from '../helpers/drivers.js';
 
 const card = {

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { A2AClient, A2AClientError, CardCache, type ClientBinding } from '../../src/client/index.js';
+import { A2AClient, A2AClientError, CardCache, type ClientBinding } from '../../src/client/internal.js';
 import { createContractMessage } from '../../src/contracts/index.js';
 import { startHost, type RunningHost } from '../../src/host/index.js';
 import type { ProtocolVersion } from '../../src/protocol/index.js';

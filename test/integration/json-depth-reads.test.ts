@@ -16,7 +16,7 @@ import {
   type Message,
   type SendMessageRequest,
   type Task,
-} from '../../src/protocol/index.js';
+} from '../../src/protocol/internal.js';
 import { createA2AServer, type A2AServer, type AgentExecutor } from '../../src/server/index.js';
 import { listen, type RunningServer } from '../../src/server/adapters/node.js';
 import { listenGrpc, type RunningGrpcServer } from '../../src/server/grpc/index.js';

@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { STOPPED_SERVER_TEXT } from '../../src/server/index.js';
+import { STOPPED_SERVER_TEXT } from '../../src/server/internal.js';
 import { concord, ROOT, startConcord, type LiveCli } from '../cli/cli-process.js';
 import { eventually, getTask, sendText as send, type WireTask } from '../helpers/a2a-http.js';
 

@@ -13,7 +13,7 @@ import { verifyAgentCardSignature } from '@a2a-js/sdk';
 import { importJWK, SignJWT, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyAgentCard } from '../../src/card/index.js';
-import { validateBridge } from '../../src/extensions/aump/index.js';
+import { validateBridge } from '../../src/extensions/aump/internal.js';
 import { messageToJson } from '../../src/protocol/grpc/index.js';
 import type { ProtocolVersion } from '../../src/protocol/index.js';
 import { grpcMessageType } from '../../src/server/grpc/grpc-schema-loader.js';

@@ -8,7 +8,7 @@ import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createA2AServer } from '../../src/server/index.js';
 import { a2aExpress } from '../../src/server/adapters/express.js';
-import { SseDecoder } from '../../src/protocol/index.js';
+import { SseDecoder } from '../../src/protocol/internal.js';
 import { jsonRpcDriver, ok, restDriver, taskOf, userText } from '../helpers/drivers.js';
 import { startEcho, type EchoServer } from '../helpers/echo-server.js';
 import { readSse } from '../helpers/sse-client.js';

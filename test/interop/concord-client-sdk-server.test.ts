@@ -5,7 +5,7 @@
  * stream, get and cancel (and list in 1.0).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { A2AClient, A2AClientError, CardCache, type ClientBinding } from '../../src/client/index.js';
+import { A2AClient, A2AClientError, CardCache, type ClientBinding } from '../../src/client/internal.js';
 import type { Message, ProtocolVersion, StreamResponse, Task } from '../../src/protocol/index.js';
 import { startSdkServer, type SdkServer } from './helpers/sdk-server.js';
 

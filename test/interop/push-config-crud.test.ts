@@ -5,7 +5,7 @@
  * and response encodings for both versions and bindings, and a deleted config is gone.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { A2AClient, A2AClientError, CardCache, type ClientBinding } from '../../src/client/index.js';
+import { A2AClient, A2AClientError, CardCache, type ClientBinding } from '../../src/client/internal.js';
 import type { ProtocolVersion, Task } from '../../src/protocol/index.js';
 import { startSdkServer, type SdkServer } from './helpers/sdk-server.js';
 

@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
-import { pathPastDepth, checkJsonDepth, A2AError } from '../../src/protocol/index.js';
+import { pathPastDepth, checkJsonDepth, A2AError } from '../../src/protocol/internal.js';
 import { quote } from '../../src/protocol/decode-kit.js';
 import {
   GRPC_PROTO_FILES,

@@ -4,7 +4,7 @@
  * answers carry numbers), and a nested reading restores the outer sink.
  */
 import { describe, expect, it } from 'vitest';
-import { readLiberally, type ReadWarning } from '../../src/protocol/index.js';
+import { readLiberally, type ReadWarning } from '../../src/protocol/internal.js';
 import { v1_0Codec } from '../../src/protocol/v1_0/index.js';
 
 const task = (state: unknown) => ({ id: 't', contextId: 'c', status: { state } });

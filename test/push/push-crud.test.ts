@@ -6,7 +6,7 @@
  * field in the call's own wire shape, inline ones in a send included.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_PUSH_CONFIGS_PER_TASK } from '../../src/server/index.js';
+import { MAX_PUSH_CONFIGS_PER_TASK } from '../../src/server/internal.js';
 import { jsonRpcWireError, restWireError, type WireError } from '../helpers/drivers.js';
 import { message, rpc, startPushServer, type PushServer } from './helpers/push-server.js';
 

@@ -6,7 +6,7 @@
  * back; the last failed attempt leaves a dead letter; a deleted config gets nothing more.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { v0_3JsonRpcCodec, v1_0Codec, type StreamResponse } from '../../src/protocol/index.js';
+import { v0_3JsonRpcCodec, v1_0Codec, type StreamResponse } from '../../src/protocol/internal.js';
 import { PushDeadLetterError } from '../../src/server/index.js';
 import { POSTGRES_SKIP_NOTE, POSTGRES_URL } from '../helpers/postgres.js';
 import { eventually, message, rpc, startPushServer, type PushServer } from './helpers/push-server.js';

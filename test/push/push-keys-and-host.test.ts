@@ -9,7 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DefinitionError, loadHost, startHost, type RunningHost } from '../../src/host/index.js';
-import { loadPushKeys, parseSecretKey, SECRET_KEY_FILE, SIGNING_KEY_FILE } from '../../src/server/index.js';
+import {
+  loadPushKeys,
+  parseSecretKey,
+  SECRET_KEY_FILE,
+  SIGNING_KEY_FILE,
+} from '../../src/server/internal.js';
 import { SecretBox, SecretOpenError } from '../../src/server/push/secret-box.js';
 
 const HOST = join(import.meta.dirname, 'fixtures/host');

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createA2AServer, STOPPED_SERVER_TEXT, type AgentExecutor } from '../../src/server/index.js';
+import { createA2AServer, STOPPED_SERVER_TEXT, type AgentExecutor } from '../../src/server/internal.js';
 import { listen, type RunningServer } from '../../src/server/adapters/node.js';
 import { openSqliteTaskStore } from '../../src/store/sqlite/index.js';
 import { eventually, getTask, sendText } from '../helpers/a2a-http.js';

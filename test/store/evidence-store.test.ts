@@ -15,7 +15,7 @@ import {
   EvidenceSequenceError,
   type TaskScope,
 } from '../../src/store/index.js';
-import { SQLITE_SCHEMA_VERSION, SqliteTaskStore } from '../../src/store/sqlite/index.js';
+import { SQLITE_SCHEMA_VERSION, SqliteTaskStore } from '../../src/store/sqlite/internal.js';
 import { describeEvidenceStoreSuite, newEvidence } from './evidence-store-suite.js';
 import { createCommit, makeTask } from './task-store-suite.js';
 import { undoSchema8 } from './sqlite-rollback.js';

@@ -10,7 +10,7 @@ import {
   MemoryReplyStore,
   REPLY_MAX_AGE_MS,
   type TaskScope,
-} from '../../src/store/index.js';
+} from '../../src/store/internal.js';
 
 const ANON: TaskScope = { tenant: '', owner: '' };
 const message = (id: string, text = 'hi'): Message => ({

@@ -1,7 +1,7 @@
 // The shared TaskStore suite against the in-memory store, and the memory store's own retention.
 import { describe, expect, it } from 'vitest';
 import type { Task } from '../../src/protocol/model.js';
-import { createMemoryTaskStore, DEFAULT_MAX_TASKS } from '../../src/store/index.js';
+import { createMemoryTaskStore, DEFAULT_MAX_TASKS } from '../../src/store/internal.js';
 import { ANON, createCommit, makeTask, statusEvent } from './suite/fixtures.js';
 import { describeTaskStoreSuite } from './task-store-suite.js';
 

@@ -13,7 +13,7 @@ import {
   POSTGRES_SCHEMA_VERSION,
   redactDatabaseUrl,
   SchemaVersionError,
-} from '../../src/store/postgres/index.js';
+} from '../../src/store/postgres/internal.js';
 import { freshSchema, POSTGRES_SKIP_NOTE, POSTGRES_URL, withTestClient } from '../helpers/postgres.js';
 import { ANON, createCommit, makeTask } from './suite/fixtures.js';
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryTaskStore, MemoryTaskStore, VersionConflictError } from '../../src/store/index.js';
-import { openSqliteTaskStore, SQLITE_SCHEMA_VERSION } from '../../src/store/sqlite/index.js';
+import { openSqliteTaskStore, SQLITE_SCHEMA_VERSION } from '../../src/store/sqlite/internal.js';
 import { describePushStoreSuite, pushConfig } from './push-store-suite.js';
 import { ANON, createCommit, makeTask, statusEvent } from './suite/fixtures.js';
 import { undoSchema8 } from './sqlite-rollback.js';

@@ -10,7 +10,7 @@ import {
   type NewKeptReply,
   type ReplyStore,
   type TaskScope,
-} from '../../src/store/index.js';
+} from '../../src/store/internal.js';
 
 /** What a suite run needs: a fresh empty store and a way to dispose of it. */
 export type OpenReplyStore = () => Promise<{ replies: ReplyStore; cleanup(): Promise<void> }>;

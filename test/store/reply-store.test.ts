@@ -15,14 +15,14 @@ import {
   EXPIRED_REPLIES_PER_KEEP,
   MemoryReplyStore,
   REPLY_MAX_AGE_MS,
-} from '../../src/store/index.js';
+} from '../../src/store/internal.js';
 import { SqliteTaskStore } from '../../src/store/sqlite/index.js';
 import {
   MIGRATIONS_TABLE,
   openPostgresStore,
   POSTGRES_SCHEMA_VERSION,
   type PostgresTaskStore,
-} from '../../src/store/postgres/index.js';
+} from '../../src/store/postgres/internal.js';
 import {
   describeOnPostgres,
   freshSchema,

@@ -5,7 +5,7 @@
  * PostgreSQL two instances sweeping at once delete each task once.
  */
 import { describe, expect, it } from 'vitest';
-import { parseDuration } from '../../src/store/index.js';
+import { parseDuration } from '../../src/store/internal.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { SqliteTaskStore } from '../../src/store/sqlite/index.js';
 import { freshSchema, POSTGRES_SKIP_NOTE, POSTGRES_URL } from '../helpers/postgres.js';

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { TaskScope } from '../../src/store/index.js';
-import { scopedIdempotencyKey } from '../../src/store/index.js';
+import { scopedIdempotencyKey } from '../../src/store/internal.js';
 import { KeyFilter } from '../../src/store/sqlite/key-filter.js';
 import { SqliteTaskStore } from '../../src/store/sqlite/index.js';
 import { ANON, createCommit, makeTask } from './suite/fixtures.js';

@@ -7,7 +7,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { TaskScope } from '../../src/store/index.js';
-import { SQLITE_SCHEMA_VERSION, SqliteTaskStore } from '../../src/store/sqlite/index.js';
+import { SQLITE_SCHEMA_VERSION, SqliteTaskStore } from '../../src/store/sqlite/internal.js';
 import { undoSchema8 } from './sqlite-rollback.js';
 import { ANON, createCommit, makeTask, statusEvent } from './suite/fixtures.js';
 import { tempFiles } from '../helpers/temp-files.js';

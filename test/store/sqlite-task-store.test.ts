@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TaskScope } from '../../src/store/index.js';
-import { openSqliteTaskStore, SQLITE_SCHEMA_VERSION } from '../../src/store/sqlite/index.js';
+import { openSqliteTaskStore, SQLITE_SCHEMA_VERSION } from '../../src/store/sqlite/internal.js';
 import { createCommit, describeTaskStoreSuite, makeTask, statusEvent } from './task-store-suite.js';
 
 const dirs: string[] = [];

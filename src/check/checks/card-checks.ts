@@ -6,7 +6,12 @@
  * capability promises are read from both.
  */
 import { lintAgentCard } from '../../card/index.js';
-import { v0_3JsonRpcCodec, v1_0Codec, type AgentCard, type ProtocolVersion } from '../../protocol/index.js';
+import {
+  v0_3JsonRpcCodec,
+  v1_0Codec,
+  type AgentCard,
+  type ProtocolVersion,
+} from '../../protocol/internal.js';
 import type { CheckRecorder } from '../check-report.js';
 import { promisesOf, TargetSet, type CardPromises } from '../probes/probe-targets.js';
 import {

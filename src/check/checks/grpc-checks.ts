@@ -6,7 +6,12 @@
  * counterpart here; 0.3 defines no gRPC errors, so its interfaces are only reached.
  */
 import { A2AClient, A2AClientError, bearer } from '../../client/index.js';
-import { A2A_ERROR_DOMAIN, type AgentCard, type Part, type ProtocolVersion } from '../../protocol/index.js';
+import {
+  A2A_ERROR_DOMAIN,
+  type AgentCard,
+  type Part,
+  type ProtocolVersion,
+} from '../../protocol/internal.js';
 import type { CheckRecorder } from '../check-report.js';
 
 /** What the check needs to reach one gRPC interface. */

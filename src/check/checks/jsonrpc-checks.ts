@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { CheckContext } from '../probes/check-context.js';
 import { jsonRpcProblem } from '../probes/envelope-checks.js';
 import { describeError, expectedError, isError } from '../probes/error-checks.js';
-import { JSON_RPC_METHOD_NAMES, type OperationName } from '../../protocol/index.js';
+import { JSON_RPC_METHOD_NAMES, type OperationName } from '../../protocol/internal.js';
 import type { ProbeTarget } from '../probes/probe-targets.js';
 import { jsonOf } from '../probes/raw-http.js';
 import { WireProbe, type Exchange, type Reading } from '../probes/wire-probe.js';

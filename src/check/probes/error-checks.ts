@@ -4,7 +4,7 @@
  * envelope right for the version (rule 47: the 1.0 JSON-RPC `error.data` array with an
  * ErrorInfo; rule 48: the 1.0 REST status and google.rpc.Status body; A2A 1.0 §9.5, §11.6).
  */
-import { A2A_ERROR_DOMAIN, ERROR_CATALOG, type A2AErrorType } from '../../protocol/index.js';
+import { A2A_ERROR_DOMAIN, ERROR_CATALOG, type A2AErrorType } from '../../protocol/internal.js';
 import type { CheckRecorder, Evidence } from '../check-report.js';
 import type { ProbeTarget } from './probe-targets.js';
 import type { WireError } from './wire-probe.js';

@@ -7,7 +7,7 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { checkTarget, type NetworkPolicy, type ResolvedAddress } from '../../client/index.js';
+import { checkTarget, type NetworkPolicy, type ResolvedAddress } from '../../client/internal.js';
 
 /** A request to send as is. */
 export interface RawRequest {

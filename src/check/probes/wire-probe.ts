@@ -12,8 +12,8 @@ import {
   v1_0Codec,
   type SendMessageRequest,
   type WireCodec,
-} from '../../protocol/index.js';
-import { JSON_RPC_METHOD_NAMES, type OperationName } from '../../protocol/index.js';
+} from '../../protocol/internal.js';
+import { JSON_RPC_METHOD_NAMES, type OperationName } from '../../protocol/internal.js';
 import type { ProbeTarget } from './probe-targets.js';
 import {
   describeAnswer,

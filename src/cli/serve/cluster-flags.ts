@@ -10,7 +10,7 @@ import {
   REDIS_URL_ENV,
   type ClusterSetup,
   type TaskStoreKind,
-} from '../../host/index.js';
+} from '../../host/internal.js';
 import { UsageError } from '../exit-codes.js';
 
 /** The lines of `serve --help` for these flags. */

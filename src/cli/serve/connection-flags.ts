@@ -4,7 +4,7 @@
  * HTTP listener of the process.
  */
 import { REQUEST_TIMEOUT_MS, type ConnectionOptions } from '../../server/adapters/node.js';
-import { parseDuration } from '../../store/index.js';
+import { parseDuration } from '../../store/internal.js';
 import { UsageError } from '../exit-codes.js';
 
 /** The lines of `serve --help` for these flags. */

@@ -8,7 +8,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { TaskStoreKind } from '../../host/index.js';
+import type { TaskStoreKind } from '../../host/internal.js';
 import type { A2AServerOptions, AgentCardInput, AgentExecutor } from '../../server/index.js';
 import { UsageError } from '../exit-codes.js';
 

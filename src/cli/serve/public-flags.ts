@@ -9,7 +9,7 @@ import {
   publicAddressOf,
   publicUrlProblem,
   type PublicAddress,
-} from '../../host/index.js';
+} from '../../host/internal.js';
 import { asUsage, UsageError } from '../exit-codes.js';
 
 /** The flags' values as `parseArgs` gives them. */

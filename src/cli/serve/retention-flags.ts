@@ -3,8 +3,8 @@
  * `--retention-max-tasks` and `--retention-interval`, checked before anything starts. Each flag
  * changes its own part of the default policy; `--retention off` alone keeps every task.
  */
-import { DEFAULT_RETENTION, parseDuration, type RetentionOptions } from '../../store/index.js';
-import type { TaskStoreKind } from '../../host/index.js';
+import { DEFAULT_RETENTION, parseDuration, type RetentionOptions } from '../../store/internal.js';
+import type { TaskStoreKind } from '../../host/internal.js';
 import { UsageError } from '../exit-codes.js';
 
 /** The lines of `serve --help` for these flags. */

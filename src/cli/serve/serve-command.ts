@@ -10,12 +10,16 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createA2AServer, loadPushKeys, pushAllowProblem, type PushOptions } from '../../server/index.js';
+import { createA2AServer, loadPushKeys, pushAllowProblem, type PushOptions } from '../../server/internal.js';
 import { listen, type ConnectionOptions } from '../../server/adapters/node.js';
 import { disablePretenuring, limitHeapGrowth } from './process-tuning.js';
 import type { RunningGrpcServer } from '../../server/grpc/index.js';
 import type { RetentionOptions } from '../../store/index.js';
-import { DEFAULT_MAX_JSON_DEPTH, GRPC_MAX_JSON_DEPTH, MAX_JSON_DEPTH_CEILING } from '../../protocol/index.js';
+import {
+  DEFAULT_MAX_JSON_DEPTH,
+  GRPC_MAX_JSON_DEPTH,
+  MAX_JSON_DEPTH_CEILING,
+} from '../../protocol/internal.js';
 import {
   DATABASE_URL_ENV,
   DEFAULT_DATABASE_SCHEMA,
@@ -32,7 +36,7 @@ import {
   type PublicAddress,
   type ReloadOutcome,
   type TaskStoreKind,
-} from '../../host/index.js';
+} from '../../host/internal.js';
 import { HOST_EXTENSIONS } from './host-extensions.js';
 import { CLUSTER_OPTIONS, CLUSTER_USAGE, clusterFlags } from './cluster-flags.js';
 import { CONNECTION_OPTIONS, CONNECTION_USAGE, connectionFlags } from './connection-flags.js';

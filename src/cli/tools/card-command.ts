@@ -15,9 +15,9 @@ import {
   createJwksFetcher,
   fetchAgentCardJson,
   type NetworkPolicy,
-} from '../../client/index.js';
-import { loadHost, publicAddressOf, servedAgentCardJson, type HostConfig } from '../../host/index.js';
-import { v0_3JsonRpcCodec, v1_0Codec, type ProtocolVersion } from '../../protocol/index.js';
+} from '../../client/internal.js';
+import { loadHost, publicAddressOf, servedAgentCardJson, type HostConfig } from '../../host/internal.js';
+import { v0_3JsonRpcCodec, v1_0Codec, type ProtocolVersion } from '../../protocol/internal.js';
 import { connectClient, networkPolicyFor, type CallFlags } from '../calls/call-flags.js';
 import { HOST_EXTENSIONS } from '../serve/host-extensions.js';
 import { describeFailure, UsageError } from '../exit-codes.js';

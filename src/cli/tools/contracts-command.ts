@@ -4,8 +4,8 @@
  * <dir|config>`: the deprecated ones, with their message and replacement (seed "Versioning &
  * deprecation", `listDeprecatedContracts`).
  */
-import { listDeprecatedContracts } from '../../contracts/index.js';
-import { CONTRACTS_EXTENSION_URI, loadHost, publishedContracts } from '../../host/index.js';
+import { listDeprecatedContracts } from '../../contracts/internal.js';
+import { CONTRACTS_EXTENSION_URI, loadHost, publishedContracts } from '../../host/internal.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 
 /** Usage text of `contracts`. */

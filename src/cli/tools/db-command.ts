@@ -11,8 +11,8 @@ import {
   databaseUrlOf,
   DEFAULT_DATABASE_SCHEMA,
   loadHost,
-} from '../../host/index.js';
-import { redactDatabaseUrl } from '../../store/index.js';
+} from '../../host/internal.js';
+import { redactDatabaseUrl } from '../../store/internal.js';
 import { isAgentModule } from '../serve/load-agent.js';
 import { UsageError } from '../exit-codes.js';
 import { loadPeer } from '../../peers/index.js';

@@ -8,7 +8,7 @@
  */
 import { connect } from 'node:http2';
 import type { CardProblem } from '../../card/index.js';
-import { A2ALocalError, checkTarget, parseGrpcTarget, type NetworkPolicy } from '../../client/index.js';
+import { A2ALocalError, checkTarget, parseGrpcTarget, type NetworkPolicy } from '../../client/internal.js';
 import type { ProtocolVersion } from '../../protocol/index.js';
 import { describeFailure } from '../exit-codes.js';
 

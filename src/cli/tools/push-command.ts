@@ -11,7 +11,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { agentSchema, databaseUrlOf, DEFAULT_DATABASE_SCHEMA } from '../../host/index.js';
+import { agentSchema, databaseUrlOf, DEFAULT_DATABASE_SCHEMA } from '../../host/internal.js';
 import type { PushDeadLetter, TaskStore } from '../../store/index.js';
 import { openSqliteTaskStore } from '../../store/sqlite/index.js';
 import { UsageError } from '../exit-codes.js';

@@ -5,7 +5,7 @@
  * `after` observes the outcome (metrics, logging: the library itself never logs, DESIGN.md).
  */
 
-import type { OperationName } from '../../protocol/index.js';
+import type { OperationName } from '../../protocol/internal.js';
 
 /** What a request is for: an operation by the spec's name, or the card fetch. */
 export type CallPurpose =

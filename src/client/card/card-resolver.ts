@@ -19,7 +19,7 @@ import {
   v1_0Codec,
   type AgentCard,
   type ProtocolVersion,
-} from '../../protocol/index.js';
+} from '../../protocol/internal.js';
 import type { AnswerReading } from '../transports/answer-reading.js';
 import { A2ALocalError } from '../client-errors.js';
 import { defaultCardCache, type CardCache, freshnessOf, type CachedCard } from './card-cache.js';

@@ -20,7 +20,7 @@ import {
   type GateResult,
   type NamedContractSpec,
   type PublishedContracts,
-} from '../../contracts/index.js';
+} from '../../contracts/internal.js';
 import { A2AError, type AgentCard, type Message } from '../../protocol/index.js';
 import { A2ALocalError } from '../client-errors.js';
 import { ContractRefusedError } from './contract-errors.js';

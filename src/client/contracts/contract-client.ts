@@ -15,7 +15,7 @@ import {
   type NamedContractSpec,
   type OutputPolicy,
   type TypedContract,
-} from '../../contracts/index.js';
+} from '../../contracts/internal.js';
 import type {
   Message,
   Metadata,

@@ -5,7 +5,7 @@
  * never costs the whole answer; each of these is reported to `onWarning`. What is still unreadable
  * (not JSON of the operation's shape at all) is BAD_RESPONSE. `concord check` reads strictly.
  */
-import { A2AError, readLiberally, type ReadWarning } from '../../protocol/index.js';
+import { A2AError, readLiberally, type ReadWarning } from '../../protocol/internal.js';
 import { A2ALocalError } from '../client-errors.js';
 
 /** An odd item of an answer the client read past: where (answer URL and JSON Pointer) and what. */

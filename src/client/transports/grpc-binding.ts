@@ -15,7 +15,7 @@ import {
   type Client,
   type ServiceError,
 } from '@grpc/grpc-js';
-import { ERROR_CATALOG, isTerminalState, type StreamResponse, type Task } from '../../protocol/index.js';
+import { ERROR_CATALOG, isTerminalState, type StreamResponse, type Task } from '../../protocol/internal.js';
 import {
   decodeErrorStatus,
   STATUS_DETAILS_KEY,

@@ -10,7 +10,7 @@ import {
   type ProtocolVersion,
   type SseEvent,
   type StreamResponse,
-} from '../../protocol/index.js';
+} from '../../protocol/internal.js';
 import { readAnswer, type AnswerReading } from './answer-reading.js';
 import { A2ALocalError } from '../client-errors.js';
 import type { UnaryOperationName } from '../../protocol/operation-types.js';

@@ -15,7 +15,7 @@ import {
   type StreamResponse,
   type TaskPushNotificationConfig,
   type TaskPushNotificationConfigRef,
-} from '../../protocol/index.js';
+} from '../../protocol/internal.js';
 import { REST_ROUTES, type RestPathParam } from '../../protocol/rest-routes.js';
 import { A2ALocalError } from '../client-errors.js';
 import { readAnswer, type AnswerReading } from './answer-reading.js';

@@ -5,7 +5,7 @@
  * server reads as 0.3. A 1.0 interface with a `tenant` has it copied into every request (A2A 1.0
  * §9.5).
  */
-import { SseDecoder } from '../../protocol/index.js';
+import { SseDecoder } from '../../protocol/internal.js';
 import type { AnswerReading } from './answer-reading.js';
 import { A2ALocalError } from '../client-errors.js';
 import type { CallControl, HttpPipeline } from '../http/client-http.js';

@@ -20,7 +20,7 @@ import type {
   TaskPushNotificationConfig,
   TaskPushNotificationConfigRef,
   WireCodec,
-} from '../../protocol/index.js';
+} from '../../protocol/internal.js';
 
 /** The HTTP request a binding made of an operation. */
 export interface WirePlan {

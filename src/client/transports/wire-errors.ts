@@ -3,7 +3,7 @@
  * `error.data` array of typed details, the 0.3 JSON-RPC free-form `error.data`, and the REST
  * google.rpc.Status body (A2A 1.0 §11.6). Anything else that is not a success is BAD_RESPONSE.
  */
-import { ERROR_CATALOG, type FieldViolation } from '../../protocol/index.js';
+import { ERROR_CATALOG, type FieldViolation } from '../../protocol/internal.js';
 import { A2AClientError, A2ALocalError, type WireErrorFacts } from '../client-errors.js';
 
 const CODE_BY_REASON = new Map(Object.values(ERROR_CATALOG).map((e) => [e.reason, e.code]));

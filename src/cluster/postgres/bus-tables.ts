@@ -5,7 +5,7 @@
  * stores starting together never race on the DDL. Expiry uses the database's clock, never a host's.
  */
 import type pg from 'pg';
-import { withSchemaLock } from '../../store/postgres/index.js';
+import { withSchemaLock } from '../../store/postgres/internal.js';
 
 /** Heartbeats: an instance is alive while `expires_at` is in the future. */
 export const INSTANCES_TABLE = 'cluster_instances';

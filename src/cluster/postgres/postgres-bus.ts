@@ -13,8 +13,8 @@ import {
   type ClusterMessage,
   type RunRecord,
   type Runner,
-} from '../../server/index.js';
-import { checkSchemaName } from '../../store/postgres/index.js';
+} from '../../server/internal.js';
+import { checkSchemaName } from '../../store/postgres/internal.js';
 import { ensureBusTables, INSTANCES_TABLE, RUNS_TABLE } from './bus-tables.js';
 import { ListenConnection } from './listen-connection.js';
 

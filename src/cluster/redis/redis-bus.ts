@@ -14,7 +14,7 @@ import {
   type ClusterMessage,
   type RunRecord,
   type Runner,
-} from '../../server/index.js';
+} from '../../server/internal.js';
 
 /** Options of `createRedisBus`. */
 export interface RedisBusOptions {

@@ -9,19 +9,12 @@
  */
 
 // Identifiers.
-export {
-  AUMP_A2A_EXTENSION_URI,
-  AUMP_PROFILE_PATH,
-  AUMP_SCHEMA_URIS,
-  AUMP_SPEC_URL,
-  AUMP_VERSION,
-  type AumpSchemaName,
-} from './constants.js';
+export { AUMP_A2A_EXTENSION_URI, AUMP_VERSION } from './constants.js';
 
 // Documents, schemas and hashes.
 export type * from './mandate-types.js';
-export { validateAumpSchema, type AumpSchemaTarget, type SchemaProblem } from './schemas.js';
-export { AUMP_HASH_PATTERN, mandateHash, sha256Of } from './canonical-hash.js';
+
+export { mandateHash } from './canonical-hash.js';
 export {
   loadMandateFile,
   MandateError,
@@ -31,10 +24,11 @@ export {
 } from './mandate.js';
 
 // Action evaluation.
-export { COMMITMENT_ACTIONS, evaluateAction, type EvaluateOptions } from './evaluate-action.js';
+export { evaluateAction, type EvaluateOptions } from './evaluate-action.js';
 
 // The A2A binding and the other bridges of the conformance suite.
 export {
+  type A2aProblem,
   a2aMessage,
   aumpAgentExtension,
   mandateReference,
@@ -42,25 +36,22 @@ export {
   type A2aMandateMessage,
   type A2aMandateReference,
   type A2aMessageInput,
-  type A2aProblem,
   type A2aValidation,
   type A2aValidationOptions,
 } from './a2a-binding.js';
-export { findEmbeddedMandates, looksLikeMandate } from './mandate-leak.js';
-export { AUMP_MCP_META_KEYS, validateBridge, type BridgeType, type BridgeValidation } from './bridges.js';
 
 // Evidence.
 export {
+  type EvidenceCheck,
+  type EventPlacement,
   buildEvidenceEvent,
   checkEvidencePolicy,
   eventHash,
   EvidencePolicyError,
   validateEvidenceEvent,
-  type EventPlacement,
-  type EvidenceCheck,
   type EvidenceInput,
 } from './evidence.js';
-export { verifyEvidenceChain, type ChainProblem, type ChainVerification } from './evidence-chain.js';
+export { type ChainProblem, verifyEvidenceChain, type ChainVerification } from './evidence-chain.js';
 export { EvidenceLog, type EvidenceLogOptions } from './evidence-log.js';
 
 // Runtime, client, server, host.
@@ -83,3 +74,4 @@ export {
   type AumpHostExtension,
   type AumpHostOptions,
 } from './host-extension.js';
+export type { SchemaProblem } from './schemas.js';

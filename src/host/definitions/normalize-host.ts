@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { importPKCS8 } from 'jose';
 import type { SecurityRequirementInput } from '../../card/index.js';
-import { parseSecretKey, pushAllowProblem } from '../../server/index.js';
+import { parseSecretKey, pushAllowProblem } from '../../server/internal.js';
 import type {
   ApiKeySchemeConfig,
   BearerSchemeConfig,

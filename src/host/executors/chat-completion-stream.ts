@@ -4,7 +4,7 @@
  * ModelRequestError whose message is safe to show a client (HTTP status and the provider's own
  * error text, never the API key). See docs/decisions/0013-model-executor.md "Error mapping".
  */
-import { SseDecoder } from '../../protocol/index.js';
+import { SseDecoder } from '../../protocol/internal.js';
 import type { ChatMessage } from './chat-messages.js';
 import { displayEndpoint, type ResolvedModelEndpoint } from './model-endpoint.js';
 import { ToolCallDeltaError, type ToolCallAccumulator } from './tool-call-accumulator.js';

@@ -16,7 +16,7 @@ import {
   type JWTVerifyGetKey,
   type JWTVerifyOptions,
 } from 'jose';
-import { ASYMMETRIC_JWS_ALGORITHMS } from '../../card/index.js';
+import { ASYMMETRIC_JWS_ALGORITHMS } from '../../card/internal.js';
 import type { BearerSchemeConfig } from '../host-config.js';
 import type { CredentialCheck } from './credentials.js';
 import type { SchemeIdentity } from './requirements.js';

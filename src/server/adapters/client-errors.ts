@@ -10,7 +10,7 @@
 import { maxHeaderSize, STATUS_CODES, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { A2AError, toRestErrorBody } from '../../protocol/index.js';
+import { A2AError, toRestErrorBody } from '../../protocol/internal.js';
 import type { HttpApp, HttpBodyResponse, RefusedRequest } from '../http/http-types.js';
 
 /** The listener's time limits, named in the 408 message. */

@@ -8,7 +8,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { A2AError, toA2AError, toRestErrorBody } from '../../protocol/index.js';
+import { A2AError, toA2AError, toRestErrorBody } from '../../protocol/internal.js';
 import {
   isStreamResponse,
   type HttpApp,
@@ -24,9 +24,6 @@ import { ConnectionGuard, defaultMaxConnections } from './connection-guard.js';
 import { readBodyBefore, tooLarge } from './pre-read-body.js';
 import { advertisedHost } from './advertised-host.js';
 import { TurnWrites } from './turn-writes.js';
-
-export { answerClientErrors } from './client-errors.js';
-export { ConnectionGuard, defaultMaxConnections } from './connection-guard.js';
 
 /**
  * Where open SSE responses are recorded: `add` records one and returns the function that forgets
@@ -441,3 +438,4 @@ async function shutdown(
   clearTimeout(timer);
   await a2a.close();
 }
+export { answerClientErrors } from './client-errors.js';

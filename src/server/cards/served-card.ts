@@ -10,7 +10,7 @@
 import type { AgentCard, AgentCardSignature, AgentInterface, ProtocolVersion } from '../../protocol/index.js';
 import { v0_3JsonRpcCodec } from '../../protocol/v0_3/index.js';
 import { v1_0Codec } from '../../protocol/v1_0/index.js';
-import { defaultCardInterfaces } from '../../card/index.js';
+import { defaultCardInterfaces } from '../../card/internal.js';
 import { withDeclarations, type ServerExtension } from '../server-extension.js';
 
 /** A card as given by the user: interfaces may be left for the server to fill in. */

@@ -5,7 +5,7 @@
  * the validator and the seed's exact rules live in `concord-a2a/contracts`, whose contract sets
  * implement it.
  */
-import type { ContractInvocation, OutputPolicy } from '../../contracts/index.js';
+import type { ContractInvocation, OutputPolicy } from '../../contracts/internal.js';
 import { replyValues } from '../../contracts/reply-values.js';
 import { A2AError, type Artifact, type Message, type Metadata, type Part } from '../../protocol/index.js';
 

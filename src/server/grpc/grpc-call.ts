@@ -6,7 +6,7 @@
  * cancels or the deadline passes.
  */
 import type { Metadata } from '@grpc/grpc-js';
-import { A2AError, negotiateVersion, type ProtocolVersion } from '../../protocol/index.js';
+import { A2AError, negotiateVersion, type ProtocolVersion } from '../../protocol/internal.js';
 import type { GrpcService } from '../../protocol/grpc/index.js';
 import type { A2AServer } from '../a2a-server.js';
 import type { CallContext } from '../call-context.js';

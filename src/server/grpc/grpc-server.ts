@@ -13,7 +13,7 @@ import {
 } from '@grpc/grpc-js';
 import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation } from 'grpc-health-check';
-import { GRPC_MAX_JSON_DEPTH } from '../../protocol/index.js';
+import { GRPC_MAX_JSON_DEPTH } from '../../protocol/internal.js';
 import type { GrpcService } from '../../protocol/grpc/index.js';
 import type { A2AServer } from '../a2a-server.js';
 import { advertisedHost } from '../adapters/advertised-host.js';

@@ -8,7 +8,7 @@
  * With a signer, each version's JSON is signed as served (A2A 1.0 §8.4: the signature covers the
  * JSON the client canonicalizes, so a 0.3 client and a 1.0 client each verify what they received).
  */
-import { A2AError, negotiateVersion, type AgentCard, type ProtocolVersion } from '../../protocol/index.js';
+import { A2AError, negotiateVersion, type AgentCard, type ProtocolVersion } from '../../protocol/internal.js';
 import { servedCardJson, type CardDecorator, type CardSigner } from '../cards/served-card.js';
 import { cacheableJson, etagOf } from './cacheable-json.js';
 import { FORWARDING_VARY } from './forwarded.js';

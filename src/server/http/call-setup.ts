@@ -9,7 +9,7 @@ import {
   type AgentCard,
   type AgentExtension,
   type ProtocolVersion,
-} from '../../protocol/index.js';
+} from '../../protocol/internal.js';
 import type { CallContext, CallerIdentity } from '../call-context.js';
 import type { HttpRequest } from './http-types.js';
 

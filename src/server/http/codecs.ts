@@ -1,5 +1,5 @@
 /** Picks the wire codec for a binding and negotiated version (A2A 1.0 §5.5). */
-import type { ProtocolVersion, WireCodec } from '../../protocol/index.js';
+import type { ProtocolVersion, WireCodec } from '../../protocol/internal.js';
 import { v0_3JsonRpcCodec, v0_3RestCodec } from '../../protocol/v0_3/index.js';
 import { v1_0Codec } from '../../protocol/v1_0/index.js';
 

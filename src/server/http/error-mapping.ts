@@ -10,7 +10,7 @@
  * Clients and kits judge those by A2A's codes and statuses; an extension's table speaks for the
  * agent's work, which has not started yet.
  */
-import { toA2AError, type A2AError } from '../../protocol/index.js';
+import { toA2AError, type A2AError } from '../../protocol/internal.js';
 
 /** Rewrites an error before it is encoded; return the error itself to leave it as it is. */
 export type ErrorMapper = (error: A2AError) => A2AError;

@@ -13,7 +13,7 @@ import {
   toJsonRpcErrorObject,
   type JsonRpcId,
   type ProtocolVersion,
-} from '../../protocol/index.js';
+} from '../../protocol/internal.js';
 import { JsonRpcEnvelopeError } from '../../protocol/json-rpc.js';
 import type { RequestHandler } from '../request-handler.js';
 import type { CallContext } from '../call-context.js';

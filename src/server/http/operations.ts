@@ -4,7 +4,7 @@
  * table, so they stay functionally equivalent (A2A 1.0 §5.1; conformance rule 8 in
  * src/check/rules.ts).
  */
-import type { OperationName, ProtocolVersion, WireCodec } from '../../protocol/index.js';
+import type { OperationName, ProtocolVersion, WireCodec } from '../../protocol/internal.js';
 import type { CallContext } from '../call-context.js';
 import type { EventStream, RequestHandler } from '../request-handler.js';
 import type { HttpRequest } from './http-types.js';

@@ -12,7 +12,7 @@ import {
   readObject,
   toVersionedRestErrorBody,
   type ProtocolVersion,
-} from '../../protocol/index.js';
+} from '../../protocol/internal.js';
 import type { CallContext } from '../call-context.js';
 import type { RequestHandler } from '../request-handler.js';
 import { restCodec } from './codecs.js';

@@ -5,7 +5,7 @@
  * request field, so it may also come under its proto name (`history_length`); both at once is a
  * duplicate (decision 0136).
  */
-import { invalidParams, protoNameOf } from '../../protocol/index.js';
+import { invalidParams, protoNameOf } from '../../protocol/internal.js';
 
 /** The raw value of a parameter and the name it came under, or undefined when absent. */
 function queryRaw(query: URLSearchParams, name: string): { raw: string; at: string } | undefined {

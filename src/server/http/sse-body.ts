@@ -3,7 +3,7 @@
  * event is produced before the previous chunk was taken, so a slow client slows only its own
  * stream (the event hub cuts it off if it falls far behind; it then resumes from the log).
  */
-import { encodeSseComment, encodeSseEvent } from '../../protocol/index.js';
+import { encodeSseComment, encodeSseEvent } from '../../protocol/internal.js';
 import type { HttpStreamResponse } from './http-types.js';
 import type { StreamItem } from '../task-run/task-streams.js';
 

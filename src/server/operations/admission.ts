@@ -10,7 +10,7 @@ import {
   isTerminalState,
   type Message,
   type SendMessageRequest,
-} from '../../protocol/index.js';
+} from '../../protocol/internal.js';
 import type { StoredTask } from '../../store/index.js';
 import type { CallContext } from '../call-context.js';
 import { newId } from '../common/ids.js';

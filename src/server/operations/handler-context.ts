@@ -3,7 +3,7 @@
  * hub, the cards (replaced when the base URL becomes known), and the lookups all of them make: a
  * task in the caller's scope, a subscription that follows a task across a cluster (decision 0111).
  */
-import { A2AError, taskNotFound, type AgentCard } from '../../protocol/index.js';
+import { A2AError, taskNotFound, type AgentCard } from '../../protocol/internal.js';
 import type { StoredTask, TaskScope, TaskStore } from '../../store/index.js';
 import type { CallContext } from '../call-context.js';
 import type { ClusterNode } from '../cluster/cluster-node.js';

@@ -16,7 +16,7 @@
  * one task is created; the loser's commit fails with IdempotencyKeyConflictError and it answers
  * with the winner's task.
  */
-import { A2AError, invalidParams, type Message, type SendMessageRequest } from '../../protocol/index.js';
+import { A2AError, invalidParams, type Message, type SendMessageRequest } from '../../protocol/internal.js';
 import {
   MemoryReplyStore,
   scopedIdempotencyKey,
@@ -25,7 +25,7 @@ import {
   type StoredTask,
   type TaskScope,
   type TaskStore,
-} from '../../store/index.js';
+} from '../../store/internal.js';
 import type { CallContext } from '../call-context.js';
 import type { TaskExecution } from '../task-run/task-execution.js';
 import { ReleasingMap } from '../common/releasing-map.js';

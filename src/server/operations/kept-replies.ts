@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Message, Part } from '../../protocol/index.js';
-import type { ReplyStore, TaskScope } from '../../store/index.js';
+import type { ReplyStore, TaskScope } from '../../store/internal.js';
 
 /** The digest a retry's parts are compared by: SHA-256 of their JSON, as a task retry compares JSON. */
 export function partsDigest(parts: readonly Part[]): string {

@@ -4,7 +4,7 @@
  * answers as the first attempt did, from its task or its kept reply (decisions 0091, 0147).
  */
 import { A2AError, type SendMessageRequest, type SendMessageResponse } from '../../protocol/index.js';
-import { IdempotencyKeyConflictError, type StoredTask } from '../../store/index.js';
+import { IdempotencyKeyConflictError, type StoredTask } from '../../store/internal.js';
 import type { CallContext } from '../call-context.js';
 import type { HubSubscription } from '../task-run/event-hub.js';
 import type { TaskExecution } from '../task-run/task-execution.js';

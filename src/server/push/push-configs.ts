@@ -12,7 +12,7 @@ import {
   type ListTaskPushNotificationConfigsResponse,
   type ProtocolVersion,
   type TaskPushNotificationConfig,
-} from '../../protocol/index.js';
+} from '../../protocol/internal.js';
 import type { PushConfigRecord, PushStore } from '../../store/index.js';
 import { newId } from '../common/ids.js';
 import type { SecretBox } from './secret-box.js';

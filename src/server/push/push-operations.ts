@@ -13,7 +13,7 @@ import {
   type SendMessageRequest,
   type TaskPushNotificationConfig,
   type TaskPushNotificationConfigRef,
-} from '../../protocol/index.js';
+} from '../../protocol/internal.js';
 import type { PushConfigRecord, StoredTask } from '../../store/index.js';
 import type { CallContext } from '../call-context.js';
 import type { ConfigLocation } from './push-configs.js';

@@ -8,7 +8,7 @@
  * every delivery, where the checked address is then the one connected to (DNS pinned), so a name
  * that resolves elsewhere after creation is refused too (docs/decisions/0090-push-ssrf.md).
  */
-import { invalidParams } from '../../protocol/index.js';
+import { invalidParams } from '../../protocol/internal.js';
 import {
   inspectTarget,
   parseNetworkRule,

@@ -12,7 +12,7 @@
  * task's version for a 0.3 Task), so receivers can drop the duplicates at-least-once delivery
  * may bring (docs/decisions/0087-push-outbox.md).
  */
-import { v0_3JsonRpcCodec, v1_0Codec } from '../../protocol/index.js';
+import { v0_3JsonRpcCodec, v1_0Codec } from '../../protocol/internal.js';
 import type { PushOutboxEntry } from '../../store/index.js';
 
 /** One POST to make. */

@@ -3,7 +3,7 @@
  * it has one (decision 0110), and otherwise the recovery of tasks an earlier process of a durable
  * store left running (decision 0119). Built once per RequestHandler, stopped with it.
  */
-import type { ReplyStore, TaskStore } from '../../store/index.js';
+import type { ReplyStore, TaskStore } from '../../store/internal.js';
 import type { AgentExecutor, AgentSender } from '../agent-executor.js';
 import type { Cluster } from '../cluster/cluster.js';
 import { ClusterNode } from '../cluster/cluster-node.js';

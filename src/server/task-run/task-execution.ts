@@ -26,7 +26,7 @@ import {
   type TaskCommit,
   type TaskScope,
   type TaskStore,
-} from '../../store/index.js';
+} from '../../store/internal.js';
 import type { EventHub } from './event-hub.js';
 import { keepReply } from '../operations/kept-replies.js';
 import { appendMessage, applyEvents } from './task-projection.js';

@@ -7,20 +7,17 @@ import { DEFAULT_POSTGRES_SCHEMA } from './connection.js';
 import { checkRetention, type RetentionOptions } from '../retention.js';
 
 export {
-  checkSchemaName,
   DatabaseConnectionError,
   DEFAULT_POSTGRES_SCHEMA,
   type PostgresConnectionOptions,
 } from './connection.js';
-export { redactDatabaseUrl } from '../database-url.js';
-export { MIGRATIONS_TABLE, SchemaVersionError, withSchemaLock, type MigrationResult } from './migrate.js';
-export { POSTGRES_SCHEMA_VERSION } from './schema.js';
-export type { RetentionOptions } from '../retention.js';
+
+export { SchemaVersionError, type MigrationResult } from './migrate.js';
+
 export { PostgresTaskStore } from './postgres-task-store.js';
 export type { PostgresApprovalStore } from './postgres-approval-store.js';
 export type { PostgresEvidenceStore } from './postgres-evidence-store.js';
 export type { PostgresPushStore } from './postgres-push-store.js';
-export type { PostgresReplyStore } from './postgres-reply-store.js';
 
 /** Options of `openPostgresStore`. */
 export interface PostgresStoreOptions extends PostgresConnectionOptions {

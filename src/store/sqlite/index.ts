@@ -4,11 +4,10 @@ import { SqliteTaskStore, type SqliteTaskStoreOptions } from './sqlite-task-stor
 
 export { SqliteTaskStore, type SqliteTaskStoreOptions } from './sqlite-task-store.js';
 export type { StoreOwner } from './store-owner.js';
-export { SCHEMA_VERSION as SQLITE_SCHEMA_VERSION } from './schema.js';
+
 export type { SqliteApprovalStore } from './sqlite-approval-store.js';
 export type { SqliteEvidenceStore } from './sqlite-evidence-store.js';
 export type { SqlitePushStore } from './sqlite-push-store.js';
-export type { SqliteReplyStore } from './sqlite-reply-store.js';
 
 /** Opens (creating and migrating if needed) a SQLite-backed TaskStore. */
 export function openSqliteTaskStore(options: SqliteTaskStoreOptions): TaskStore {

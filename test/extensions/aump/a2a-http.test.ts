@@ -17,7 +17,7 @@ import {
   type AumpResponseInfo,
   type AumpRuntime,
   type MandatedSend,
-} from '../../../src/extensions/aump/index.js';
+} from '../../../src/extensions/aump/internal.js';
 import type { Message, Task } from '../../../src/protocol/index.js';
 import { createA2AServer } from '../../../src/server/index.js';
 import { listen, type RunningServer } from '../../../src/server/adapters/node.js';

@@ -12,7 +12,7 @@ import {
   validateBridge,
   type A2aMandateMessage,
   type Mandate,
-} from '../../../src/extensions/aump/index.js';
+} from '../../../src/extensions/aump/internal.js';
 import { SUITE_NOW, suiteMandate } from './helpers.js';
 
 const buyer = suiteMandate('marketplace-buyer.valid.json');

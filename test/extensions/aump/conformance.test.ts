@@ -20,7 +20,7 @@ import {
   type EvidenceEvent,
   type Mandate,
   type ProposedAction,
-} from '../../../src/extensions/aump/index.js';
+} from '../../../src/extensions/aump/internal.js';
 import { CONFORMANCE, fixture, suiteMandate } from './helpers.js';
 
 interface Case {

@@ -7,7 +7,7 @@ import {
   validateAumpSchema,
   type Mandate,
   type ProposedAction,
-} from '../../../src/extensions/aump/index.js';
+} from '../../../src/extensions/aump/internal.js';
 import { SUITE_NOW, suiteMandate } from './helpers.js';
 
 const buyer = suiteMandate('marketplace-buyer.valid.json');

@@ -17,7 +17,7 @@ import {
   type EvidenceEvent,
   type EvidenceInput,
   type Mandate,
-} from '../../../src/extensions/aump/index.js';
+} from '../../../src/extensions/aump/internal.js';
 import { createMemoryEvidenceStore } from '../../../src/store/index.js';
 import { SqliteTaskStore } from '../../../src/store/sqlite/index.js';
 import { SUITE_NOW, suiteMandate } from './helpers.js';

@@ -13,7 +13,7 @@ import {
   loadMandateFile,
   validateAumpSchema,
   type Mandate,
-} from '../../../src/extensions/aump/index.js';
+} from '../../../src/extensions/aump/internal.js';
 import type { Task } from '../../../src/protocol/index.js';
 import { concord, ROOT, startConcord, type LiveCli } from '../../cli/cli-process.js';
 

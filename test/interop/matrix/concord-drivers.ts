@@ -4,7 +4,7 @@
  * `send --stream`, `get`, `list`, `cancel`, `subscribe`, `push-config create/get/list/delete`
  * with `--json`, and `card`, `card --extended --token`), so the CLI has every cell the client has.
  */
-import { A2AClient, CardCache, bearer, type ClientBinding } from '../../../src/client/index.js';
+import { A2AClient, CardCache, bearer, type ClientBinding } from '../../../src/client/internal.js';
 import type {
   Message,
   StreamResponse,

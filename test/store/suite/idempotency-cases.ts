@@ -3,7 +3,7 @@
  * carries it, unique per caller (tenant + owner), and a second task claiming it writes nothing.
  */
 import { describe, expect, it } from 'vitest';
-import { IdempotencyKeyConflictError } from '../../../src/store/index.js';
+import { IdempotencyKeyConflictError } from '../../../src/store/internal.js';
 import { ANON, createCommit, makeTask, statusEvent, type SuiteContext } from './fixtures.js';
 
 const ALICE = { tenant: 'acme', owner: 'alice' };
