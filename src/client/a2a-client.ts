@@ -58,7 +58,12 @@ import {
   type StreamControl,
   type TransportInfo,
 } from './transports/transport.js';
-import type { OperationTypes, UnaryOperationName } from '../protocol/operation-types.js';
+import type { OperationName } from '../protocol/operation-names.js';
+import type {
+  OperationTypes,
+  StreamingOperationName,
+  UnaryOperationName,
+} from '../protocol/operation-types.js';
 import { networkPolicyOf } from './http/address-guard.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -363,3 +368,24 @@ export class A2AClient {
     this.http.close();
   }
 }
+
+/**
+ * What `A2AClient` must offer (issue 24): a method named after every operation (house style
+ * rule 3), answering its result from operation-types.ts: a promise, or for a streaming operation
+ * the events. Parameters are free (`getExtendedAgentCard` takes only options).
+ */
+type OperationMethods = {
+  [Op in OperationName]: (
+    ...args: never[]
+  ) => Op extends StreamingOperationName
+    ? AsyncIterable<OperationTypes[Op][1]>
+    : Promise<OperationTypes[Op][1]>;
+};
+
+/**
+ * Compile-time check only, nothing runs: an operation added to `OperationName` without an
+ * `A2AClient` method fails here ("Property '…' is missing in type 'A2AClient'"), and so does a
+ * method whose result drifts from the operation's.
+ */
+type Covers<T extends OperationMethods> = T;
+type _A2AClientCoversEveryOperation = Covers<A2AClient>;

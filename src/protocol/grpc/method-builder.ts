@@ -11,6 +11,7 @@ import type {
   Task,
   TaskPushNotificationConfig,
 } from '../model.js';
+import type { OperationTypes } from '../operation-types.js';
 import type { GrpcMethodSpec, GrpcOperation } from './service-spec.js';
 
 /** The four mappings of one RPC, typed by its canonical request and result. */
@@ -21,16 +22,19 @@ export interface RpcMaps<Req, Res> {
   decodeResult(json: unknown): Res;
 }
 
-/** A row builder for a proto package (`lf.a2a.v1.`); types without a dot are in that package. */
+/**
+ * A row builder for a proto package (`lf.a2a.v1.`); types without a dot are in that package. The
+ * mappings are typed by the operation's request and result in operation-types.ts.
+ */
 export function rpcIn(packagePrefix: string) {
-  return function rpc<Req, Res>(
-    operation: GrpcOperation,
+  return function rpc<Op extends GrpcOperation>(
+    operation: Op,
     name: string,
     requestType: string,
     responseType: string,
-    maps: RpcMaps<Req, Res>,
+    maps: RpcMaps<OperationTypes[Op][0], OperationTypes[Op][1]>,
     responseStream = false,
-  ): GrpcMethodSpec {
+  ): GrpcMethodSpec<Op> {
     return {
       operation,
       name,
@@ -38,7 +42,7 @@ export function rpcIn(packagePrefix: string) {
       responseType: responseType.includes('.') ? responseType : packagePrefix + responseType,
       responseStream,
       ...(maps as unknown as Pick<
-        GrpcMethodSpec,
+        GrpcMethodSpec<Op>,
         'decodeRequest' | 'encodeRequest' | 'encodeResult' | 'decodeResult'
       >),
     };

@@ -7,12 +7,12 @@
 import type { ProtocolVersion } from '../codec.js';
 import type { OperationName } from '../operation-names.js';
 
-/** The A2A operations, by the spec's names: every one has an RPC in both versions' services. */
+/** The A2A operations, by the spec's names (the protocol's one list, operation-names.ts). */
 export type GrpcOperation = OperationName;
 
 /** One RPC. The four mappings take and give ProtoJSON on the wire side, canonical values on ours. */
-export interface GrpcMethodSpec {
-  readonly operation: GrpcOperation;
+export interface GrpcMethodSpec<Op extends GrpcOperation = GrpcOperation> {
+  readonly operation: Op;
   /** The RPC name in the proto (`SendMessage`, 0.3 `TaskSubscription`...). */
   readonly name: string;
   /** Fully qualified request and response message names. */
@@ -29,6 +29,21 @@ export interface GrpcMethodSpec {
   /** Client side: ProtoJSON to the canonical result (or stream event). */
   decodeResult(json: unknown): unknown;
 }
+
+/**
+ * A version's RPCs keyed by the operation each carries, whose row must name that same operation.
+ * A record over `Ops`: an operation added to `OperationName` is a compile error in every version's
+ * table until it has a row there (issue 24; CONTRIBUTING "Checklist: add an operation").
+ */
+export type GrpcMethodTable<Ops extends GrpcOperation> = { readonly [Op in Ops]: GrpcMethodSpec<Op> };
+
+/**
+ * The table of a version whose proto lacks some operations (0.3 has no ListTasks): those are
+ * named in `Missing`, so a new operation needs a row or a deliberate place in that list.
+ */
+export type GrpcMethodTableWithout<Missing extends GrpcOperation> = GrpcMethodTable<
+  Exclude<GrpcOperation, Missing>
+>;
 
 /** One version's service. */
 export interface GrpcServiceSpec {

@@ -9,23 +9,9 @@
  */
 import { invalidParams } from '../errors.js';
 import { optionalString, readObject, type JsonObject, quote } from '../decode-kit.js';
-import type { GrpcServiceSpec } from '../grpc/service-spec.js';
+import type { GrpcMethodTableWithout, GrpcServiceSpec } from '../grpc/service-spec.js';
 import { resultMaps, rpcIn } from '../grpc/method-builder.js';
-import type { AgentCard } from '../agent-card.js';
-import type {
-  CancelTaskRequest,
-  GetExtendedAgentCardRequest,
-  GetTaskRequest,
-  ListTaskPushNotificationConfigsRequest,
-  ListTaskPushNotificationConfigsResponse,
-  SendMessageRequest,
-  SendMessageResponse,
-  StreamResponse,
-  SubscribeToTaskRequest,
-  Task,
-  TaskPushNotificationConfig,
-  TaskPushNotificationConfigRef,
-} from '../model.js';
+import type { ListTaskPushNotificationConfigsRequest, TaskPushNotificationConfig } from '../model.js';
 import { decodeGrpcAgentCard, encodeGrpcAgentCard } from './grpc-card.js';
 import { parsePushConfigName, pushConfigName } from './resource-names.js';
 import { v0_3RestCodec as c } from './rest-codec.js';
@@ -96,109 +82,110 @@ function encodeListConfigs(request: ListTaskPushNotificationConfigsRequest): Jso
   return { parent: `tasks/${String(taskId)}`, ...rest };
 }
 
+/**
+ * The 0.3 RPCs, one per operation its proto has, keyed by operation. `listTasks` is deliberately
+ * absent (no ListTasks RPC in 0.3, A2A 0.3 §7); any other operation, a new one included, is a
+ * compile error here until it has a row or joins that list.
+ */
+const rpcs: GrpcMethodTableWithout<'listTasks'> = {
+  sendMessage: rpc(
+    'sendMessage',
+    'SendMessage',
+    'SendMessageRequest',
+    'SendMessageResponse',
+    Object.assign({}, sendRequest, sendResult),
+  ),
+  sendStreamingMessage: rpc(
+    'sendStreamingMessage',
+    'SendStreamingMessage',
+    'SendMessageRequest',
+    'StreamResponse',
+    Object.assign({}, sendRequest, stream),
+    true,
+  ),
+  getTask: rpc('getTask', 'GetTask', 'GetTaskRequest', 'Task', {
+    decodeRequest: (json) =>
+      c.decodeGetTaskRequest(
+        byTaskName(json, (o) => (o.historyLength === undefined ? {} : { historyLength: o.historyLength })),
+        '',
+      ),
+    encodeRequest: (r) => {
+      const { id, ...rest } = c.encodeGetTaskRequest(r) as JsonObject;
+      return { name: `tasks/${String(id)}`, ...rest };
+    },
+    ...task,
+  }),
+  cancelTask: rpc('cancelTask', 'CancelTask', 'CancelTaskRequest', 'Task', {
+    decodeRequest: (json) => c.decodeCancelTaskRequest(byTaskName(json), ''),
+    encodeRequest: (r) => ({ name: `tasks/${r.id}` }),
+    ...task,
+  }),
+  subscribeToTask: rpc(
+    'subscribeToTask',
+    'TaskSubscription',
+    'TaskSubscriptionRequest',
+    'StreamResponse',
+    {
+      decodeRequest: (json) => c.decodeSubscribeToTaskRequest(byTaskName(json), ''),
+      encodeRequest: (r) => ({ name: `tasks/${r.id}` }),
+      ...stream,
+    },
+    true,
+  ),
+  createTaskPushNotificationConfig: rpc(
+    'createTaskPushNotificationConfig',
+    'CreateTaskPushNotificationConfig',
+    'CreateTaskPushNotificationConfigRequest',
+    'TaskPushNotificationConfig',
+    { decodeRequest: decodeCreateConfig, encodeRequest: encodeCreateConfig, ...config },
+  ),
+  getTaskPushNotificationConfig: rpc(
+    'getTaskPushNotificationConfig',
+    'GetTaskPushNotificationConfig',
+    'GetTaskPushNotificationConfigRequest',
+    'TaskPushNotificationConfig',
+    {
+      decodeRequest: (json) => c.decodeTaskPushNotificationConfigRef(byConfigName(json), ''),
+      encodeRequest: (r) => ({ name: pushConfigName(r.taskId, r.id) }),
+      ...config,
+    },
+  ),
+  listTaskPushNotificationConfigs: rpc(
+    'listTaskPushNotificationConfigs',
+    'ListTaskPushNotificationConfig',
+    'ListTaskPushNotificationConfigRequest',
+    'ListTaskPushNotificationConfigResponse',
+    {
+      decodeRequest: decodeListConfigs,
+      encodeRequest: encodeListConfigs,
+      encodeResult: (r) => c.encodeListTaskPushNotificationConfigsResponse(r),
+      decodeResult: (json) => c.decodeListTaskPushNotificationConfigsResponse(json, ''),
+    },
+  ),
+  getExtendedAgentCard: rpc('getExtendedAgentCard', 'GetAgentCard', 'GetAgentCardRequest', 'AgentCard', {
+    decodeRequest: () => ({}),
+    encodeRequest: () => ({}),
+    encodeResult: (card) => encodeGrpcAgentCard(card),
+    decodeResult: (json) => decodeGrpcAgentCard(json, ''),
+  }),
+  deleteTaskPushNotificationConfig: rpc(
+    'deleteTaskPushNotificationConfig',
+    'DeleteTaskPushNotificationConfig',
+    'DeleteTaskPushNotificationConfigRequest',
+    'google.protobuf.Empty',
+    {
+      decodeRequest: (json) => c.decodeTaskPushNotificationConfigRef(byConfigName(json), ''),
+      encodeRequest: (r) => ({ name: pushConfigName(r.taskId, r.id) }),
+      encodeResult: () => ({}),
+      decodeResult: () => undefined,
+    },
+  ),
+};
+
 /** The 0.3 service table. */
 export const v0_3GrpcService: GrpcServiceSpec = Object.freeze({
   version: '0.3',
   service: `${P}A2AService`,
   protoFile: 'a2a/v1/a2a.proto',
-  methods: [
-    rpc<SendMessageRequest, SendMessageResponse>(
-      'sendMessage',
-      'SendMessage',
-      'SendMessageRequest',
-      'SendMessageResponse',
-      Object.assign({}, sendRequest, sendResult),
-    ),
-    rpc<SendMessageRequest, StreamResponse>(
-      'sendStreamingMessage',
-      'SendStreamingMessage',
-      'SendMessageRequest',
-      'StreamResponse',
-      Object.assign({}, sendRequest, stream),
-      true,
-    ),
-    rpc<GetTaskRequest, Task>('getTask', 'GetTask', 'GetTaskRequest', 'Task', {
-      decodeRequest: (json) =>
-        c.decodeGetTaskRequest(
-          byTaskName(json, (o) => (o.historyLength === undefined ? {} : { historyLength: o.historyLength })),
-          '',
-        ),
-      encodeRequest: (r) => {
-        const { id, ...rest } = c.encodeGetTaskRequest(r) as JsonObject;
-        return { name: `tasks/${String(id)}`, ...rest };
-      },
-      ...task,
-    }),
-    rpc<CancelTaskRequest, Task>('cancelTask', 'CancelTask', 'CancelTaskRequest', 'Task', {
-      decodeRequest: (json) => c.decodeCancelTaskRequest(byTaskName(json), ''),
-      encodeRequest: (r) => ({ name: `tasks/${r.id}` }),
-      ...task,
-    }),
-    rpc<SubscribeToTaskRequest, StreamResponse>(
-      'subscribeToTask',
-      'TaskSubscription',
-      'TaskSubscriptionRequest',
-      'StreamResponse',
-      {
-        decodeRequest: (json) => c.decodeSubscribeToTaskRequest(byTaskName(json), ''),
-        encodeRequest: (r) => ({ name: `tasks/${r.id}` }),
-        ...stream,
-      },
-      true,
-    ),
-    rpc<TaskPushNotificationConfig, TaskPushNotificationConfig>(
-      'createTaskPushNotificationConfig',
-      'CreateTaskPushNotificationConfig',
-      'CreateTaskPushNotificationConfigRequest',
-      'TaskPushNotificationConfig',
-      { decodeRequest: decodeCreateConfig, encodeRequest: encodeCreateConfig, ...config },
-    ),
-    rpc<TaskPushNotificationConfigRef, TaskPushNotificationConfig>(
-      'getTaskPushNotificationConfig',
-      'GetTaskPushNotificationConfig',
-      'GetTaskPushNotificationConfigRequest',
-      'TaskPushNotificationConfig',
-      {
-        decodeRequest: (json) => c.decodeTaskPushNotificationConfigRef(byConfigName(json), ''),
-        encodeRequest: (r) => ({ name: pushConfigName(r.taskId, r.id) }),
-        ...config,
-      },
-    ),
-    rpc<ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse>(
-      'listTaskPushNotificationConfigs',
-      'ListTaskPushNotificationConfig',
-      'ListTaskPushNotificationConfigRequest',
-      'ListTaskPushNotificationConfigResponse',
-      {
-        decodeRequest: decodeListConfigs,
-        encodeRequest: encodeListConfigs,
-        encodeResult: (r) => c.encodeListTaskPushNotificationConfigsResponse(r),
-        decodeResult: (json) => c.decodeListTaskPushNotificationConfigsResponse(json, ''),
-      },
-    ),
-    rpc<GetExtendedAgentCardRequest, AgentCard>(
-      'getExtendedAgentCard',
-      'GetAgentCard',
-      'GetAgentCardRequest',
-      'AgentCard',
-      {
-        decodeRequest: () => ({}),
-        encodeRequest: () => ({}),
-        encodeResult: (card) => encodeGrpcAgentCard(card),
-        decodeResult: (json) => decodeGrpcAgentCard(json, ''),
-      },
-    ),
-    rpc<TaskPushNotificationConfigRef, void>(
-      'deleteTaskPushNotificationConfig',
-      'DeleteTaskPushNotificationConfig',
-      'DeleteTaskPushNotificationConfigRequest',
-      'google.protobuf.Empty',
-      {
-        decodeRequest: (json) => c.decodeTaskPushNotificationConfigRef(byConfigName(json), ''),
-        encodeRequest: (r) => ({ name: pushConfigName(r.taskId, r.id) }),
-        encodeResult: () => ({}),
-        decodeResult: () => undefined,
-      },
-    ),
-  ],
+  methods: Object.values(rpcs),
 });
