@@ -122,13 +122,13 @@ export class A2AClient {
     const versions = options.prefer?.versions ?? ['1.0', '0.3'];
     const resolved = await fetchAgentCard(http, url, {
       protocolVersion: versions.includes('1.0') ? '1.0' : '0.3',
-      ...(options.cardCache === undefined ? {} : { cache: options.cardCache }),
-      ...(options.verify === undefined ? {} : { verify: options.verify }),
-      ...(options.retry === undefined ? {} : { retry: options.retry }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-      ...(options.reading === undefined ? {} : { reading: options.reading }),
-      ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
+      cache: options.cardCache,
+      verify: options.verify,
+      retry: options.retry,
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+      reading: options.reading,
+      onWarning: options.onWarning,
     }).catch((error: unknown) => {
       http.close();
       throw error;

@@ -47,31 +47,31 @@ export type HostView = 'public' | 'internal';
 export interface AgentHostOptions {
   /** The task store of each agent (called once per agent id; may open it asynchronously). */
   storeFor: (agentId: string) => TaskStore | Promise<TaskStore>;
-  env?: NodeJS.ProcessEnv;
-  maxBodyBytes?: number;
+  env?: NodeJS.ProcessEnv | undefined;
+  maxBodyBytes?: number | undefined;
   /** How deeply a request to any agent may nest (decision 0144; default 32). */
-  maxJsonDepth?: number;
-  onError?: (error: unknown, where: string) => void;
+  maxJsonDepth?: number | undefined;
+  onError?: ((error: unknown, where: string) => void) | undefined;
   /** How agents send to URLs (the A2A client); without it they may send to host agents only. */
-  remoteAgents?: RemoteAgents;
+  remoteAgents?: RemoteAgents | undefined;
   /** Receives each line stdio MCP servers write to stderr (the library itself never logs). */
-  onMcpLog?: (server: string, line: string) => void;
+  onMcpLog?: ((server: string, line: string) => void) | undefined;
   /** The A2A extensions agents may enable in their definitions (host-extensions.ts). */
-  extensions?: readonly HostExtension[];
+  extensions?: readonly HostExtension[] | undefined;
   /** Push notifications for every agent (each delivers from its own store's outbox). */
-  push?: PushOptions;
+  push?: PushOptions | undefined;
   /**
    * The cluster this host is an instance of: every agent joins it under its id (decision 0110).
    * The host closes it after its agents.
    */
-  cluster?: Cluster;
+  cluster?: Cluster | undefined;
   /** Without a cluster: tasks an earlier process left running, per agent store (decision 0119). */
-  orphans?: OrphanPolicy;
+  orphans?: OrphanPolicy | undefined;
   /**
    * The agent hop limit, overriding the config's `maxAgentHops` (the `--max-agent-hops` flag);
    * 1 to 64 (decision 0148).
    */
-  maxAgentHops?: number;
+  maxAgentHops?: number | undefined;
 }
 
 /** What a reload changed. */

@@ -80,7 +80,7 @@ export function busKindFor(storeKind: string, setup: ClusterSetup | undefined): 
 export async function openCluster(
   store: SharedStore,
   setup: ClusterSetup | undefined,
-  options: { env: NodeJS.ProcessEnv; onError?: (error: unknown, where: string) => void },
+  options: { env: NodeJS.ProcessEnv; onError?: ((error: unknown, where: string) => void) | undefined },
 ): Promise<OpenedCluster> {
   const kind = busKindFor(store.kind, setup);
   if (kind === 'local') return { cluster: undefined, description: 'one instance (in-process events)' };

@@ -28,8 +28,8 @@ export interface DefinitionWatch {
 export interface WatchOptions {
   env: NodeJS.ProcessEnv;
   /** Quiet time after the last file event before reloading (editors write in several steps). */
-  debounceMs?: number;
-  onReload?: (outcome: ReloadOutcome) => void;
+  debounceMs?: number | undefined;
+  onReload?: ((outcome: ReloadOutcome) => void) | undefined;
 }
 
 /** Extensions of files a host is defined by: definitions, config, handler modules, keys. */

@@ -68,7 +68,7 @@ function trustProxyOf(text: string): boolean {
  * variable whose value is not usable (flags and the config are checked where they are read).
  */
 export function publicAddressOf(
-  flags: PublicAddress,
+  flags: { [K in keyof PublicAddress]?: PublicAddress[K] | undefined },
   env: NodeJS.ProcessEnv,
   config: PublicAddress = {},
 ): PublicAddress {

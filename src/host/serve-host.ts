@@ -34,85 +34,85 @@ import { loadPeer } from '../peers/index.js';
 
 /** Options of `startHost`. */
 export interface StartHostOptions {
-  port?: number;
-  host?: string;
+  port?: number | undefined;
+  host?: string | undefined;
   /** Also serve every agent (exposed or not) on this port, bound to `internalHost`. */
-  internalPort?: number;
+  internalPort?: number | undefined;
   /** Default 127.0.0.1: the internal listener is for the host's own clients. */
-  internalHost?: string;
+  internalHost?: string | undefined;
   /**
    * Also serve the gRPC binding on this port (bound to `host`), for the host's one exposed agent:
    * gRPC has no paths to mount several agents under (decision 0072).
    */
-  grpcPort?: number;
+  grpcPort?: number | undefined;
   /**
    * The URL clients reach the HTTP listener at (behind a proxy): the cards list it instead of the
    * bound address; agents below it at `agents/<id>` (decision 0138). Default: the
    * `CONCORD_PUBLIC_URL` environment variable, else the config's `publicUrl` (decision 0149).
    */
-  publicUrl?: string;
+  publicUrl?: string | undefined;
   /**
    * Where clients reach the gRPC listener: `host:port`, or a URL when the deployment's 0.3 clients
    * read interface URLs as URLs (decision 0138). Default: `CONCORD_GRPC_PUBLIC_URL`, else the
    * config's `grpcPublicUrl`, else the bound address.
    */
-  grpcPublicUrl?: string;
+  grpcPublicUrl?: string | undefined;
   /**
    * Trust the proxy's forwarding headers for the scheme and host the cards list (decision 0149).
    * Default: `CONCORD_TRUST_PROXY`, else the config's `trustProxy`, else false.
    */
-  trustProxy?: boolean;
+  trustProxy?: boolean | undefined;
   /**
    * `sqlite` (default): one file per agent under `dataDir`; `memory`: nothing survives;
    * `postgres`: one schema per agent (`<schema>_<agent id>`) in the database of `postgres.url`.
    */
-  store?: TaskStoreKind;
-  dataDir?: string;
+  store?: TaskStoreKind | undefined;
+  dataDir?: string | undefined;
   /** For `store: 'postgres'`; the URL defaults to the CONCORD_DATABASE_URL environment variable. */
-  postgres?: PostgresStoreSettings;
+  postgres?: PostgresStoreSettings | undefined;
   /**
    * Which terminal tasks the sqlite and postgres stores keep (decisions 0103, 0151): by default
    * DEFAULT_RETENTION, 7 days and at most 100,000 per agent; `false` keeps every task. A policy
    * given replaces the default whole.
    */
-  retention?: RetentionOptions | false;
+  retention?: RetentionOptions | false | undefined;
   /**
    * Several instances on one PostgreSQL database (decision 0110): the bus (default `postgres` on a
    * PostgreSQL store, else none), the heartbeat TTL and what happens to a stopped instance's tasks.
    */
-  cluster?: ClusterSetup;
+  cluster?: ClusterSetup | undefined;
   /**
    * The connection cap and timeouts of the HTTP listeners, the internal one too (decision 0146;
    * `concord serve --max-connections --headers-timeout --idle-timeout`).
    */
-  connections?: ConnectionOptions;
+  connections?: ConnectionOptions | undefined;
   /** Dev mode: reload the definitions and the host config when a file they come from changes. */
-  watch?: boolean;
-  env?: NodeJS.ProcessEnv;
+  watch?: boolean | undefined;
+  env?: NodeJS.ProcessEnv | undefined;
   /**
    * How many levels of objects and arrays a request to any agent may nest (default 32; at most
    * 40 with `grpcPort`): deeper ones get -32602 naming the bound and where (decision 0144).
    */
-  maxJsonDepth?: number;
-  onError?: (error: unknown, where: string) => void;
+  maxJsonDepth?: number | undefined;
+  onError?: ((error: unknown, where: string) => void) | undefined;
   /** The A2A extensions agents may enable (`extensions:` in a definition); `concord serve` passes its built-in ones. */
-  extensions?: readonly HostExtension[];
+  extensions?: readonly HostExtension[] | undefined;
   /** Reports reloads in dev mode (and definitions that no longer load). */
-  onReload?: (outcome: ReloadOutcome) => void;
+  onReload?: ((outcome: ReloadOutcome) => void) | undefined;
   /** Receives each line stdio MCP servers write to stderr. */
-  onMcpLog?: (server: string, line: string) => void;
+  onMcpLog?: ((server: string, line: string) => void) | undefined;
   /** Quiet time after the last file event before reloading, in dev mode (default 150 ms). */
-  watchDebounceMs?: number;
+  watchDebounceMs?: number | undefined;
   /**
    * Push notifications, on unless `enabled: false` here or in the config's `push`; `allow` adds to
    * the config's `push.allow` (`concord serve --push-allow`).
    */
-  push?: { enabled?: boolean; allow?: string[] };
+  push?: { enabled?: boolean; allow?: string[] } | undefined;
   /**
    * The agent hop limit (1-64), overriding the config's `maxAgentHops` (`concord serve
    * --max-agent-hops`; decision 0148).
    */
-  maxAgentHops?: number;
+  maxAgentHops?: number | undefined;
 }
 
 /** A running host. */
@@ -162,9 +162,9 @@ export async function createHost(
     kind,
     dataDir,
     env,
-    ...(options.postgres === undefined ? {} : { postgres: options.postgres }),
-    ...(options.retention === undefined ? {} : { retention: options.retention }),
-    ...(options.onError === undefined ? {} : { onError: options.onError }),
+    postgres: options.postgres,
+    retention: options.retention,
+    onError: options.onError,
   };
   const storeFor = async (id: string): Promise<TaskStore> => {
     const { store } = await openTaskStore(settings, id);
@@ -179,24 +179,24 @@ export async function createHost(
       ...(kind === 'postgres' ? { databaseUrl: databaseUrlOf(settings) } : {}),
     },
     options.cluster,
-    { env, ...(options.onError === undefined ? {} : { onError: options.onError }) },
+    { env, onError: options.onError },
   );
   try {
     return await AgentHost.create(config, {
       storeFor,
-      ...(cluster === undefined ? {} : { cluster }),
+      cluster,
       ...(cluster === undefined && options.cluster?.orphans !== undefined
         ? { orphans: options.cluster.orphans }
         : {}),
       // Agents send to URLs through Concord's client, SSRF-guarded as `outbound` says (decision 0031).
       remoteAgents: createRemoteAgents(config.outbound),
       env,
-      ...(push === undefined ? {} : { push }),
-      ...(options.maxJsonDepth === undefined ? {} : { maxJsonDepth: options.maxJsonDepth }),
-      ...(options.onError === undefined ? {} : { onError: options.onError }),
-      ...(options.onMcpLog === undefined ? {} : { onMcpLog: options.onMcpLog }),
-      ...(options.extensions === undefined ? {} : { extensions: options.extensions }),
-      ...(options.maxAgentHops === undefined ? {} : { maxAgentHops: options.maxAgentHops }),
+      push,
+      maxJsonDepth: options.maxJsonDepth,
+      onError: options.onError,
+      onMcpLog: options.onMcpLog,
+      extensions: options.extensions,
+      maxAgentHops: options.maxAgentHops,
     });
   } catch (error) {
     for (const store of opened) await store.close();
@@ -221,7 +221,7 @@ async function hostPushOptions(
   if (flags?.enabled === false || !settings.enabled) return undefined;
   const card = config.signing[0];
   const keys = await loadPushKeys({
-    ...(dir === undefined ? {} : { dir }),
+    dir,
     env: settings.secretKey === undefined ? env : { [SECRET_KEY_ENV]: settings.secretKey },
     ...(card === undefined
       ? {}
@@ -230,8 +230,8 @@ async function hostPushOptions(
   return {
     ...keys,
     allow: [...settings.allow, ...(flags?.allow ?? [])],
-    ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),
-    ...(settings.retry === undefined ? {} : { retry: settings.retry }),
+    timeoutMs: settings.timeoutMs,
+    retry: settings.retry,
   };
 }
 
@@ -252,8 +252,8 @@ export async function startHost(target: string, options: StartHostOptions = {}):
     ...options.connections,
     port: options.port ?? 0,
     host: options.host ?? '127.0.0.1',
-    ...(publicUrl === undefined ? {} : { publicUrl }),
-    ...(address.trustProxy === undefined ? {} : { trustProxy: address.trustProxy }),
+    publicUrl,
+    trustProxy: address.trustProxy,
   });
   let internal: RunningServer | undefined;
   if (options.internalPort !== undefined) {
@@ -267,8 +267,8 @@ export async function startHost(target: string, options: StartHostOptions = {}):
   if (options.watch === true) {
     watch = watchDefinitions(target, host, {
       env,
-      ...(options.onReload === undefined ? {} : { onReload: options.onReload }),
-      ...(options.watchDebounceMs === undefined ? {} : { debounceMs: options.watchDebounceMs }),
+      onReload: options.onReload,
+      debounceMs: options.watchDebounceMs,
     });
   }
   return {
@@ -308,7 +308,7 @@ async function listenGrpcFor(
     return await listenGrpc(exposed[0]!.server, {
       port: options.grpcPort ?? 0,
       host: options.host ?? '127.0.0.1',
-      ...(options.grpcPublicUrl === undefined ? {} : { publicTarget: options.grpcPublicUrl }),
+      publicTarget: options.grpcPublicUrl,
     });
   } catch (error) {
     // Refused (a port in use, a maxJsonDepth gRPC cannot carry): nothing is left running.

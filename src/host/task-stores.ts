@@ -31,13 +31,13 @@ export const DEFAULT_DATABASE_SCHEMA = 'concord';
 /** PostgreSQL settings of `store: 'postgres'`. */
 export interface PostgresStoreSettings {
   /** Default: the CONCORD_DATABASE_URL environment variable. */
-  url?: string;
+  url?: string | undefined;
   /** Default `concord`; letters, digits and `_`. */
-  schema?: string;
+  schema?: string | undefined;
   /** Connections per agent's store; default 10. */
-  poolSize?: number;
+  poolSize?: number | undefined;
   /** Apply pending migrations at start (default true); false expects `concord db migrate` to have run. */
-  migrate?: boolean;
+  migrate?: boolean | undefined;
 }
 
 /** Everything that decides an agent's store. */
@@ -45,15 +45,15 @@ export interface TaskStoreSettings {
   kind: TaskStoreKind;
   /** Where SQLite files live. */
   dataDir: string;
-  postgres?: PostgresStoreSettings;
+  postgres?: PostgresStoreSettings | undefined;
   /**
    * Which terminal tasks the sqlite and postgres stores keep (decisions 0103, 0151): absent,
    * DEFAULT_RETENTION (7 days, at most 100,000); `false`, every task. A policy given replaces the
    * default whole (spread DEFAULT_RETENTION into it to change one part).
    */
-  retention?: RetentionOptions | false;
+  retention?: RetentionOptions | false | undefined;
   /** Told when a retention sweep fails (it is retried at the next interval), unless the policy has its own. */
-  onError?: (error: unknown, where: string) => void;
+  onError?: ((error: unknown, where: string) => void) | undefined;
   env: NodeJS.ProcessEnv;
 }
 

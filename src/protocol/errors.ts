@@ -263,18 +263,18 @@ export interface FieldViolation {
 /** Options of an A2AError. */
 export interface A2AErrorOptions {
   /** ErrorInfo metadata: string values only (google.rpc.ErrorInfo). */
-  metadata?: Record<string, string>;
+  metadata?: Record<string, string> | undefined;
   /** Field violations; sent as google.rpc.BadRequest. */
-  violations?: FieldViolation[];
+  violations?: FieldViolation[] | undefined;
   /** Extra data for the 0.3 JSON-RPC `error.data` (which takes any JSON). */
   data?: unknown;
   /**
    * Typed detail entries (each with an `@type`) sent after the ErrorInfo (and BadRequest) in the
    * 1.0 `details` / `error.data` lists, e.g. an extension's own error payload.
    */
-  details?: Record<string, unknown>[];
+  details?: Record<string, unknown>[] | undefined;
   /** HTTP headers the error response carries (e.g. `retry-after` on a 429). */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   cause?: unknown;
 }
 

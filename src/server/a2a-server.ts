@@ -65,19 +65,19 @@ export interface A2AServerOptions {
   agentCard: AgentCardInput;
   executor: AgentExecutor;
   /** Defaults to an in-memory store (not durable; use the SQLite store for that). */
-  store?: TaskStore;
+  store?: TaskStore | undefined;
   /** Public base URL; when absent, `listen()` fills it in from the bound address. */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /**
    * The `host:port` of a gRPC listener serving this agent; the card then lists the gRPC interfaces.
    * `listenGrpc` (concord/server/grpc) sets it once bound.
    */
-  grpcTarget?: string;
-  extendedAgentCard?: AgentCardInput;
+  grpcTarget?: string | undefined;
+  extendedAgentCard?: AgentCardInput | undefined;
   /** Resolves callers from credentials (the card's securityRequirements then make it mandatory). */
-  authenticate?: Authenticator;
+  authenticate?: Authenticator | undefined;
   /** Maximum request body in bytes; larger bodies get 413 (default 1 MiB). */
-  maxBodyBytes?: number;
+  maxBodyBytes?: number | undefined;
   /**
    * How many levels of objects and arrays a request may nest, the request itself being level 1
    * (a JSON-RPC or HTTP+JSON body, the ProtoJSON form of a gRPC message): default 32, at most
@@ -85,95 +85,95 @@ export interface A2AServerOptions {
    * was accepted. Deeper requests get InvalidParamsError (-32602, HTTP 400, gRPC INVALID_ARGUMENT)
    * naming the bound and the JSON Pointer of the first object or array past it (decision 0144).
    */
-  maxJsonDepth?: number;
+  maxJsonDepth?: number | undefined;
   /** Idle SSE streams get a comment this often (default 15 s; 0 disables). */
-  heartbeatMs?: number;
+  heartbeatMs?: number | undefined;
   /** `Cache-Control: max-age` of the card (default 300 s). */
-  cardMaxAgeSeconds?: number;
+  cardMaxAgeSeconds?: number | undefined;
   /**
    * Receives errors that have no caller, and every error a binding answers as internal (-32603,
    * HTTP 500, gRPC INTERNAL), each once. The library itself never logs.
    */
-  onError?: (error: unknown, where: string) => void;
+  onError?: ((error: unknown, where: string) => void) | undefined;
   /** Checks each send before the agent sees it (per-skill authorization, mandates). */
-  admitMessage?: MessageAdmission;
+  admitMessage?: MessageAdmission | undefined;
   /**
    * Which sends are retries of an earlier one (decisions 0091, 0133). Always: a repeated
    * `Idempotency-Key` header (gRPC metadata `idempotency-key`) from the same caller.
    * `{ messageId: true }` also makes a repeated messageId without that header a retry (A2A 1.0
    * §3.3.1 allows it); off by default, because clients recycle message ids for new messages.
    */
-  idempotency?: IdempotencyOptions;
+  idempotency?: IdempotencyOptions | undefined;
   /** The agent's typed message contracts (`concord-a2a/contracts` builds them from the schemas). */
-  contracts?: ContractGate;
+  contracts?: ContractGate | undefined;
   /** Lets executors send to other agents (`context.agents`); the agent host provides one. */
-  agents?: AgentSender;
+  agents?: AgentSender | undefined;
   /**
    * Signs the card as served to each protocol version (A2A 1.0 §8.4): receives the card's wire
    * JSON without `signatures` and returns the signatures to add. Called once per card and version.
    */
-  signCard?: CardSigner;
+  signCard?: CardSigner | undefined;
   /**
    * Adds to the card's wire JSON per protocol version, before signing: members a profile needs
    * beside A2A's own (e.g. a profile's spelling of a field, or URLs resolved against the card's
    * interfaces). Must not remove or change what A2A defines.
    */
-  decorateCard?: CardDecorator;
+  decorateCard?: CardDecorator | undefined;
   /**
    * The version of a request without `A2A-Version` (default `0.3`, A2A 1.0 §3.6.1). A profile
    * that is defined on 1.0 only (AAP) sets `1.0`, so its documented calls work as written.
    */
-  defaultVersion?: ProtocolVersion;
+  defaultVersion?: ProtocolVersion | undefined;
   /**
    * Restates errors before they are encoded, on both bindings: an extension maps Concord's
    * errors into its own table (protocol `defineErrorTable` / `TableError`). Called once per error.
    */
-  mapError?: ErrorMapper;
+  mapError?: ErrorMapper | undefined;
   /**
    * Extra JSON documents served on GET at exact paths below the base URL (e.g. a profile's
    * `/.well-known/...` manifest), built once per base URL from the card as served.
    */
-  documents?: Record<string, DocumentBuilder>;
+  documents?: Record<string, DocumentBuilder> | undefined;
   /**
    * Push notifications (A2A 1.0 §3.1.7-3.1.10, §4.3.3): config CRUD on every binding and version,
    * signed deliveries from the store's durable outbox with retries and an SSRF guard. The card
    * says `pushNotifications: true` only with these; the store must keep push configs (memory and
    * SQLite do). Deliveries start once the base URL is known (`baseUrl`, or `listen()`).
    */
-  push?: PushOptions;
+  push?: PushOptions | undefined;
   /**
    * Path prefixes (e.g. `/a2a`) below which every route of this server is served as well, for
    * profiles that document their endpoint under such a path. The card keeps naming the base URL.
    */
-  pathPrefixes?: string[];
+  pathPrefixes?: string[] | undefined;
   /**
    * A2A extensions (A2A 1.0 §4.6) plugged in through `ServerExtension`: declared on the card, run on
    * every send after `admitMessage`, offered to the agent as `context.extensions`, with documents
    * served as `documents` are (server-extension.ts, decision 0054), and error mappers, card
    * decorators, a default version and path prefixes joined with the options above (decision 0154).
    */
-  extensions?: readonly ServerExtension[];
+  extensions?: readonly ServerExtension[] | undefined;
   /**
    * Makes this server one instance of several sharing `store` (decision 0110): streams follow
    * tasks running on other instances, cancels reach the instance that runs the agent, and tasks of
    * an instance that stopped are settled. `createCluster` makes it, once per process; the caller
    * closes it after the servers.
    */
-  cluster?: Cluster;
+  cluster?: Cluster | undefined;
   /** This agent's key on the cluster's bus when one process serves several agents (default `''`). */
-  clusterKey?: string;
+  clusterKey?: string | undefined;
   /**
    * Without a cluster, on a store that outlives its process (SQLite): what becomes of tasks an
    * earlier process left submitted or working when it stopped. `'fail'` (the default) fails them
    * with a status message saying the server stopped; `'resume'` runs the executor again with each
    * task's last user message, for agents written to be re-entered (decision 0119).
    */
-  orphans?: OrphanPolicy;
+  orphans?: OrphanPolicy | undefined;
   /**
    * Those tasks are settled once this settles (default: as the server is built). A host passes
    * "every agent is mounted", so a resumed agent can send to its siblings.
    */
-  recoverAfter?: Promise<unknown>;
+  recoverAfter?: Promise<unknown> | undefined;
 }
 
 export type { DocumentBuilder } from './server-extension.js';
@@ -234,7 +234,7 @@ export class A2AServer implements HttpApp {
     handler: RequestHandler;
     heartbeatMs: number;
     setup: (req: HttpRequest, v: ProtocolVersion, tenant?: string) => Promise<CallContext>;
-    mapError?: ErrorMapper;
+    mapError?: ErrorMapper | undefined;
     maxJsonDepth: number;
     report: ErrorReporter;
     renderCard: (codec: WireCodec, version: ProtocolVersion, request: HttpRequest) => Promise<unknown>;
@@ -272,8 +272,8 @@ export class A2AServer implements HttpApp {
         store: this.store,
         onError: this.reportError,
         ...handlerOptions(options),
-        ...(this.push === undefined ? {} : { push: this.push }),
-        ...(extended === undefined ? {} : { extendedAgentCard: extended }),
+        push: this.push,
+        extendedAgentCard: extended,
       });
     const authenticate = options.authenticate;
     this.bindingOptions = {
@@ -283,9 +283,9 @@ export class A2AServer implements HttpApp {
       setup: (req, v, tenant = '') =>
         setupCall(req, v, tenant, {
           card: this.views.main.card,
-          ...(authenticate === undefined ? {} : { authenticate }),
+          authenticate,
         }),
-      ...(this.hooks.mapError === undefined ? {} : { mapError: this.hooks.mapError }),
+      mapError: this.hooks.mapError,
       maxJsonDepth: this.maxJsonDepth,
       report: this.reportError,
       // The handler answered, so the caller may have it: the card as this URL serves it, signed.

@@ -16,20 +16,20 @@ export interface CallContext {
   /** The negotiated protocol version (A2A 1.0 §3.6). */
   version: ProtocolVersion;
   /** The binding the call came in on, when a binding made the call (error paths name its fields). */
-  binding?: 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
+  binding?: 'JSONRPC' | 'HTTP+JSON' | 'GRPC' | undefined;
   /** Tenant from the REST path prefix or the request body (A2A 1.0 §4.4.6 `tenant`); `''` for none. */
   tenant: string;
   /** The caller, when an authenticator accepted credentials. */
-  user?: CallerIdentity;
+  user?: CallerIdentity | undefined;
   /** Extension URIs the client requested and the agent supports (A2A 1.0 §3.2.6). */
   activatedExtensions: string[];
   /** Aborted when the client goes away. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** The peer's IP address when the transport knows it (per-client limits key on it). */
-  readonly remoteAddress?: string;
+  readonly remoteAddress?: string | undefined;
   /**
    * The `Idempotency-Key` the client sent with the call (HTTP header, gRPC metadata), if any;
    * without it, a send's messageId is its idempotency key (decision 0091).
    */
-  readonly idempotencyKey?: string;
+  readonly idempotencyKey?: string | undefined;
 }

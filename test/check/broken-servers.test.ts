@@ -35,7 +35,7 @@ function rule(report: CheckReport, id: number): RuleResult {
 
 /** The members the breakages touch, on any JSON answer. */
 interface AnswerJson {
-  error?: { code?: number; message?: string };
+  error?: { code?: number; message?: string | undefined };
   result?: Record<string, unknown>;
   capabilities: { pushNotifications?: boolean };
   [member: string]: unknown;

@@ -116,7 +116,7 @@ describe('the 1.0 kit: behaviour by messageId prefix', () => {
       [
         'tck-artifact-file-url',
         'TASK_STATE_COMPLETED',
-        { ...file, raw: undefined, url: 'https://example.com/output.txt' },
+        { url: 'https://example.com/output.txt', mediaType: 'text/plain', filename: 'output.txt' },
         undefined,
       ],
       ['tck-artifact-file', 'TASK_STATE_COMPLETED', file, undefined],

@@ -382,7 +382,7 @@ async function httpMcpServer(seen: (string | undefined)[]): Promise<{ url: strin
     server.setRequestHandler(CallToolRequestSchema, ({ params }) => ({
       content: [{ type: 'text', text: `results for ${String(params.arguments?.query)}` }],
     }));
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const transport = new StreamableHTTPServerTransport({}); // no session ids: stateless;
     res.on('close', () => {
       void transport.close();
       void server.close();

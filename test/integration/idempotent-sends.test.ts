@@ -32,8 +32,8 @@ function countingEcho(): { executor: AgentExecutor; runs: () => number } {
       runs++;
       return inner.execute(context, updater);
     },
-    cancel: inner.cancel?.bind(inner),
   };
+  if (inner.cancel !== undefined) executor.cancel = inner.cancel.bind(inner);
   return { executor, runs: () => runs };
 }
 

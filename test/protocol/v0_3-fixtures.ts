@@ -185,4 +185,4 @@ export function protoSafe(message: Message): Message {
   delete copy.referenceTaskIds;
   return copy;
 }
-export const restTask: Task = { ...task, history: task.history?.map(protoSafe) };
+export const restTask: Task = { ...task, history: (task.history ?? []).map(protoSafe) };

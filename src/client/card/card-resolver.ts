@@ -31,14 +31,14 @@ import { parseJsonBody, restError, unexpectedStatus } from '../transports/wire-e
 /** How a card is fetched. */
 export interface CardFetchOptions extends AnswerReading {
   /** The cache to use (default: one shared per process); `false` disables caching. */
-  cache?: CardCache | false;
+  cache?: CardCache | false | undefined;
   /** Verify signatures with these keys; an unsigned or badly signed card is then refused. */
-  verify?: VerifyCardOptions;
+  verify?: VerifyCardOptions | undefined;
   /** Ask for the 1.0 card (`A2A-Version: 1.0`, default) or the 0.3 one (no header). */
-  protocolVersion?: ProtocolVersion;
-  retry?: RetryOptions;
-  signal?: AbortSignal;
-  timeoutMs?: number;
+  protocolVersion?: ProtocolVersion | undefined;
+  retry?: RetryOptions | undefined;
+  signal?: AbortSignal | undefined;
+  timeoutMs?: number | undefined;
 }
 
 /** A resolved card. */

@@ -17,9 +17,9 @@ export interface A2AReadWarning extends ReadWarning {
 /** The reading settings of a client. */
 export interface AnswerReading {
   /** `strict` refuses any off-spec answer as BAD_RESPONSE (default `liberal`). */
-  reading?: 'liberal' | 'strict';
+  reading?: 'liberal' | 'strict' | undefined;
   /** Receives each warning of liberal reading; without it warnings are dropped. */
-  onWarning?: (warning: A2AReadWarning) => void;
+  onWarning?: ((warning: A2AReadWarning) => void) | undefined;
 }
 
 /** Decodes an answer per `settings`; a shape the codec still refuses is the agent's fault: BAD_RESPONSE. */

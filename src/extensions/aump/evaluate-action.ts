@@ -208,7 +208,7 @@ function escalationOf(
   mandate: Mandate,
   action: ProposedAction,
   now: Date,
-): ActionEvaluation['required_escalation'] {
+): NonNullable<ActionEvaluation['required_escalation']> {
   const out: NonNullable<ActionEvaluation['required_escalation']> = {
     prompt: `Review before the agent continues: ${action.summary}`,
   };

@@ -288,37 +288,37 @@ export interface ConnectionOptions {
    * byte yet, or is itself closed when every one has. Default: three quarters of the process's
    * open-file limit, at most 8,192 (768 where the limit cannot be read).
    */
-  maxConnections?: number;
+  maxConnections?: number | undefined;
   /**
    * Milliseconds from a connection's start (or a keep-alive request's first byte) to the end of
    * its headers (default 10 s). A connection that sends nothing in that time is closed silently;
    * one that sent part of a request gets a 408 in its binding's envelope.
    */
-  headersTimeoutMs?: number;
+  headersTimeoutMs?: number | undefined;
   /** Milliseconds a keep-alive connection may wait between requests (default 5 s). */
-  idleTimeoutMs?: number;
+  idleTimeoutMs?: number | undefined;
 }
 
 /** Options of `listen`. */
 export interface ListenOptions extends ConnectionOptions {
-  port?: number;
-  host?: string;
+  port?: number | undefined;
+  host?: string | undefined;
   /** Milliseconds a request may take to send its headers and body (default 30 s). */
-  requestTimeoutMs?: number;
+  requestTimeoutMs?: number | undefined;
   /** Milliseconds `close()` waits for in-flight requests before cutting them (default 10 s). */
-  shutdownGraceMs?: number;
+  shutdownGraceMs?: number | undefined;
   /**
    * The URL clients reach this listener at (behind a proxy, a load balancer, TLS termination):
    * the cards' HTTP interfaces list it instead of the bound address (decision 0138). Requests are
    * served whether the proxy strips its path or keeps it (decision 0149).
    */
-  publicUrl?: string;
+  publicUrl?: string | undefined;
   /**
    * Trust the proxy in front: cards list the scheme and host its `Forwarded` /
    * `X-Forwarded-Proto` / `X-Forwarded-Host` headers name (validated; decision 0149). Only for a
    * listener every client reaches through that proxy: anyone else could set them.
    */
-  trustProxy?: boolean;
+  trustProxy?: boolean | undefined;
 }
 
 /** A running server. */
@@ -377,7 +377,7 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 /** The listener's limits, checked: each a positive integer, headers no later than the request. */
 function connectionLimits(
   options: ListenOptions,
-): Required<ConnectionOptions> & { requestTimeoutMs: number } {
+): { [K in keyof ConnectionOptions]-?: number } & { requestTimeoutMs: number } {
   const limits = {
     maxConnections: options.maxConnections ?? defaultMaxConnections(),
     headersTimeoutMs: options.headersTimeoutMs ?? 10_000,

@@ -30,7 +30,7 @@ export interface ContractGate {
   /** Checks a reply value against the named contract's output schema. */
   checkOutput(contract: string, value: unknown): OutputViolation[];
   /** `fail` (default): a reply that misses the schema fails the task; `warn`: it is flagged only. */
-  readonly outputPolicy?: OutputPolicy;
+  readonly outputPolicy?: OutputPolicy | undefined;
   /** The policy of one contract, when contracts differ (decision 0030); wins over `outputPolicy`. */
   outputPolicyOf?(contract: string): OutputPolicy;
 }

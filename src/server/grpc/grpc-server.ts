@@ -23,31 +23,31 @@ import { grpcSchema, reflectionPackage } from './grpc-schema-loader.js';
 /** Options of `listenGrpc`. */
 export interface ListenGrpcOptions {
   /** Port to bind (default 0: a free port). */
-  port?: number;
+  port?: number | undefined;
   /** Address to bind (default 127.0.0.1). */
-  host?: string;
+  host?: string | undefined;
   /**
    * Transport security (default: plaintext, for loopback and TLS-terminating proxies). A2A asks for
    * TLS in production (A2A 1.0 §7.1): pass `ServerCredentials.createSsl(...)`.
    */
-  credentials?: ServerCredentials;
+  credentials?: ServerCredentials | undefined;
   /** The `host:port` the card advertises (default: the bound address; the machine's name for wildcards). */
-  publicTarget?: string;
+  publicTarget?: string | undefined;
   /** Largest request message in bytes (default: the server's `maxBodyBytes`, 1 MiB). */
-  maxMessageBytes?: number;
+  maxMessageBytes?: number | undefined;
   /** Milliseconds `close()` lets running calls finish before cancelling them (default 10 s). */
-  shutdownGraceMs?: number;
+  shutdownGraceMs?: number | undefined;
   /**
    * Milliseconds a connection may go without a call before it is closed with GOAWAY (default
    * 5 min; clients reconnect on their next call). It also ends connections that never speak:
    * grpc-js otherwise keeps them forever (decision 0146).
    */
-  idleTimeoutMs?: number;
+  idleTimeoutMs?: number | undefined;
   /**
    * Milliseconds between keepalive pings to each client (default 2 min); a ping unanswered for
    * 20 s closes the connection, so a vanished peer does not hold a stream open (decision 0146).
    */
-  keepaliveMs?: number;
+  keepaliveMs?: number | undefined;
 }
 
 /** The default `idleTimeoutMs` of `listenGrpc`. */

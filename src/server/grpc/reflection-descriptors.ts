@@ -12,10 +12,11 @@ import protobuf from 'protobufjs';
 
 const require = createRequire(import.meta.url);
 
+// Type names are rewritten in place and may stay undefined: `fromObject` skips undefined fields.
 interface FieldProto {
   name?: string;
-  typeName?: string;
-  extendee?: string;
+  typeName?: string | undefined;
+  extendee?: string | undefined;
   jsonName?: string;
 }
 interface MessageProto {
@@ -31,7 +32,10 @@ interface FileProto {
   dependency?: string[];
   messageType?: MessageProto[];
   enumType?: { name?: string }[];
-  service?: { name?: string; method?: { inputType?: string; outputType?: string }[] }[];
+  service?: {
+    name?: string;
+    method?: { inputType?: string | undefined; outputType?: string | undefined }[];
+  }[];
   extension?: FieldProto[];
 }
 

@@ -84,7 +84,7 @@ class HttpCallContext implements CallContext {
 /** Settings for call setup. */
 export interface CallSetupOptions {
   card: AgentCard;
-  authenticate?: Authenticator;
+  authenticate?: Authenticator | undefined;
 }
 
 /** Creates the call context, or throws the error the client must get. */

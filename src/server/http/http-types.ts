@@ -19,15 +19,15 @@ export interface HttpRequest {
   /** Aborted when the client disconnects. */
   signal: AbortSignal;
   /** The URL the client used to reach the mount point (scheme://host/base), for absolute links. */
-  origin?: string;
+  origin?: string | undefined;
   /** The peer's IP address, when the adapter knows it (node:http does), e.g. for rate limits. */
-  remoteAddress?: string;
+  remoteAddress?: string | undefined;
   /**
    * Set when the listener trusts its proxy (`trustProxy`, decision 0149): `base` is the base URL
    * the client reached at this mount point (ending in `/`), from the proxy's validated forwarding
    * headers, absent when they name none. What is built from it varies by those headers.
    */
-  proxied?: { base?: string };
+  proxied?: { base?: string } | undefined;
 }
 
 /** Response headers, lower-case names. */

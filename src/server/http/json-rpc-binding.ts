@@ -33,15 +33,15 @@ export interface JsonRpcBindingOptions {
   /** Creates the call context (version, auth, extensions); throws the error to send. */
   setup: (request: HttpRequest, version: ProtocolVersion) => Promise<CallContext>;
   /** Headers every response of this call carries (e.g. echoed extensions). */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** Rewrites errors into an extension's vocabulary before they are encoded (A2AServer `mapError`). */
-  mapError?: ErrorMapper;
+  mapError?: ErrorMapper | undefined;
   /** How deeply a request body may nest (A2AServer `maxJsonDepth`, decision 0144). */
-  maxJsonDepth?: number;
+  maxJsonDepth?: number | undefined;
   /** Receives what is answered as an internal error (A2AServer `onError`, decision 0144). */
-  report?: ErrorReporter;
+  report?: ErrorReporter | undefined;
   /** Writes the extended card signed as served (decision 0149). */
-  renderCard?: CardRenderer;
+  renderCard?: CardRenderer | undefined;
 }
 
 /** Builds the error response for `error` in the given version's form. */

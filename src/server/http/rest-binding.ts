@@ -30,15 +30,15 @@ export interface RestBindingOptions {
   handler: RequestHandler;
   heartbeatMs: number;
   setup: (request: HttpRequest, version: ProtocolVersion, tenant: string) => Promise<CallContext>;
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** Rewrites errors into an extension's vocabulary before they are encoded (A2AServer `mapError`). */
-  mapError?: ErrorMapper;
+  mapError?: ErrorMapper | undefined;
   /** How deeply a request body may nest (A2AServer `maxJsonDepth`, decision 0144). */
-  maxJsonDepth?: number;
+  maxJsonDepth?: number | undefined;
   /** Receives what is answered as an internal error (A2AServer `onError`, decision 0144). */
-  report?: ErrorReporter;
+  report?: ErrorReporter | undefined;
   /** Writes the extended card signed as served (decision 0149). */
-  renderCard?: CardRenderer;
+  renderCard?: CardRenderer | undefined;
 }
 
 /** How an error answer is written besides the error itself. */
@@ -46,7 +46,7 @@ export interface RestErrorOptions {
   /** The request answered: its media type is the answer's (decision 0134). */
   request?: HttpRequest;
   headers?: Record<string, string>;
-  mapError?: ErrorMapper;
+  mapError?: ErrorMapper | undefined;
   /** Raised reading the request: A2A's own error, not restated by `mapError` (decision 0135). */
   framing?: boolean;
 }
@@ -213,7 +213,7 @@ export async function handleRest(
     return restErrorResponse(error, version, {
       request,
       ...(extra === undefined ? {} : { headers: extra }),
-      ...(options.mapError === undefined ? {} : { mapError: options.mapError }),
+      mapError: options.mapError,
       framing,
     });
   }

@@ -21,30 +21,30 @@ export interface RequestHandlerOptions {
   executor: AgentExecutor;
   store: TaskStore;
   /** The card for authenticated callers (A2A 1.0 §3.1.11). */
-  extendedAgentCard?: AgentCard;
+  extendedAgentCard?: AgentCard | undefined;
   /** Receives errors that have no caller (agent crashes, store failures). Never throws. */
-  onError?: (error: unknown, where: string) => void;
-  hub?: EventHub;
+  onError?: ((error: unknown, where: string) => void) | undefined;
+  hub?: EventHub | undefined;
   /** Which sends are retries: the `Idempotency-Key`, and the messageId if asked (decision 0133). */
-  idempotency?: IdempotencyOptions;
+  idempotency?: IdempotencyOptions | undefined;
   /** Checks every send before it creates or continues a task; see `MessageAdmission`. */
-  admitMessage?: MessageAdmission;
+  admitMessage?: MessageAdmission | undefined;
   /** The agent's typed message contracts: gate on the way in, output check on the way out. */
-  contracts?: ContractGate;
+  contracts?: ContractGate | undefined;
   /** Given to executors as `context.agents`, to send to other agents. */
-  agents?: AgentSender;
+  agents?: AgentSender | undefined;
   /** A2A extensions run on every send, after `admitMessage` (server-extension.ts). */
-  extensions?: readonly ServerExtension[];
+  extensions?: readonly ServerExtension[] | undefined;
   /** Push notifications; without them every push operation is PushNotificationNotSupported. */
-  push?: PushNotifications;
+  push?: PushNotifications | undefined;
   /** The cluster this server is an instance of (decision 0110); absent for a single process. */
-  cluster?: Cluster;
+  cluster?: Cluster | undefined;
   /** The key of this agent on the cluster's bus: servers sharing a store share it (default `''`). */
-  clusterKey?: string;
+  clusterKey?: string | undefined;
   /** A single server's tasks left running by an earlier process of its store (decision 0119). */
-  orphans?: OrphanPolicy;
+  orphans?: OrphanPolicy | undefined;
   /** Settling them starts once this settles (default: at once). */
-  recoverAfter?: Promise<unknown>;
+  recoverAfter?: Promise<unknown> | undefined;
 }
 
 /**

@@ -27,11 +27,11 @@ export interface PushKeys {
 /** Options of `loadPushKeys`. */
 export interface LoadPushKeysOptions {
   /** Where to keep generated keys; without it they live as long as the process (memory stores). */
-  dir?: string;
+  dir?: string | undefined;
   /** Read for CONCORD_SECRET_KEY (default `process.env`); it wins over the file. */
-  env?: NodeJS.ProcessEnv;
+  env?: NodeJS.ProcessEnv | undefined;
   /** Sign deliveries with this key (e.g. the host's card-signing key) instead of a generated one. */
-  signingKey?: SigningKey;
+  signingKey?: SigningKey | undefined;
 }
 
 /** Creates `path` with `content` and mode 0600, unless it exists; returns false when it did. */

@@ -20,26 +20,26 @@ export interface PushOptions {
   /** Signs every delivery (`X-A2A-Signature`); its public key is served at `.well-known/jwks.json`. */
   signingKey: SigningKey;
   /** Host names, IP literals or CIDR blocks webhooks may reach although private (default none). */
-  allow?: readonly string[];
+  allow?: readonly string[] | undefined;
   /**
    * Tries per delivery, each event counting its own (default 10), and the backoff between them (1 s
    * doubling, at most 5 min), started afresh for each event (decision 0145).
    */
-  retry?: Partial<RetryPolicy>;
+  retry?: Partial<RetryPolicy> | undefined;
   /** Timeout of one webhook POST, in ms (default 10 000; A2A 1.0 §13.2 recommends 10-30 s). */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Deliveries in flight at once (default 8). */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /** How often the outbox is looked at when nothing wakes the dispatcher, in ms (default 5000). */
-  pollIntervalMs?: number;
+  pollIntervalMs?: number | undefined;
   /**
    * How long a claimed delivery is reserved for this process, in ms (default twice the timeout
    * plus a second). An attempt never outlives its lease; after a crash, what was in flight is due
    * again once its lease is over.
    */
-  leaseMs?: number;
+  leaseMs?: number | undefined;
   /** How webhook host names are resolved (default: the system resolver). */
-  resolve?: HostResolver;
+  resolve?: HostResolver | undefined;
 }
 
 /** Defaults of `PushOptions.retry`. */

@@ -16,8 +16,11 @@ import { readSse } from '../../helpers/sse-client.js';
 
 const SECRET = 'sk-test-secret-key-1234';
 
-function definition(extra: Partial<AgentDefinition> = {}): AgentDefinition {
-  return {
+/** `extra` overrides the defaults; a key given as undefined leaves that field unset. */
+type Overrides = { [K in keyof AgentDefinition]?: AgentDefinition[K] | undefined };
+
+function definition(extra: Overrides = {}): AgentDefinition {
+  const def: AgentDefinition = {
     id: 'writer',
     name: 'Writer',
     description: 'Writes things',
@@ -32,8 +35,12 @@ function definition(extra: Partial<AgentDefinition> = {}): AgentDefinition {
     a2a: { allowFreeform: true, contracts: {} },
     card: {},
     source: { file: '/agents/writer.md', line: 1 },
-    ...extra,
   };
+  for (const [key, value] of Object.entries(extra)) {
+    if (value === undefined) delete (def as Partial<AgentDefinition>)[key as keyof AgentDefinition];
+    else Object.assign(def, { [key]: value });
+  }
+  return def;
 }
 
 const card = {
@@ -60,7 +67,7 @@ interface Setup {
 
 async function setup(
   stubOptions: OpenAiStubOptions = {},
-  def: Partial<AgentDefinition> = {},
+  def: Overrides = {},
   executorOptions: ModelExecutorOptions = {},
 ): Promise<Setup> {
   const stub = await startOpenAiStub(stubOptions);

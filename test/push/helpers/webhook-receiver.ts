@@ -25,7 +25,7 @@ export interface WebhookReceiver {
   readonly port: number;
   readonly received: Received[];
   /** Picks the status of a request when it returns one (before `answers` and `fallback`). */
-  answerFor?: (headers: IncomingHttpHeaders) => number | undefined;
+  answerFor?: ((headers: IncomingHttpHeaders) => number | undefined) | undefined;
   /** The statuses to answer with next, in order; when empty, `fallback`. */
   answers: number[];
   fallback: number;
