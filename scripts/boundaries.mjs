@@ -51,7 +51,7 @@ export const PUBLIC_ONLY = ['host', 'extensions', 'check', 'cli', 'cluster'];
  * peers/index.ts, the one file of the internal peers layer.
  */
 export const PUBLIC_ENTRY =
-  /^(peers|protocol|contracts|store|card|server|client|host|extensions|check)\/index\.ts$|^extensions\/[a-z0-9-]+\/index\.ts$|^server\/adapters\/[a-z-]+\.ts$|^server\/grpc\/index\.ts$|^store\/(sqlite|postgres)\/index\.ts$|^cluster\/(postgres|redis)\/index\.ts$/;
+  /^(peers|protocol|contracts|store|card|server|client|host|extensions|check)\/index\.ts$|^extensions\/[a-z0-9-]+\/index\.ts$|^server\/adapters\/(node|fetch|express)\.ts$|^server\/grpc\/index\.ts$|^store\/(sqlite|postgres)\/index\.ts$|^cluster\/(postgres|redis)\/index\.ts$/;
 
 /**
  * Internal entries (decision 0155): a layer's public entry plus what the CLI, other layers and the

@@ -7,13 +7,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import {
-  listen,
-  publicBaseUrl,
-  type ConnectionOptions,
-  type RunningServer,
-} from '../server/adapters/node.js';
-import { loadPushKeys, SECRET_KEY_ENV, type PushOptions } from '../server/internal.js';
+import { listen, type ConnectionOptions, type RunningServer } from '../server/adapters/node.js';
+import { loadPushKeys, publicBaseUrl, SECRET_KEY_ENV, type PushOptions } from '../server/internal.js';
 import type { RetentionOptions, TaskStore } from '../store/index.js';
 import { AgentHost } from './agent-host.js';
 import { loadHost } from './definitions/index.js';

@@ -33,3 +33,5 @@ export { createMemoryBusNetwork, MemoryBusNetwork } from './cluster/memory-bus.j
 export { stoppedInstanceText } from './cluster/orphan-sweeper.js';
 export { STOPPED_SERVER_TEXT } from './task-run/restart-recovery.js';
 export { ConnectionGuard, defaultMaxConnections } from './adapters/connection-guard.js';
+export { toHttpRequest, writeResponse, type StreamRegistry } from './adapters/node-exchange.js';
+export { publicBaseUrl, REQUEST_TIMEOUT_MS } from './adapters/listen-settings.js';

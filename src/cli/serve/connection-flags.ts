@@ -3,7 +3,8 @@
  * `--headers-timeout` and `--idle-timeout`, checked before anything starts and given to every
  * HTTP listener of the process.
  */
-import { REQUEST_TIMEOUT_MS, type ConnectionOptions } from '../../server/adapters/node.js';
+import type { ConnectionOptions } from '../../server/adapters/node.js';
+import { REQUEST_TIMEOUT_MS } from '../../server/internal.js';
 import { parseDuration } from '../../store/internal.js';
 import { UsageError } from '../exit-codes.js';
 

@@ -5,7 +5,10 @@
  * their wiring into Concord through the public extension interfaces only: a `ServerExtension` for
  * servers, a client interceptor for clients, a runtime that holds mandates and evidence and runs
  * the seed's send pattern, and a host extension for agent definitions. This list is the
- * deliberate public surface (house style rule 11).
+ * deliberate public surface (house style rule 11): what the AUMP section of
+ * docs/guides/aump-and-aap.md and a server, client or host built in code use. The pieces the
+ * extension assembles itself (the card's declaration, the served profile, mandate references,
+ * building and hashing evidence events) are in internal.ts (decision 0155).
  */
 
 // Identifiers.
@@ -26,12 +29,10 @@ export {
 // Action evaluation.
 export { evaluateAction, type EvaluateOptions } from './evaluate-action.js';
 
-// The A2A binding and the other bridges of the conformance suite.
+// The A2A binding.
 export {
   type A2aProblem,
   a2aMessage,
-  aumpAgentExtension,
-  mandateReference,
   validateA2aMessage,
   type A2aMandateMessage,
   type A2aMandateReference,
@@ -43,10 +44,6 @@ export {
 // Evidence.
 export {
   type EvidenceCheck,
-  type EventPlacement,
-  buildEvidenceEvent,
-  checkEvidencePolicy,
-  eventHash,
   EvidencePolicyError,
   validateEvidenceEvent,
   type EvidenceInput,
@@ -67,7 +64,6 @@ export {
 } from './runtime.js';
 export { aumpInterceptor, type AumpInterceptorOptions, type AumpResponseInfo } from './client-interceptor.js';
 export { aumpServerExtension, type AumpServerOptions } from './server-extension.js';
-export { aumpProfile, type AumpBinding, type AumpProfile, type AumpProfileOptions } from './profile.js';
 export {
   aumpHostExtension,
   type AumpHostAgent,

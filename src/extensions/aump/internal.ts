@@ -11,3 +11,6 @@ export { AUMP_HASH_PATTERN, sha256Of } from './canonical-hash.js';
 export { COMMITMENT_ACTIONS } from './evaluate-action.js';
 export { findEmbeddedMandates, looksLikeMandate } from './mandate-leak.js';
 export { AUMP_MCP_META_KEYS, validateBridge, type BridgeType, type BridgeValidation } from './bridges.js';
+export { aumpAgentExtension, mandateReference } from './a2a-binding.js';
+export { aumpProfile, type AumpBinding, type AumpProfile, type AumpProfileOptions } from './profile.js';
+export { buildEvidenceEvent, checkEvidencePolicy, eventHash, type EventPlacement } from './evidence.js';

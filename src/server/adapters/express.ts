@@ -9,7 +9,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpApp } from '../http/http-types.js';
-import { toHttpRequest, writeResponse } from './node.js';
+import { toHttpRequest, writeResponse } from './node-exchange.js';
 
 /** A node-style middleware (Express, Connect, Polka). */
 export type NodeMiddleware = (
