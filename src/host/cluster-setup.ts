@@ -32,7 +32,7 @@ export interface SharedStore {
   /** `--store`: only `postgres` is shared between instances. */
   kind: string;
   /** The PostgreSQL URL of the store (for `postgres`). */
-  databaseUrl?: string;
+  databaseUrl?: string | undefined;
   /** The store's schema (a host's base schema): the PostgreSQL bus's tables and channel. */
   schema: string;
 }
