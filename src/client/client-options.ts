@@ -71,9 +71,9 @@ export interface A2AClientOptions extends A2AClientCommonOptions {
 
 /** Per-call options. */
 export interface CallOptions {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Overrides the client's `timeoutMs` for this call. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
 }
 
 /** Per-stream options. */
