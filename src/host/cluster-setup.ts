@@ -103,9 +103,9 @@ export async function openCluster(
   }
   const cluster = createCluster({
     bus,
-    ...(setup?.instanceTtlMs === undefined ? {} : { instanceTtlMs: setup.instanceTtlMs }),
-    ...(setup?.orphans === undefined ? {} : { orphans: setup.orphans }),
-    ...(options.onError === undefined ? {} : { onError: options.onError }),
+    instanceTtlMs: setup?.instanceTtlMs,
+    orphans: setup?.orphans,
+    onError: options.onError,
   });
   try {
     await cluster.ready;
