@@ -36,18 +36,18 @@ import { checkWaitingTask } from './checks/wait-checks.js';
  */
 export interface CheckOptions extends Pick<NetworkPolicy, 'allowPrivateNetworks' | 'allowedHosts'> {
   /** A bearer token presented on every call (never on the public card fetch). */
-  token?: string;
+  token?: string | undefined;
   /** The text sent to create tasks (default "Hello from concord check"). */
-  text?: string;
+  text?: string | undefined;
   /**
    * A data part sent instead of the text, for agents that take structured input only (the
    * dealer's AAP requests). `mediaType` goes with it when given.
    */
-  data?: { data: unknown; mediaType?: string };
+  data?: { data: unknown; mediaType?: string } | undefined;
   /** A text that keeps a task working until it is canceled; enables rules 20, 34 and 36. */
-  waitText?: string;
+  waitText?: string | undefined;
   /** Per-request timeout, and how long a stream may take to finish, in ms (default 10 000). */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
 }
 
 function untouched(targets: ProbeTarget[], waitText: string | undefined) {

@@ -24,7 +24,7 @@ export interface A2AClientCommonOptions extends NetworkPolicy {
   /** Use exactly this interface instead of choosing from the card. */
   transport?: TransportInfo;
   /** Per-request timeout in ms (default 30 000); streams: until the stream starts. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /**
    * Retries of idempotent calls (getTask, listTasks, push-config reads, card fetches) and of sends,
    * which carry an Idempotency-Key (decision 0137).
@@ -71,9 +71,9 @@ export interface A2AClientOptions extends A2AClientCommonOptions {
 
 /** Per-call options. */
 export interface CallOptions {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Overrides the client's `timeoutMs` for this call. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
 }
 
 /** Per-stream options. */

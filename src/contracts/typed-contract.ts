@@ -82,14 +82,14 @@ export function createContractPart<I>(
 
 /** Options of `createContractMessage`. */
 export interface ContractMessageOptions {
-  correlationId?: string;
+  correlationId?: string | undefined;
   /** Default: a fresh UUID. */
-  messageId?: string;
+  messageId?: string | undefined;
   /** Default `ROLE_USER`: the sender is the client side of the exchange. */
-  role?: Role;
-  contextId?: string;
-  taskId?: string;
-  metadata?: Record<string, unknown>;
+  role?: Role | undefined;
+  contextId?: string | undefined;
+  taskId?: string | undefined;
+  metadata?: Record<string, unknown> | undefined;
 }
 
 /**

@@ -111,7 +111,7 @@ export async function createExecutor(
   if (definition.model !== undefined) {
     const endpoint = resolveModelEndpoint(config.model, env);
     // Connected last: nothing after it can fail and leave the servers running.
-    const mcpTools = await connectMcpTools(definition, config, mcpLog === undefined ? {} : { onLog: mcpLog });
+    const mcpTools = await connectMcpTools(definition, config, { onLog: mcpLog });
     const executor = createModelExecutor(definition, endpoint, {
       // Model agents learn the contract they are invoked under from their system prompt (seed
       // "Contract context injection"); code agents read `context.contract`.
@@ -119,7 +119,7 @@ export async function createExecutor(
         context.contract === undefined ? undefined : contractContextText(context.contract),
       // Every other agent of the host, with its contracts, behind the send_to_agent tool.
       agentTool: { targets: agentToolTargets(config.agents, definition.id) },
-      ...(mcpTools === undefined ? {} : { mcpTools }),
+      mcpTools,
     });
     return { ...executor, dispose: async () => mcpTools?.close() };
   }

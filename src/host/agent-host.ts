@@ -149,16 +149,16 @@ export class AgentHost implements HttpApp {
             store: await options.storeFor(definition.id),
             onError,
             extensions: options.extensions ?? [],
-            ...(options.push === undefined ? {} : { push: options.push }),
-            ...(options.cluster === undefined ? {} : { cluster: options.cluster }),
-            ...(options.orphans === undefined ? {} : { orphans: options.orphans }),
+            push: options.push,
+            cluster: options.cluster,
+            orphans: options.orphans,
             maxAgentHops,
-            ...(options.maxJsonDepth === undefined ? {} : { maxJsonDepth: options.maxJsonDepth }),
+            maxJsonDepth: options.maxJsonDepth,
             sender: createAgentSender({
               from: definition.id,
               local,
               maxHops: maxAgentHops,
-              ...(options.remoteAgents === undefined ? {} : { remote: options.remoteAgents }),
+              remote: options.remoteAgents,
             }),
           });
           agents.set(definition.id, mounted);

@@ -29,9 +29,9 @@ export interface AgentSenderOptions {
   /** Finds a host agent's request handler by id. */
   local: (id: string) => RequestHandler | undefined;
   /** Sends to (and describes) URLs; without it, URL targets are refused. */
-  remote?: RemoteAgents;
+  remote?: RemoteAgents | undefined;
   /** The host's agent hop limit, read at each send so a reload applies (default 8, decision 0148). */
-  maxHops?: () => number;
+  maxHops?: (() => number) | undefined;
 }
 
 /** The message an input stands for. */
@@ -48,7 +48,7 @@ export function toMessage(
   }
   if (!isMessage(input)) {
     return createContractMessage({ name: input.contract }, input.payload, {
-      ...(input.correlationId === undefined ? {} : { correlationId: input.correlationId }),
+      correlationId: input.correlationId,
       ...ids,
     });
   }
@@ -99,11 +99,7 @@ class HostAgentSender implements AgentSender {
     const hops = nextHops(this.carried, options.from, target, options.maxHops?.() ?? DEFAULT_MAX_AGENT_HOPS);
     const message = withHops(toMessage(input, sendOptions), hops);
     if (isUrl(target)) {
-      return this.remote(target).send(
-        target,
-        message,
-        sendOptions.signal === undefined ? {} : { signal: sendOptions.signal },
-      );
+      return this.remote(target).send(target, message, { signal: sendOptions.signal });
     }
     const handler = options.local(target);
     if (handler === undefined) {
@@ -120,7 +116,7 @@ class HostAgentSender implements AgentSender {
         (handler.agentCard.capabilities.extensions ?? []).some((declared) => declared.uri === uri),
       ),
       user: { name: `agent:${options.from}`, scopes: [] },
-      ...(sendOptions.signal === undefined ? {} : { signal: sendOptions.signal }),
+      signal: sendOptions.signal,
     };
     return handler.sendMessage({ message }, call);
   }
@@ -134,10 +130,7 @@ class HostAgentSender implements AgentSender {
         violations: [{ field: 'target', description: 'not an http or https URL' }],
       });
     }
-    return this.remote(target).describe(
-      target,
-      describeOptions.signal === undefined ? {} : { signal: describeOptions.signal },
-    );
+    return this.remote(target).describe(target, { signal: describeOptions.signal });
   }
 
   private remote(target: string): RemoteAgents {

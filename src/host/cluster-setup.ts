@@ -32,7 +32,7 @@ export interface SharedStore {
   /** `--store`: only `postgres` is shared between instances. */
   kind: string;
   /** The PostgreSQL URL of the store (for `postgres`). */
-  databaseUrl?: string;
+  databaseUrl?: string | undefined;
   /** The store's schema (a host's base schema): the PostgreSQL bus's tables and channel. */
   schema: string;
 }
@@ -103,9 +103,9 @@ export async function openCluster(
   }
   const cluster = createCluster({
     bus,
-    ...(setup?.instanceTtlMs === undefined ? {} : { instanceTtlMs: setup.instanceTtlMs }),
-    ...(setup?.orphans === undefined ? {} : { orphans: setup.orphans }),
-    ...(options.onError === undefined ? {} : { onError: options.onError }),
+    instanceTtlMs: setup?.instanceTtlMs,
+    orphans: setup?.orphans,
+    onError: options.onError,
   });
   try {
     await cluster.ready;

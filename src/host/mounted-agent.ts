@@ -39,21 +39,21 @@ export interface MountContext {
   store: TaskStore;
   onError: (error: unknown, where: string) => void;
   /** Given to the agent's executors as `context.agents`. */
-  sender?: AgentSender;
+  sender?: AgentSender | undefined;
   /** The extensions the host has; the definition picks from them (host-extensions.ts). */
-  extensions?: readonly HostExtension[];
+  extensions?: readonly HostExtension[] | undefined;
   /** Push notifications (the card then offers them). */
-  push?: PushOptions;
+  push?: PushOptions | undefined;
   /** The cluster the host is an instance of; the agent joins it under its id (decision 0110). */
-  cluster?: Cluster;
+  cluster?: Cluster | undefined;
   /** Without a cluster: tasks an earlier process left running (decision 0119). */
-  orphans?: OrphanPolicy;
+  orphans?: OrphanPolicy | undefined;
   /** Settles once every agent of the host is mounted: recovery waits for it. */
-  mounted?: Promise<unknown>;
+  mounted?: Promise<unknown> | undefined;
   /** The host's agent hop limit, read per send (default 8, decision 0148). */
-  maxAgentHops?: () => number;
+  maxAgentHops?: (() => number) | undefined;
   /** How deeply a request may nest (`createA2AServer`'s `maxJsonDepth`, decision 0144). */
-  maxJsonDepth?: number;
+  maxJsonDepth?: number | undefined;
 }
 
 /** A reload of one agent, built but not applied yet. */
@@ -91,7 +91,7 @@ export async function mountAgent(definition: AgentDefinition, context: MountCont
   const authenticate: Authenticator = (request) => current.authenticate?.(request);
   const server = createA2AServer({
     agentCard: current.cards.card,
-    ...(current.cards.extended === undefined ? {} : { extendedAgentCard: current.cards.extended }),
+    extendedAgentCard: current.cards.extended,
     executor: slot.executor,
     store: context.store,
     authenticate,
@@ -109,13 +109,13 @@ export async function mountAgent(definition: AgentDefinition, context: MountCont
         return current.messageIdKeys;
       },
     },
-    ...(context.sender === undefined ? {} : { agents: context.sender }),
+    agents: context.sender,
     ...(extensions.length === 0 ? {} : { extensions }),
-    ...(context.push === undefined ? {} : { push: context.push }),
+    push: context.push,
     ...(context.cluster === undefined ? {} : { cluster: context.cluster, clusterKey: definition.id }),
-    ...(context.orphans === undefined ? {} : { orphans: context.orphans }),
-    ...(context.mounted === undefined ? {} : { recoverAfter: context.mounted }),
-    ...(context.maxJsonDepth === undefined ? {} : { maxJsonDepth: context.maxJsonDepth }),
+    orphans: context.orphans,
+    recoverAfter: context.mounted,
+    maxJsonDepth: context.maxJsonDepth,
     onError: context.onError,
   });
   const aliases = new Map<string, A2AServer>();

@@ -13,8 +13,12 @@ import type { OutboundConfig } from './host-config.js';
 
 /** Sends to and describes agents by URL. */
 export interface RemoteAgents {
-  send(url: string, message: Message, options: { signal?: AbortSignal }): Promise<SendMessageResponse>;
-  describe(url: string, options: { signal?: AbortSignal }): Promise<AgentDescription>;
+  send(
+    url: string,
+    message: Message,
+    options: { signal?: AbortSignal | undefined },
+  ): Promise<SendMessageResponse>;
+  describe(url: string, options: { signal?: AbortSignal | undefined }): Promise<AgentDescription>;
 }
 
 /** The remote side of agent-to-agent send for a host's `outbound` settings. */
@@ -46,7 +50,7 @@ export function createRemoteAgents(outbound: OutboundConfig = {}): RemoteAgents 
         const contracts = await client.contracts();
         // The remote's gate, here: throws ContractRefusedError (an InvalidParamsError) on refusal.
         if (contracts.published) contracts.check(message);
-        return await client.sendMessage({ message }, signal === undefined ? {} : { signal });
+        return await client.sendMessage({ message }, { signal });
       } finally {
         client.close();
       }

@@ -99,12 +99,11 @@ export function agentSchema(base: string, agentId: string): string {
  * undefined for the one agent of `concord serve <module>` (`tasks.db`, or the base schema).
  */
 export async function openTaskStore(settings: TaskStoreSettings, name?: string): Promise<OpenedTaskStore> {
-  const policy = retentionOf(settings);
-  const retention = policy === undefined ? {} : { retention: policy };
+  const retention = retentionOf(settings);
   if (settings.kind === 'memory') return { store: createMemoryTaskStore(), where: 'memory (not durable)' };
   if (settings.kind === 'sqlite') {
     const path = join(settings.dataDir, name === undefined ? 'tasks.db' : `${encodeURIComponent(name)}.db`);
-    const store = new SqliteTaskStore({ path, ...retention });
+    const store = new SqliteTaskStore({ path, retention });
     // One SQLite file takes one server: a second one would run tasks the first cannot see, and a
     // restart of either would take the other's running tasks for orphans (decision 0119).
     const other = store.servedElsewhere();
@@ -126,9 +125,9 @@ export async function openTaskStore(settings: TaskStoreSettings, name?: string):
   const store = await openPostgresStore({
     connectionString: url,
     schema,
-    ...(pg.poolSize === undefined ? {} : { poolSize: pg.poolSize }),
-    ...(pg.migrate === undefined ? {} : { migrate: pg.migrate }),
-    ...retention,
+    poolSize: pg.poolSize,
+    migrate: pg.migrate,
+    retention,
   });
   return { store, where: `PostgreSQL ${redactDatabaseUrl(url)} (schema ${schema})` };
 }

@@ -163,7 +163,7 @@ export async function connectClient(
     prefer: preferenceOf(flags),
     auth: credentialsOf(flags),
     signal,
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    timeoutMs,
     // What the client read past in an off-spec answer goes to stderr (decision 0136).
     ...(io === undefined
       ? {}

@@ -180,7 +180,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
     grpc = await listenGrpc(server, {
       port: grpcPort,
       host: values.host ?? '127.0.0.1',
-      ...(address.grpcPublicUrl === undefined ? {} : { publicTarget: address.grpcPublicUrl }),
+      publicTarget: address.grpcPublicUrl,
     });
   }
   const { publicUrl, trustProxy } = address;
@@ -188,8 +188,8 @@ export async function serveCommand(args: string[], out: (line: string) => void):
     ...connections,
     port,
     host: values.host ?? '127.0.0.1',
-    ...(publicUrl === undefined ? {} : { publicUrl }),
-    ...(trustProxy === undefined ? {} : { trustProxy }),
+    publicUrl,
+    trustProxy,
   });
   const url = running.url;
   out(`Concord is serving "${agent.agentCard.name}" at ${url}`);
@@ -256,13 +256,12 @@ function joinCluster(
   setup: ClusterSetup,
 ): ReturnType<typeof openCluster> {
   const env = process.env;
-  const databaseUrl =
-    kind === 'postgres' ? databaseUrlOf(postgres === undefined ? { env } : { postgres, env }) : undefined;
+  const databaseUrl = kind === 'postgres' ? databaseUrlOf({ postgres, env }) : undefined;
   return openCluster(
     {
       kind,
       schema: postgres?.schema ?? DEFAULT_DATABASE_SCHEMA,
-      ...(databaseUrl === undefined ? {} : { databaseUrl }),
+      databaseUrl,
     },
     setup,
     {
@@ -301,8 +300,8 @@ function storeFlags(
   const out: StoreFlags = {};
   if (kind === 'postgres') {
     out.postgres = {
-      ...(values['database-url'] === undefined ? {} : { url: values['database-url'] }),
-      ...(values['database-schema'] === undefined ? {} : { schema: values['database-schema'] }),
+      url: values['database-url'],
+      schema: values['database-schema'],
       ...(values['no-migrate'] === true ? { migrate: false } : {}),
     };
     // Before anything loads: a missing URL is the first thing to say.
@@ -361,10 +360,10 @@ async function serveHost(
     ...flags.stores,
     cluster: flags.cluster,
     connections: flags.connections,
-    ...(internalPort === undefined ? {} : { internalPort }),
-    ...(flags.grpcPort === undefined ? {} : { grpcPort: flags.grpcPort }),
-    ...(flags.maxJsonDepth === undefined ? {} : { maxJsonDepth: flags.maxJsonDepth }),
-    ...(maxAgentHops === undefined ? {} : { maxAgentHops }),
+    internalPort,
+    grpcPort: flags.grpcPort,
+    maxJsonDepth: flags.maxJsonDepth,
+    maxAgentHops,
     ...flags.address,
     watch: flags.watch === true,
     extensions: HOST_EXTENSIONS,

@@ -65,10 +65,10 @@ export async function checkCommand(args: string[], out: Out, err: Out = stderr):
   const report = await checkAgent(url.href, {
     ...networkPolicyFor(url, values['allow-private'] === true),
     ...(token === undefined || token === '' ? {} : { token }),
-    ...(values.text === undefined ? {} : { text: values.text }),
-    ...(data === undefined ? {} : { data }),
-    ...(values['wait-text'] === undefined ? {} : { waitText: values['wait-text'] }),
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    text: values.text,
+    data,
+    waitText: values['wait-text'],
+    timeoutMs,
   });
   out(values.json === true ? JSON.stringify(report, null, 2) : formatCheckReport(report));
   return report.ok ? 0 : 1;

@@ -32,23 +32,23 @@ import { ContractReplyError, type ReplyViolations } from './contract-errors.js';
 /** Options of `sendContract`. */
 export interface SendContractOptions extends CallOptions {
   /** The envelope's `correlationId` (seed "Sending structured messages"). */
-  correlationId?: string;
+  correlationId?: string | undefined;
   /** Default: a fresh UUID. */
-  messageId?: string;
-  contextId?: string;
+  messageId?: string | undefined;
+  contextId?: string | undefined;
   /** Continue this task (a follow-up under a contract). */
-  taskId?: string;
+  taskId?: string | undefined;
   /** Metadata of the message. */
-  metadata?: Metadata;
+  metadata?: Metadata | undefined;
   /** Metadata of the request (`SendMessageRequest.metadata`). */
-  requestMetadata?: Metadata;
-  configuration?: SendMessageConfiguration;
-  tenant?: string;
+  requestMetadata?: Metadata | undefined;
+  configuration?: SendMessageConfiguration | undefined;
+  tenant?: string | undefined;
   /**
    * A reply that misses the output schema: `fail` (default) throws `ContractReplyError`; `warn`
    * returns it with `outputViolations` set.
    */
-  outputPolicy?: OutputPolicy;
+  outputPolicy?: OutputPolicy | undefined;
 }
 
 /** Which schemas the payload and the reply were checked against. */
@@ -148,24 +148,15 @@ export async function sendContractMessage(
   payload: unknown,
   options: SendContractOptions = {},
 ): Promise<ContractResult> {
-  const call: CallOptions = Object.assign(
-    {},
-    options.signal === undefined ? {} : { signal: options.signal },
-    options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs },
-  );
+  const call: CallOptions = { signal: options.signal, timeoutMs: options.timeoutMs };
   const name = typeof contract === 'string' ? contract : contract.name;
-  const message = createContractMessage(
-    { name },
-    payload,
-    Object.assign(
-      {},
-      options.correlationId === undefined ? {} : { correlationId: options.correlationId },
-      options.messageId === undefined ? {} : { messageId: options.messageId },
-      options.contextId === undefined ? {} : { contextId: options.contextId },
-      options.taskId === undefined ? {} : { taskId: options.taskId },
-      options.metadata === undefined ? {} : { metadata: options.metadata },
-    ),
-  );
+  const message = createContractMessage({ name }, payload, {
+    correlationId: options.correlationId,
+    messageId: options.messageId,
+    contextId: options.contextId,
+    taskId: options.taskId,
+    metadata: options.metadata,
+  });
   const published = await port.contracts(call);
   let schemas: AgentContracts | undefined;
   let validatedBy: ContractValidation = 'none';

@@ -31,7 +31,7 @@ export interface ChatCallOptions {
   /** Aborts the upstream request (task canceled, or the executor gave up). */
   signal: AbortSignal;
   /** Receives the reply's tool calls; without it they are ignored (no tools were offered). */
-  toolCalls?: ToolCallAccumulator;
+  toolCalls?: ToolCallAccumulator | undefined;
 }
 
 /** The model call failed; `message` is meant for the task's status message. */

@@ -7,9 +7,9 @@
 /** Options of an `McpConnection`. */
 export interface McpConnectionOptions {
   /** Longest wait for a server to start and answer `initialize` (default 30 s). */
-  connectTimeoutMs?: number;
+  connectTimeoutMs?: number | undefined;
   /** Receives each line a stdio server writes to stderr (the library itself never logs). */
-  onLog?: (server: string, line: string) => void;
+  onLog?: ((server: string, line: string) => void) | undefined;
 }
 
 /** Why an MCP server could not be reached; the message names the server and its last words. */

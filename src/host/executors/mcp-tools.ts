@@ -42,7 +42,7 @@ export interface McpToolSet {
 /** Options of `connectMcpTools`. */
 export interface McpToolOptions extends McpConnectionOptions {
   /** Longest tool result handed to the model, in characters (default 16000). */
-  maxResultChars?: number;
+  maxResultChars?: number | undefined;
 }
 
 /** The servers an agent's `mcpServers` entries name; inline ones run in the definition's directory. */

@@ -36,7 +36,7 @@ export interface ModelExecutorOptions {
    */
   agentTool?: AgentToolOptions;
   /** The agent's MCP tools, connected (decision 0023). */
-  mcpTools?: McpToolSet;
+  mcpTools?: McpToolSet | undefined;
   /** Rounds of tool calls per message before the task fails (default: agentTool.maxRounds, else 5). */
   maxToolRounds?: number;
 }
@@ -156,7 +156,7 @@ export function createModelExecutor(
         const deltas = streamChatCompletion(
           endpoint,
           { model, messages, ...sampling, ...(tools.length === 0 ? {} : { tools }) },
-          { fetch: fetchImpl, signal, ...(toolCalls === undefined ? {} : { toolCalls }) },
+          { fetch: fetchImpl, signal, toolCalls },
         );
         let said = '';
         for await (const batch of coalesceText(deltas, coalesceMs)) {

@@ -67,17 +67,13 @@ export class CardView {
     this.card = servedCard(settings.agentCard, facts);
     const extended = settings.extendedAgentCard;
     this.extended = extended === undefined ? undefined : servedCard(extended, facts);
-    this.endpoint = new AgentCardEndpoint(
-      this.card,
-      settings.maxAgeSeconds,
-      Object.assign(
-        replacedServedDate === undefined ? {} : { replacedServedDate },
-        settings.signer === undefined ? {} : { signer: settings.signer },
-        settings.decorate === undefined ? {} : { decorate: settings.decorate },
-        settings.defaultVersion === undefined ? {} : { defaultVersion: settings.defaultVersion },
-        settings.report === undefined ? {} : { report: settings.report },
-      ),
-    );
+    this.endpoint = new AgentCardEndpoint(this.card, settings.maxAgeSeconds, {
+      replacedServedDate,
+      signer: settings.signer,
+      decorate: settings.decorate,
+      defaultVersion: settings.defaultVersion,
+      report: settings.report,
+    });
   }
 
   /** The extended card (which must exist) as `wire` serves it, signed as served. */

@@ -16,21 +16,21 @@ export interface ClusterOptions {
   /** The transport: `concord-a2a/cluster/postgres`, `concord-a2a/cluster/redis`, or `createMemoryBusNetwork().bus()`. */
   bus: ClusterBus;
   /** This process's id (default: a fresh random id per start). */
-  instanceId?: string;
+  instanceId?: string | undefined;
   /** An instance counts as stopped this long after its last heartbeat (default 15 s). */
-  instanceTtlMs?: number;
+  instanceTtlMs?: number | undefined;
   /** Heartbeat period (default a third of the TTL). */
-  heartbeatMs?: number;
+  heartbeatMs?: number | undefined;
   /** How often each agent looks for tasks of stopped instances (default half the TTL). */
-  sweepMs?: number;
+  sweepMs?: number | undefined;
   /** How often followed tasks' logs are re-read in case an announcement was lost (default 5 s). */
-  recheckMs?: number;
+  recheckMs?: number | undefined;
   /** How long a cancel waits for the instance running the task before committing it (default 5 s). */
-  cancelTimeoutMs?: number;
+  cancelTimeoutMs?: number | undefined;
   /** `fail` (default): such tasks end failed; `resume`: a live instance runs the executor again. */
-  orphans?: OrphanPolicy;
+  orphans?: OrphanPolicy | undefined;
   /** Receives failures that have no caller (a lost bus connection, a missed heartbeat). */
-  onError?: (error: unknown, where: string) => void;
+  onError?: ((error: unknown, where: string) => void) | undefined;
 }
 
 /** The settings every member reads. */

@@ -31,14 +31,14 @@ export type { CardDecorator, CardSigner } from '../cards/served-card.js';
 
 /** How the card is rendered besides the card itself. */
 export interface CardRenderOptions {
-  signer?: CardSigner;
-  decorate?: CardDecorator;
+  signer?: CardSigner | undefined;
+  decorate?: CardDecorator | undefined;
   /** The version served to a request without `A2A-Version` (default 0.3). */
-  defaultVersion?: ProtocolVersion;
+  defaultVersion?: ProtocolVersion | undefined;
   /** `Last-Modified` of the card this one replaces, if that card was ever answered. */
-  replacedServedDate?: Date;
+  replacedServedDate?: Date | undefined;
   /** Receives a signer's or decorator's failure, answered 500 (A2AServer `onError`, decision 0144). */
-  report?: ErrorReporter;
+  report?: ErrorReporter | undefined;
 }
 
 /** Renders and caches both versions of a card. */

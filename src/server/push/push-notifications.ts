@@ -62,13 +62,7 @@ export class PushNotifications {
   /** Throws a TypeError naming a bad option (an allow entry, a key, a number). */
   constructor(store: PushStore, options: PushOptions, onError: (error: unknown, where: string) => void) {
     const box = new SecretBox(options.secretKey);
-    this.guard = new WebhookGuard(
-      Object.assign(
-        {},
-        options.allow === undefined ? {} : { allow: options.allow },
-        options.resolve === undefined ? {} : { resolve: options.resolve },
-      ),
-    );
+    this.guard = new WebhookGuard({ allow: options.allow, resolve: options.resolve });
     this.signer = new PushSigner(options.signingKey);
     this.configs = new PushConfigs(store, this.guard, box);
     const retry = options.retry ?? {};

@@ -36,9 +36,9 @@ export function pushAllowProblem(entry: string): string | undefined {
 /** Options of the guard. */
 export interface WebhookGuardOptions {
   /** Host names, IP literals or CIDR blocks exempt from the private-address check. */
-  allow?: readonly string[];
+  allow?: readonly string[] | undefined;
   /** How host names are resolved (default: the system resolver). */
-  resolve?: HostResolver;
+  resolve?: HostResolver | undefined;
 }
 
 /** Checks webhook URLs; see the file comment. */

@@ -62,7 +62,7 @@ export function setUpExecution(options: ExecutionSetupOptions): ExecutionSetup {
           runner,
           policy: options.orphans ?? 'fail',
           onError,
-          ...(options.recoverAfter === undefined ? {} : { after: options.recoverAfter }),
+          after: options.recoverAfter,
         });
   return {
     runner,

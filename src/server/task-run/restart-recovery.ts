@@ -25,7 +25,7 @@ export interface RestartRecoveryOptions {
   policy: OrphanPolicy;
   onError: (error: unknown, where: string) => void;
   /** Recovery starts once this settles (a host: once every agent is mounted). */
-  after?: Promise<unknown>;
+  after?: Promise<unknown> | undefined;
 }
 
 /** Claims the store and settles what an earlier process left; see the file comment. */

@@ -13,11 +13,11 @@ export interface PostgresConnectionOptions {
    * The schema holding Concord's tables (created by the migrations); default `concord`. Letters,
    * digits and `_` only, so it can be written into SQL unquoted and never needs escaping.
    */
-  schema?: string;
+  schema?: string | undefined;
   /** Connections in the pool; default 10. */
-  poolSize?: number;
+  poolSize?: number | undefined;
   /** How long to wait for a connection to open, in ms; default 10,000. */
-  connectTimeoutMs?: number;
+  connectTimeoutMs?: number | undefined;
 }
 
 /** The schema used when the options name none. */

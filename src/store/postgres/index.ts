@@ -25,9 +25,9 @@ export interface PostgresStoreOptions extends PostgresConnectionOptions {
    * Apply pending schema migrations on open (default true). With false the schema must already be
    * at this Concord's version (`concord db migrate`), for roles that may not change the schema.
    */
-  migrate?: boolean;
+  migrate?: boolean | undefined;
   /** Delete terminal tasks older than `retention.maxAgeMs` on a timer (decision 0103); off by default. */
-  retention?: RetentionOptions;
+  retention?: RetentionOptions | undefined;
 }
 
 /** Connects, brings the schema up to date (see `migrate`), and returns the store. */

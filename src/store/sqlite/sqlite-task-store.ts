@@ -46,23 +46,23 @@ export interface SqliteTaskStoreOptions {
   /** Database file (parent directories are created), or `':memory:'`. */
   path: string;
   /** How long to wait for another process's write lock, in ms; default 5000. */
-  busyTimeoutMs?: number;
+  busyTimeoutMs?: number | undefined;
   /**
    * Delete terminal tasks older than `retention.maxAgeMs`, or past the `retention.maxTasks` most
    * recently finished, on a timer (decisions 0103, 0151); off by default.
    */
-  retention?: RetentionOptions;
+  retention?: RetentionOptions | undefined;
   /**
    * Who runs the WAL checkpoints of a file (docs/performance.md, 'Checkpoints in a worker'):
    * `'background'` (the default), a worker thread, so the event loop never waits for the disk;
    * `'inline'`, SQLite's own automatic checkpoint inside the commit that fills the WAL.
    */
-  checkpoints?: 'background' | 'inline';
+  checkpoints?: 'background' | 'inline' | undefined;
   /**
    * WAL size, in pages, at which the background checkpointer holds the writer back briefly to start
    * the WAL over; default 4096 (16 MiB of 4 KiB pages).
    */
-  walRestartPages?: number;
+  walRestartPages?: number | undefined;
 }
 
 /** A TaskStore in one SQLite file; see the file comment. */
@@ -115,7 +115,7 @@ export class SqliteTaskStore implements TaskStore {
         ? undefined
         : new WalCheckpointer(this.db, {
             path: resolve(this.db.name),
-            ...(options.walRestartPages === undefined ? {} : { restartPages: options.walRestartPages }),
+            restartPages: options.walRestartPages,
           });
     this.retention =
       options.retention === undefined ? undefined : new RetentionTimer(this, options.retention);

@@ -94,7 +94,7 @@ export interface WalCheckpointerOptions {
   /** The store's database file. */
   path: string;
   /** WAL size in pages at which the WAL is restarted; default DEFAULT_WAL_RESTART_PAGES. */
-  restartPages?: number;
+  restartPages?: number | undefined;
 }
 
 /** Runs the checkpoints of `db` in a worker thread; see the file comment. */
