@@ -16,13 +16,15 @@ export const LAYERS = {
   net: [],
   // Optional peer packages (decision 0153): the table of features and the missing-package error.
   peers: [],
+  // Spans, metrics and trace context through the OpenTelemetry API (decision 0157).
+  telemetry: ['protocol'],
   contracts: ['protocol'],
   store: ['protocol', 'peers'],
   card: ['protocol', 'contracts', 'store'],
-  server: ['protocol', 'contracts', 'store', 'card', 'net', 'peers'],
-  client: ['protocol', 'contracts', 'card', 'net', 'peers'],
-  host: ['protocol', 'contracts', 'store', 'card', 'server', 'client', 'cluster', 'peers'],
-  extensions: ['protocol', 'contracts', 'store', 'card', 'server', 'client'],
+  server: ['protocol', 'contracts', 'store', 'card', 'net', 'peers', 'telemetry'],
+  client: ['protocol', 'contracts', 'card', 'net', 'peers', 'telemetry'],
+  host: ['protocol', 'contracts', 'store', 'card', 'server', 'client', 'cluster', 'peers', 'telemetry'],
+  extensions: ['protocol', 'contracts', 'store', 'card', 'server', 'client', 'telemetry'],
   check: ['protocol', 'card', 'client'],
   // Cluster buses (decisions 0115-0116): the ClusterBus port is the server's; they implement it.
   // The PostgreSQL bus shares the store's schema, so it checks schema names by the store's rule.
@@ -39,6 +41,7 @@ export const LAYERS = {
     'check',
     'cluster',
     'peers',
+    'telemetry',
   ],
   index: ['protocol', 'server'],
 };
@@ -48,10 +51,10 @@ export const PUBLIC_ONLY = ['host', 'extensions', 'check', 'cli', 'cluster'];
 
 /**
  * Public entries: the files behind package.json's exports (and each extension's index.ts), and
- * peers/index.ts, the one file of the internal peers layer.
+ * the entries of the internal peers and telemetry layers (peers/index.ts, telemetry/index.ts).
  */
 export const PUBLIC_ENTRY =
-  /^(peers|protocol|contracts|store|card|server|client|host|extensions|check)\/index\.ts$|^extensions\/[a-z0-9-]+\/index\.ts$|^server\/adapters\/(node|fetch|express)\.ts$|^server\/grpc\/index\.ts$|^store\/(sqlite|postgres)\/index\.ts$|^cluster\/(postgres|redis)\/index\.ts$/;
+  /^(peers|telemetry|protocol|contracts|store|card|server|client|host|extensions|check)\/index\.ts$|^extensions\/[a-z0-9-]+\/index\.ts$|^server\/adapters\/(node|fetch|express)\.ts$|^server\/grpc\/index\.ts$|^store\/(sqlite|postgres)\/index\.ts$|^cluster\/(postgres|redis)\/index\.ts$/;
 
 /**
  * Internal entries (decision 0155): a layer's public entry plus what the CLI, other layers and the
@@ -93,6 +96,18 @@ export const PACKAGES = {
   jose: { in: ['card/', 'server/push/', 'host/'] },
   json5: { in: ['host/definitions/'] },
   yaml: { in: ['host/definitions/'] },
+  // The API is the one telemetry package the library needs (decision 0157); the SDK, exporters and
+  // the logger are optional peers that `concord serve` loads when asked for (decisions 0157-0158).
+  '@opentelemetry/api': { in: ['telemetry/'] },
+  '@opentelemetry/sdk-trace': { in: ['cli/serve/'] },
+  '@opentelemetry/sdk-metrics': { in: ['cli/serve/'] },
+  '@opentelemetry/core': { in: ['cli/serve/'] },
+  '@opentelemetry/resources': { in: ['cli/serve/'] },
+  '@opentelemetry/context-async-hooks': { in: ['cli/serve/'] },
+  '@opentelemetry/exporter-trace-otlp-http': { in: ['cli/serve/'] },
+  '@opentelemetry/exporter-metrics-otlp-http': { in: ['cli/serve/'] },
+  '@opentelemetry/exporter-prometheus': { in: ['cli/serve/'] },
+  pino: { in: ['cli/'] },
 };
 
 /**

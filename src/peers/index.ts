@@ -18,6 +18,28 @@ export const OPTIONAL_PEERS = {
     packages: ['@grpc/grpc-js', '@grpc/proto-loader', '@grpc/reflection', 'grpc-health-check', 'protobufjs'],
   },
   mcp: { feature: 'MCP tool executors', packages: ['@modelcontextprotocol/sdk'] },
+  tracing: {
+    feature: 'Sending traces and metrics over OTLP (`concord serve --otlp`)',
+    packages: [
+      '@opentelemetry/sdk-trace',
+      '@opentelemetry/sdk-metrics',
+      '@opentelemetry/core',
+      '@opentelemetry/resources',
+      '@opentelemetry/context-async-hooks',
+      '@opentelemetry/exporter-trace-otlp-http',
+      '@opentelemetry/exporter-metrics-otlp-http',
+    ],
+  },
+  prometheus: {
+    feature: 'The Prometheus scrape endpoint (`concord serve --metrics`)',
+    packages: [
+      '@opentelemetry/sdk-metrics',
+      '@opentelemetry/core',
+      '@opentelemetry/resources',
+      '@opentelemetry/exporter-prometheus',
+    ],
+  },
+  logger: { feature: "`concord serve`'s logs", packages: ['pino'] },
 } as const satisfies Record<string, { feature: string; packages: readonly string[] }>;
 
 export type OptionalPeer = keyof typeof OPTIONAL_PEERS;

@@ -10,6 +10,7 @@ import type {
   Task,
 } from '../protocol/index.js';
 import type { NamedContractSpec } from '../contracts/index.js';
+import type { Context } from '../telemetry/index.js';
 import type { CallContext } from './call-context.js';
 import type { ContractInvocation } from './contracts/contract-gate.js';
 import type { TaskUpdater } from './task-run/task-updater.js';
@@ -61,9 +62,10 @@ export interface AgentSender {
   /**
    * The sender the executor handling `message` gets as `context.agents`: a host binds the
    * message so the sends it causes continue its agent-to-agent hop count (decision 0148).
-   * Without it, every request gets this sender as it is.
+   * Without it, every request gets this sender as it is. `trace` is the OpenTelemetry context of
+   * the agent's execution (decision 0157): the sends are traced below it and carry it on.
    */
-  forMessage?(message: Message): AgentSender;
+  forMessage?(message: Message, trace?: Context): AgentSender;
 }
 
 /** An agent as it describes itself to senders (its card and published contracts, decision 0018). */

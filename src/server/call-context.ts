@@ -3,6 +3,7 @@
  * at the transport layer, never in the A2A payload (A2A 1.0 §7.3).
  */
 import type { ProtocolVersion } from '../protocol/index.js';
+import type { Context } from '../telemetry/index.js';
 
 /** An authenticated caller. */
 export interface CallerIdentity {
@@ -32,4 +33,10 @@ export interface CallContext {
    * without it, a send's messageId is its idempotency key (decision 0091).
    */
   readonly idempotencyKey?: string | undefined;
+  /**
+   * The OpenTelemetry context of the call: the operation's SERVER span, under the caller's trace
+   * context (`traceparent`) when it sent one (decision 0157). Work the call causes (the agent's
+   * execution, store commits, sends to other agents) is traced below it.
+   */
+  trace?: Context | undefined;
 }

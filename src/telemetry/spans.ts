@@ -1,0 +1,121 @@
+/**
+ * Starting and ending spans through @opentelemetry/api. Without a registered SDK every call here
+ * is the API's no-op (decision 0157): a span that records nothing, whose attributes are never
+ * computed (callers check `isRecording()` before building any). The OpenTelemetry context is
+ * passed explicitly along Concord's own call chain, so parents are right with or without a
+ * context manager; a context manager, when one is registered, still sees the agent's execution as
+ * the active span (`runWithin`).
+ */
+import {
+  context,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Span,
+  type Tracer,
+} from '@opentelemetry/api';
+import { A2AError } from '../protocol/index.js';
+import { ATTR, INSTRUMENTATION_SCOPE } from './conventions.js';
+
+export { SpanKind, type Context, type Span };
+
+let cachedTracer: Tracer | undefined;
+
+/** Concord's tracer: the API's proxy, which follows whichever provider is registered later. */
+export function tracer(): Tracer {
+  cachedTracer ??= trace.getTracer(INSTRUMENTATION_SCOPE);
+  return cachedTracer;
+}
+
+/** Starts a span under `parent` (the root when undefined, so no stray active span is adopted). */
+export function startSpan(
+  name: string,
+  kind: SpanKind,
+  parent: Context | undefined,
+  attributes?: Attributes,
+): Span {
+  return tracer().startSpan(
+    name,
+    attributes === undefined ? { kind } : { kind, attributes },
+    parent ?? ROOT_CONTEXT,
+  );
+}
+
+/** The context whose active span is `span`, below `parent`. */
+export function withSpan(parent: Context | undefined, span: Span): Context {
+  return trace.setSpan(parent ?? ROOT_CONTEXT, span);
+}
+
+/** The trace id of `ctx`'s span, when it has a valid one (for log lines). */
+export function traceIdOf(ctx: Context | undefined): string | undefined {
+  if (ctx === undefined) return undefined;
+  const spanContext = trace.getSpanContext(ctx);
+  if (spanContext === undefined || !trace.isSpanContextValid(spanContext)) return undefined;
+  return spanContext.traceId;
+}
+
+/** The error type a span and a metric name an error by: the A2A type, else the JS error's name. */
+export function errorType(error: unknown): string {
+  if (error instanceof A2AError) return error.type;
+  if (error instanceof Error) return error.name === 'Error' ? 'InternalError' : error.name;
+  return 'InternalError';
+}
+
+/** True for what the caller got wrong (any A2A error but InternalError). */
+export function isCallerFault(error: unknown): boolean {
+  return error instanceof A2AError && error.type !== 'InternalError';
+}
+
+/**
+ * Ends `span` with the outcome of its work. On SERVER spans a caller's fault leaves the status
+ * unset (OpenTelemetry's guidance for server spans: a 4xx is not the server's error); internal
+ * failures are ERROR with the exception recorded. CLIENT and INTERNAL spans mark every failure.
+ */
+export function endSpan(span: Span, error?: unknown, kind: SpanKind = SpanKind.INTERNAL): void {
+  if (error !== undefined && span.isRecording()) {
+    span.setAttribute(ATTR.errorType, errorType(error));
+    if (kind !== SpanKind.SERVER || !isCallerFault(error)) {
+      span.setStatus({
+        code: SpanStatusCode.ERROR,
+        message: error instanceof Error ? error.message : String(error),
+      });
+      if (error instanceof Error) span.recordException(error);
+    }
+  }
+  span.end();
+}
+
+/** Runs `fn` with `ctx` active for a context manager, if any (user code and libraries see it). */
+export function runWithin<T>(ctx: Context, fn: () => T): T {
+  return context.with(ctx, fn);
+}
+
+/** The active context (the root without a context manager). */
+export function activeContext(): Context {
+  return context.active();
+}
+
+/**
+ * Runs `fn` in a child span and ends it with `fn`'s outcome: for store commits, contract checks
+ * and the like, whose work is one promise.
+ */
+export async function inSpan<T>(
+  name: string,
+  parent: Context | undefined,
+  attributes: Attributes | undefined,
+  fn: (span: Span) => Promise<T>,
+  kind: SpanKind = SpanKind.INTERNAL,
+): Promise<T> {
+  const span = startSpan(name, kind, parent, attributes);
+  try {
+    const result = await fn(span);
+    span.end();
+    return result;
+  } catch (error) {
+    endSpan(span, error, kind);
+    throw error;
+  }
+}
