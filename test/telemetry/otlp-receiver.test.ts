@@ -119,7 +119,7 @@ describe('the test OTLP receiver', () => {
           'content-type': 'application/x-protobuf',
           ...(gzip ? { 'content-encoding': 'gzip' } : {}),
         },
-        body: gzip ? gzipSync(body) : body,
+        body: gzip ? gzipSync(body) : Buffer.from(body),
       });
       expect(response.status).toBe(200);
       const spans = await receiver.waitFor((s) => s.length === 3);
