@@ -106,7 +106,8 @@ class HostAgentSender implements AgentSender {
   async send(
     target: string,
     input: AgentMessageInput,
-    sendOptions: { contextId?: string; taskId?: string; signal?: AbortSignal } = {},
+    // `trace` (beyond AgentSender's options): the parent of this one send, e.g. the model's tool call.
+    sendOptions: { contextId?: string; taskId?: string; signal?: AbortSignal; trace?: Context | undefined } = {},
   ): ReturnType<AgentSender['send']> {
     const { options } = this;
     if (this.carried instanceof A2AError) throw this.carried;
@@ -114,7 +115,7 @@ class HostAgentSender implements AgentSender {
     const hops = nextHops(this.carried, options.from, target, options.maxHops?.() ?? DEFAULT_MAX_AGENT_HOPS);
     const message = withHops(toMessage(input, sendOptions), hops);
     // Without a bound execution (a sender used outside a request), the caller's active context.
-    const parent = this.trace ?? activeContext();
+    const parent = sendOptions.trace ?? this.trace ?? activeContext();
     if (isUrl(target)) {
       return this.remote(target).send(target, message, { signal: sendOptions.signal, trace: parent });
     }
