@@ -167,8 +167,7 @@ function idsOfResult(value: unknown): Ids {
   if ('task' in v && v.task !== undefined) return { taskId: v.task.id, contextId: v.task.contextId };
   if ('message' in v && v.message !== undefined)
     return { taskId: v.message.taskId, contextId: v.message.contextId };
-  const update =
-    'statusUpdate' in v ? v.statusUpdate : 'artifactUpdate' in v ? v.artifactUpdate : undefined;
+  const update = 'statusUpdate' in v ? v.statusUpdate : 'artifactUpdate' in v ? v.artifactUpdate : undefined;
   if (update !== undefined) return { taskId: update.taskId, contextId: update.contextId };
   // GetTask and CancelTask answer the task itself.
   if (typeof v.id === 'string' && typeof v.contextId === 'string' && v.status !== undefined)

@@ -107,7 +107,12 @@ class HostAgentSender implements AgentSender {
     target: string,
     input: AgentMessageInput,
     // `trace` (beyond AgentSender's options): the parent of this one send, e.g. the model's tool call.
-    sendOptions: { contextId?: string; taskId?: string; signal?: AbortSignal; trace?: Context | undefined } = {},
+    sendOptions: {
+      contextId?: string;
+      taskId?: string;
+      signal?: AbortSignal;
+      trace?: Context | undefined;
+    } = {},
   ): ReturnType<AgentSender['send']> {
     const { options } = this;
     if (this.carried instanceof A2AError) throw this.carried;

@@ -30,8 +30,12 @@ describe('concord.mandate.evaluate', () => {
     const decisions = context.with(trace.setSpan(ROOT_CONTEXT, parent), () => [
       evaluateAction(buyer, accept, {}, { now: SUITE_NOW }).decision,
       evaluateAction(buyer, accept, { conditions: ['price_above_budget'] }, { now: SUITE_NOW }).decision,
-      evaluateAction(buyer, { ...accept, amount: { currency: 'USD', total_minor: 900 } }, {}, { now: SUITE_NOW })
-        .decision,
+      evaluateAction(
+        buyer,
+        { ...accept, amount: { currency: 'USD', total_minor: 900 } },
+        {},
+        { now: SUITE_NOW },
+      ).decision,
     ]);
     parent.end();
     expect(decisions).toEqual(['allowed', 'requires_escalation', 'denied']);

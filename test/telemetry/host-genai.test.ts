@@ -246,7 +246,8 @@ describe('an in-process send from one host agent to another', () => {
     // By binding: the caller's own SendMessage (and, once bindings trace, the host's) are JSONRPC.
     const inProcess = (kind: SpanKind): ReadableSpan | undefined =>
       spans.find(
-        (s) => s.name === 'SendMessage' && s.kind === kind && s.attributes[ATTR.binding] === IN_PROCESS_BINDING,
+        (s) =>
+          s.name === 'SendMessage' && s.kind === kind && s.attributes[ATTR.binding] === IN_PROCESS_BINDING,
       );
     const client = inProcess(SpanKind.CLIENT);
     const server = inProcess(SpanKind.SERVER);
@@ -264,9 +265,9 @@ describe('an in-process send from one host agent to another', () => {
     }
     // The researcher's model call is traced below the SERVER span (through its call.trace).
     const below = (span: ReadableSpan, ancestor: ReadableSpan): boolean => {
-      for (let at: ReadableSpan | undefined = span; at?.parentSpanContext !== undefined; ) {
+      for (let at: ReadableSpan | undefined = span; at?.parentSpanContext !== undefined;) {
         if (at.parentSpanContext.spanId === ancestor.spanContext().spanId) return true;
-        const parentId = at.parentSpanContext.spanId;
+        const parentId: string = at.parentSpanContext.spanId;
         at = spans.find((s) => s.spanContext().spanId === parentId);
       }
       return false;

@@ -55,7 +55,11 @@ export interface ChatCall {
 }
 
 /** Starts the `chat {model}` span of one call to `endpoint`. */
-export function startChat(endpoint: ResolvedModelEndpoint, model: string, parent: Context | undefined): ChatCall {
+export function startChat(
+  endpoint: ResolvedModelEndpoint,
+  model: string,
+  parent: Context | undefined,
+): ChatCall {
   const span = startSpan(SPAN.chat(model), SpanKind.CLIENT, parent ?? activeContext());
   const started = performance.now();
   const facts: ChatAnswerFacts = {};
