@@ -43,14 +43,15 @@ export function startCall(
   parent: Context | undefined,
 ): TracedCall {
   const name = JSON_RPC_METHOD_NAMES['1.0'][operation];
-  const span = startSpan(name, SpanKind.CLIENT, parent ?? activeContext());
+  const under = parent ?? activeContext();
+  const span = startSpan(name, SpanKind.CLIENT, under);
   const started = performance.now();
   if (span.isRecording()) {
     span.setAttributes(baseAttributes(name, info));
     noteIds(span, idsOfRequest(request));
   }
   return {
-    trace: withSpan(parent ?? activeContext(), span),
+    trace: withSpan(under, span),
     note: (value) => {
       if (span.isRecording()) noteIds(span, idsOfResult(value));
     },

@@ -275,5 +275,12 @@ describe('an in-process send from one host agent to another', () => {
     const researcherChats = spans.filter((s) => s.name === 'chat m' && below(s, server!));
     expect(researcherChats).toHaveLength(1);
     expect(researcherChats[0]!.spanContext().traceId).toBe(tool.spanContext().traceId);
+    // Once the host's bindings trace their SERVER spans (extracting traceparent), the whole chain,
+    // from the caller down to the researcher's model call, is the caller's one trace.
+    const caller = spans.find((s) => s.name === 'caller')!;
+    if (spans.some((s) => s.kind === SpanKind.SERVER && s.attributes[ATTR.binding] === 'JSONRPC')) {
+      for (const span of [tool, client!, server!, ...researcherChats])
+        expect(span.spanContext().traceId).toBe(caller.spanContext().traceId);
+    }
   });
 });

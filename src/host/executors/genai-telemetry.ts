@@ -24,8 +24,10 @@ import {
 import { OPENAI_BASE_URL, type ResolvedModelEndpoint } from './model-endpoint.js';
 
 /**
- * The trace context of the execution serving `context`: the execution's own (`invoke_agent`)
- * when the server gives it, else the operation's, else whatever a context manager has active.
+ * The trace context of the execution serving `context`: the execution's own (`invoke_agent`,
+ * `RequestContext.trace` as the server's task runner sets it), else the operation's, else
+ * whatever a context manager has active. Read through a cast so it compiles with and without
+ * that field; once both halves of issue 25 are merged, `context.trace` will do.
  */
 export function executionTrace(context: RequestContext): Context {
   return (context as { trace?: Context }).trace ?? context.call.trace ?? activeContext();
