@@ -65,6 +65,7 @@ import type {
   UnaryOperationName,
 } from '../protocol/operation-types.js';
 import { networkPolicyOf } from './http/address-guard.js';
+import { startCall, tracedStream, tracedUnary } from './client-tracing.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -162,12 +163,24 @@ export class A2AClient {
     return control;
   }
 
+  /** Runs an operation in its CLIENT span; `run` gets the control carrying the span's context. */
+  private traced<Op extends UnaryOperationName>(
+    op: Op,
+    request: OperationTypes[Op][0],
+    options: CallOptions | undefined,
+    run: (control: StreamControl) => Promise<OperationTypes[Op][1]>,
+  ): Promise<OperationTypes[Op][1]> {
+    const control = this.control(options);
+    const call = startCall(op, this.transport, request, options?.trace);
+    return tracedUnary(call, (trace) => run(Object.assign({}, control, { trace })));
+  }
+
   private once<Op extends UnaryOperationName>(
     op: Op,
     request: OperationTypes[Op][0],
     options?: CallOptions,
   ): Promise<OperationTypes[Op][1]> {
-    return this.wire.unary(op, request, this.control(options));
+    return this.traced(op, request, options, (control) => this.wire.unary(op, request, control));
   }
 
   /** Idempotent calls (A2A 1.0 §3.3.1) are retried with backoff and jitter. */
@@ -176,11 +189,12 @@ export class A2AClient {
     request: OperationTypes[Op][0],
     options?: CallOptions,
   ): Promise<OperationTypes[Op][1]> {
-    const control = this.control(options);
-    return withRetry(
-      (attempt) => this.wire.unary(op, request, Object.assign({}, control, { attempt })),
-      this.options.retry,
-      control.signal,
+    return this.traced(op, request, options, (control) =>
+      withRetry(
+        (attempt) => this.wire.unary(op, request, Object.assign({}, control, { attempt })),
+        this.options.retry,
+        control.signal,
+      ),
     );
   }
 
@@ -189,16 +203,17 @@ export class A2AClient {
    * (decision 0137); without one (`idempotencyKey: false`) it is never retried.
    */
   sendMessage(request: SendMessageRequest, options?: SendOptions): Promise<SendMessageResponse> {
-    const control = this.control(options);
     const idempotencyKey = idempotencyKeyField(options?.idempotencyKey);
-    if (idempotencyKey === undefined) return this.wire.unary('sendMessage', request, control);
-    return withRetry(
-      (attempt) =>
-        this.wire.unary('sendMessage', request, Object.assign({}, control, { attempt, idempotencyKey })),
-      this.options.retry,
-      control.signal,
-      isRetryableSend,
-    );
+    return this.traced('sendMessage', request, options, (control) => {
+      if (idempotencyKey === undefined) return this.wire.unary('sendMessage', request, control);
+      return withRetry(
+        (attempt) =>
+          this.wire.unary('sendMessage', request, Object.assign({}, control, { attempt, idempotencyKey })),
+        this.options.retry,
+        control.signal,
+        isRetryableSend,
+      );
+    });
   }
 
   /**
@@ -211,20 +226,27 @@ export class A2AClient {
   ): AsyncGenerator<StreamResponse> {
     const control = this.control(options);
     const idempotencyKey = idempotencyKeyField(options?.idempotencyKey);
-    const send: StreamControl =
-      idempotencyKey === undefined ? control : Object.assign({}, control, { idempotencyKey });
-    const first = withRetryUntilFirst(
-      (attempt) => this.wire.stream('sendStreamingMessage', request, Object.assign({}, send, { attempt })),
-      idempotencyKey === undefined ? NO_RETRY : this.options.retry,
-      control.signal,
-      isRetryableSend,
-    );
-    return resumableStream(
-      first,
-      this.reattach(control),
-      this.transport.protocolVersion,
-      options?.resume ?? this.options.resume,
-      control.signal,
+    return tracedStream(
+      () => startCall('sendStreamingMessage', this.transport, request, options?.trace),
+      (trace) => {
+        const traced = Object.assign({}, control, { trace });
+        const send: StreamControl =
+          idempotencyKey === undefined ? traced : Object.assign({}, traced, { idempotencyKey });
+        const first = withRetryUntilFirst(
+          (attempt) =>
+            this.wire.stream('sendStreamingMessage', request, Object.assign({}, send, { attempt })),
+          idempotencyKey === undefined ? NO_RETRY : this.options.retry,
+          control.signal,
+          isRetryableSend,
+        );
+        return resumableStream(
+          first,
+          this.reattach(traced),
+          this.transport.protocolVersion,
+          options?.resume ?? this.options.resume,
+          control.signal,
+        );
+      },
     );
   }
 
@@ -255,20 +277,26 @@ export class A2AClient {
     options?: SubscribeOptions,
   ): AsyncGenerator<StreamResponse> {
     const control = this.control(options);
-    const first = this.wire.stream(
-      'subscribeToTask',
-      request,
-      options?.lastEventId === undefined
-        ? control
-        : Object.assign({}, control, { lastEventId: options.lastEventId }),
-    );
-    return resumableStream(
-      first,
-      this.reattach(control, request.tenant),
-      this.transport.protocolVersion,
-      options?.resume ?? this.options.resume,
-      control.signal,
-      request.id,
+    return tracedStream(
+      () => startCall('subscribeToTask', this.transport, request, options?.trace),
+      (trace) => {
+        const traced = Object.assign({}, control, { trace });
+        const first = this.wire.stream(
+          'subscribeToTask',
+          request,
+          options?.lastEventId === undefined
+            ? traced
+            : Object.assign({}, traced, { lastEventId: options.lastEventId }),
+        );
+        return resumableStream(
+          first,
+          this.reattach(traced, request.tenant),
+          this.transport.protocolVersion,
+          options?.resume ?? this.options.resume,
+          control.signal,
+          request.id,
+        );
+      },
     );
   }
 

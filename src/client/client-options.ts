@@ -16,6 +16,7 @@ import type { TransportPreference } from './card/interface-selection.js';
 import type { ResumeOptions } from './transports/resumable-stream.js';
 import type { RetryOptions } from './http/retry.js';
 import type { TransportInfo } from './transports/transport.js';
+import type { Context } from '../telemetry/index.js';
 
 /** Options shared by `A2AClient.connect` and `new A2AClient`. */
 export interface A2AClientCommonOptions extends NetworkPolicy {
@@ -74,6 +75,11 @@ export interface CallOptions {
   signal?: AbortSignal | undefined;
   /** Overrides the client's `timeoutMs` for this call. */
   timeoutMs?: number | undefined;
+  /**
+   * The OpenTelemetry context the call's CLIENT span is made under (decision 0157); default the
+   * active context. The span's `traceparent`, `tracestate` and `baggage` go with the request.
+   */
+  trace?: Context | undefined;
 }
 
 /** Per-stream options. */

@@ -6,11 +6,15 @@
  * sent over A2A with the client, after checking the payload against the contracts the remote
  * card publishes (remote-agents.ts, decision 0031). Each send carries on the agent-to-agent hop
  * count of the message being handled, and is refused past the host's limit (agent-hops.ts,
- * decision 0148).
+ * decision 0148). The sends are traced under the execution that makes them (decision 0157): a
+ * URL send's client span carries `traceparent` to the remote; an in-process send gets a CLIENT
+ * span and, below it, a SERVER span standing for the target's side, the `call.trace` its
+ * execution is traced under.
  */
 import { randomUUID } from 'node:crypto';
 import { createContractMessage } from '../contracts/index.js';
 import { A2AError, type Message } from '../protocol/index.js';
+import { JSON_RPC_METHOD_NAMES } from '../protocol/internal.js';
 import type { AgentMessageInput, AgentSender, CallContext, RequestHandler } from '../server/internal.js';
 import {
   DEFAULT_MAX_AGENT_HOPS,
@@ -21,6 +25,16 @@ import {
   type AgentHops,
 } from './agent-hops.js';
 import type { RemoteAgents } from './remote-agents.js';
+import {
+  activeContext,
+  ATTR,
+  endSpan,
+  IN_PROCESS_BINDING,
+  SpanKind,
+  startSpan,
+  withSpan,
+  type Context,
+} from '../telemetry/index.js';
 
 /** Options of `createAgentSender`. */
 export interface AgentSenderOptions {
@@ -75,9 +89,10 @@ class HostAgentSender implements AgentSender {
   constructor(
     private readonly options: AgentSenderOptions,
     private readonly carried: AgentHops | A2AError,
+    private readonly trace?: Context,
   ) {}
 
-  forMessage(message: Message): AgentSender {
+  forMessage(message: Message, trace?: Context): AgentSender {
     let carried: AgentHops | A2AError;
     try {
       carried = readHops(message);
@@ -85,21 +100,29 @@ class HostAgentSender implements AgentSender {
       if (!(error instanceof A2AError)) throw error;
       carried = error;
     }
-    return new HostAgentSender(this.options, carried);
+    return new HostAgentSender(this.options, carried, trace);
   }
 
   async send(
     target: string,
     input: AgentMessageInput,
-    sendOptions: { contextId?: string; taskId?: string; signal?: AbortSignal } = {},
+    // `trace` (beyond AgentSender's options): the parent of this one send, e.g. the model's tool call.
+    sendOptions: {
+      contextId?: string;
+      taskId?: string;
+      signal?: AbortSignal;
+      trace?: Context | undefined;
+    } = {},
   ): ReturnType<AgentSender['send']> {
     const { options } = this;
     if (this.carried instanceof A2AError) throw this.carried;
     // Refused here, before anything is built or sent, when the chain is at the limit.
     const hops = nextHops(this.carried, options.from, target, options.maxHops?.() ?? DEFAULT_MAX_AGENT_HOPS);
     const message = withHops(toMessage(input, sendOptions), hops);
+    // Without a bound execution (a sender used outside a request), the caller's active context.
+    const parent = sendOptions.trace ?? this.trace ?? activeContext();
     if (isUrl(target)) {
-      return this.remote(target).send(target, message, { signal: sendOptions.signal });
+      return this.remote(target).send(target, message, { signal: sendOptions.signal, trace: parent });
     }
     const handler = options.local(target);
     if (handler === undefined) {
@@ -118,7 +141,44 @@ class HostAgentSender implements AgentSender {
       user: { name: `agent:${options.from}`, scopes: [] },
       signal: sendOptions.signal,
     };
-    return handler.sendMessage({ message }, call);
+    return this.inProcess(parent, target, call, () => handler.sendMessage({ message }, call));
+  }
+
+  /**
+   * Runs an in-process delivery between a CLIENT span (the sender's side) and a SERVER span (the
+   * target's, as if it had come over a wire), so one trace shows both agents' work.
+   */
+  private async inProcess<T>(
+    parent: Context,
+    target: string,
+    call: CallContext,
+    deliver: () => Promise<T>,
+  ): Promise<T> {
+    const name = JSON_RPC_METHOD_NAMES['1.0'].sendMessage;
+    const client = startSpan(name, SpanKind.CLIENT, parent);
+    const clientContext = withSpan(parent, client);
+    const server = startSpan(name, SpanKind.SERVER, clientContext);
+    if (client.isRecording()) {
+      const attributes = {
+        [ATTR.method]: name,
+        [ATTR.binding]: IN_PROCESS_BINDING,
+        [ATTR.protocolVersion]: call.version,
+        [ATTR.agentName]: target,
+      };
+      client.setAttributes(attributes);
+      server.setAttributes(attributes);
+    }
+    call.trace = withSpan(clientContext, server);
+    try {
+      const result = await deliver();
+      server.end();
+      client.end();
+      return result;
+    } catch (error) {
+      endSpan(server, error, SpanKind.SERVER);
+      endSpan(client, error, SpanKind.CLIENT);
+      throw error;
+    }
   }
 
   async describe(

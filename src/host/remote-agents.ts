@@ -10,13 +10,15 @@ import { A2AClient, CardCache, type A2AConnectOptions } from '../client/index.js
 import type { Message, SendMessageResponse } from '../protocol/index.js';
 import type { AgentDescription } from '../server/index.js';
 import type { OutboundConfig } from './host-config.js';
+import type { Context } from '../telemetry/index.js';
 
 /** Sends to and describes agents by URL. */
 export interface RemoteAgents {
   send(
     url: string,
     message: Message,
-    options: { signal?: AbortSignal | undefined },
+    /** `trace`: the context the client's CLIENT span is made under (decision 0157). */
+    options: { signal?: AbortSignal | undefined; trace?: Context | undefined },
   ): Promise<SendMessageResponse>;
   describe(url: string, options: { signal?: AbortSignal | undefined }): Promise<AgentDescription>;
 }
@@ -44,13 +46,13 @@ export function createRemoteAgents(outbound: OutboundConfig = {}): RemoteAgents 
     return A2AClient.connect(url, options);
   };
   return {
-    async send(url, message, { signal }) {
+    async send(url, message, { signal, trace }) {
       const client = await connect(url, signal, message.extensions);
       try {
         const contracts = await client.contracts();
         // The remote's gate, here: throws ContractRefusedError (an InvalidParamsError) on refusal.
         if (contracts.published) contracts.check(message);
-        return await client.sendMessage({ message }, { signal });
+        return await client.sendMessage({ message }, { signal, trace });
       } finally {
         client.close();
       }

@@ -93,7 +93,15 @@ export const METRIC = {
 export const METRIC_ATTR = {
   /** `ok` or the A2A error type. */
   outcome: 'a2a.outcome',
+  /** `input` or `output`, on gen_ai.client.token.usage (GenAI metric conventions). */
+  tokenType: 'gen_ai.token.type',
 } as const;
+
+/**
+ * The `a2a.protocol.binding` of an agent-to-agent send delivered inside one host, with no wire
+ * between the agents.
+ */
+export const IN_PROCESS_BINDING = 'in-process';
 
 /** Histogram bucket boundaries for durations in seconds (from 1 ms to 30 s). */
 export const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];

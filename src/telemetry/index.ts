@@ -3,7 +3,15 @@
  * OpenTelemetry API only. The API is a no-op until an application registers an SDK (`concord
  * serve --otlp`, `--metrics`), so a library user who wants none pays almost nothing.
  */
-export { ATTR, DURATION_BUCKETS, INSTRUMENTATION_SCOPE, METRIC, METRIC_ATTR, SPAN } from './conventions.js';
+export {
+  ATTR,
+  DURATION_BUCKETS,
+  IN_PROCESS_BINDING,
+  INSTRUMENTATION_SCOPE,
+  METRIC,
+  METRIC_ATTR,
+  SPAN,
+} from './conventions.js';
 export {
   activeContext,
   endSpan,

@@ -148,7 +148,7 @@ export async function sendContractMessage(
   payload: unknown,
   options: SendContractOptions = {},
 ): Promise<ContractResult> {
-  const call: CallOptions = { signal: options.signal, timeoutMs: options.timeoutMs };
+  const call: CallOptions = { signal: options.signal, timeoutMs: options.timeoutMs, trace: options.trace };
   const name = typeof contract === 'string' ? contract : contract.name;
   const message = createContractMessage({ name }, payload, {
     correlationId: options.correlationId,

@@ -11,6 +11,7 @@ import { Deadline } from './deadline.js';
 import type { CallOutcome, CallPurpose, ClientInterceptor, OutgoingCall } from '../auth/interceptors.js';
 import { sendHttp, type HttpAnswer } from './pinned-http.js';
 import { sendFollowingRedirects } from './redirects.js';
+import { injectContext, type Context } from '../../telemetry/index.js';
 
 /** Settings of the pipeline. */
 export interface HttpPipelineOptions {
@@ -49,6 +50,8 @@ export interface CallControl {
    * the same on every retry of that send (decision 0137).
    */
   idempotencyKey?: string;
+  /** The OpenTelemetry context of the call's CLIENT span, propagated in its headers (decision 0157). */
+  trace?: Context;
 }
 
 /** An opened answer and the deadline that still governs its body. */
@@ -152,12 +155,14 @@ export class HttpPipeline {
   }
 
   /**
-   * Sets the send's `Idempotency-Key`, runs the `before` interceptors and presents the selected
-   * credentials on `call`: every request goes through here, HTTP ones from `open` and gRPC ones
-   * (headers become metadata). Resolves the names of the headers the credentials set (dropped on a
+   * Sets the call's trace context and the send's `Idempotency-Key`, runs the `before`
+   * interceptors and presents the selected credentials on `call`: every request goes through
+   * here, HTTP ones from `open` and gRPC ones (headers become metadata). Resolves the names of the headers the credentials set (dropped on a
    * redirect to another origin).
    */
   async prepare(call: OutgoingCall, control: CallControl, signal: AbortSignal): Promise<ReadonlySet<string>> {
+    // W3C trace context and baggage, lower-case as gRPC metadata needs (nothing without an SDK).
+    injectContext(control.trace, call.headers);
     if (control.idempotencyKey !== undefined) call.headers['idempotency-key'] = control.idempotencyKey;
     for (const interceptor of this.options.interceptors) await interceptor.before?.(call);
     if (control.authenticate === false) return NO_HEADERS;

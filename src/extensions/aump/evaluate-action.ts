@@ -8,6 +8,7 @@
  * without duplicates. Nothing here reads a clock or a random source: the same mandate, action,
  * context and `now` give the same answer, byte for byte.
  */
+import { tracedEvaluation } from './mandate-telemetry.js';
 import { AUMP_VERSION } from './constants.js';
 import { mandateHash } from './canonical-hash.js';
 import { validateMandateSemantics } from './mandate.js';
@@ -49,8 +50,21 @@ class Reasons {
   }
 }
 
-/** Evaluates `action` under `mandate` in `context` at `options.now`; see the file comment. */
+/**
+ * Evaluates `action` under `mandate` in `context` at `options.now`; see the file comment. Traced
+ * as a `concord.mandate.evaluate` span and counted by decision (decision 0157).
+ */
 export function evaluateAction(
+  mandate: Mandate,
+  action: ProposedAction,
+  context: EvaluationContext = {},
+  options: EvaluateOptions = {},
+): ActionEvaluation {
+  return tracedEvaluation(() => judgeAction(mandate, action, context, options));
+}
+
+/** `evaluateAction` untraced, for callers that trace a larger decision (the runtime's). */
+export function judgeAction(
   mandate: Mandate,
   action: ProposedAction,
   context: EvaluationContext = {},

@@ -21,7 +21,8 @@ import {
   type A2aValidation,
 } from './a2a-binding.js';
 import { aumpInterceptor } from './client-interceptor.js';
-import { evaluateAction } from './evaluate-action.js';
+import { judgeAction } from './evaluate-action.js';
+import { tracedEvaluation } from './mandate-telemetry.js';
 import type { EvidenceInput } from './evidence.js';
 import type { ChainVerification } from './evidence-chain.js';
 import { EvidenceLog } from './evidence-log.js';
@@ -170,8 +171,15 @@ export class AumpRuntime {
     return this.clock();
   }
 
-  /** `evaluateAction` under a held mandate at the runtime's time; unknown and revoked mandates deny. */
+  /**
+   * `evaluateAction` under a held mandate at the runtime's time; unknown and revoked mandates deny.
+   * One `concord.mandate.evaluate` span with the final decision (decision 0157).
+   */
   evaluate(mandateId: string, action: ProposedAction, context: EvaluationContext = {}): ActionEvaluation {
+    return tracedEvaluation(() => this.judge(mandateId, action, context));
+  }
+
+  private judge(mandateId: string, action: ProposedAction, context: EvaluationContext): ActionEvaluation {
     const mandate = this.held.get(mandateId);
     if (mandate === undefined) {
       return {
@@ -183,7 +191,7 @@ export class AumpRuntime {
         summary: `The proposed action is denied by mandate policy: mandate_not_found`,
       };
     }
-    const evaluation = evaluateAction(mandate, action, context, { now: this.clock() });
+    const evaluation = judgeAction(mandate, action, context, { now: this.clock() });
     if (!this.revokedIds.has(mandateId)) return evaluation;
     const { required_escalation: _none, ...rest } = evaluation;
     const codes = ['mandate_revoked', ...(evaluation.decision === 'denied' ? evaluation.reason_codes : [])];

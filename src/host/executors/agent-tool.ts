@@ -8,6 +8,7 @@
 import type { AgentDefinition, ContractDefinition } from '../../card/index.js';
 import { A2AError } from '../../protocol/index.js';
 import type { AgentMessageInput, AgentSender } from '../../server/index.js';
+import type { Context } from '../../telemetry/index.js';
 import { agentToolError, agentToolResult } from './agent-tool-result.js';
 import type { ChatTool } from './chat-completion-stream.js';
 import type { ChatToolCall } from './chat-messages.js';
@@ -175,6 +176,8 @@ export interface AgentToolRun {
   signal: AbortSignal;
   /** Called before the send, to show progress ("Asking researcher"). */
   announce(agent: string): void;
+  /** The tool call's trace context, the send's parent (decision 0157); the host's sender reads it. */
+  trace?: Context | undefined;
 }
 
 /** Why arguments cannot be sent, or what to send. */
@@ -216,7 +219,12 @@ export async function runAgentToolCall(call: ChatToolCall, run: AgentToolRun): P
   if (typeof resolved === 'string') return agentToolError(resolved);
   run.announce(resolved.agent);
   try {
-    const response = await run.agents.send(resolved.agent, resolved.input, { signal: run.signal });
+    // `trace` goes beyond AgentSender's declared options: the host's sender reads it, others ignore it.
+    const options: { signal: AbortSignal; trace?: Context | undefined } = {
+      signal: run.signal,
+      trace: run.trace,
+    };
+    const response = await run.agents.send(resolved.agent, resolved.input, options);
     return agentToolResult(response, run.tool.maxResultChars);
   } catch (error) {
     if (run.signal.aborted) throw error;

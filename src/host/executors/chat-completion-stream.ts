@@ -8,6 +8,8 @@ import { SseDecoder } from '../../protocol/internal.js';
 import type { ChatMessage } from './chat-messages.js';
 import { displayEndpoint, type ResolvedModelEndpoint } from './model-endpoint.js';
 import { ToolCallDeltaError, type ToolCallAccumulator } from './tool-call-accumulator.js';
+import type { Context } from '../../telemetry/index.js';
+import { noteAnswer, startChat, type ChatAnswerFacts } from './genai-telemetry.js';
 
 /** A function the model may call (OpenAI `tools[]` entry). */
 export interface ChatTool {
@@ -32,6 +34,8 @@ export interface ChatCallOptions {
   signal: AbortSignal;
   /** Receives the reply's tool calls; without it they are ignored (no tools were offered). */
   toolCalls?: ToolCallAccumulator | undefined;
+  /** The trace context the call's `chat {model}` span goes under (decision 0157); default the active one. */
+  trace?: Context | undefined;
 }
 
 /** The model call failed; `message` is meant for the task's status message. */
@@ -198,10 +202,30 @@ export async function* streamChatCompletion(
   request: ChatCompletionRequest,
   options: ChatCallOptions,
 ): AsyncGenerator<string, void, undefined> {
+  // One `chat {model}` span per call, over the whole stream (GenAI conventions, decision 0157).
+  const chat = startChat(endpoint, request.model, options.trace);
+  let failure: unknown;
+  try {
+    yield* streamReply(endpoint, request, options, chat.facts);
+  } catch (error) {
+    failure = error;
+    throw error;
+  } finally {
+    chat.end(failure);
+  }
+}
+
+async function* streamReply(
+  endpoint: ResolvedModelEndpoint,
+  request: ChatCompletionRequest,
+  options: ChatCallOptions,
+  facts: ChatAnswerFacts,
+): AsyncGenerator<string, void, undefined> {
   const response = await send(endpoint, request, options);
   const type = (response.headers.get('content-type') ?? '').toLowerCase();
   if (type.startsWith('application/json')) {
     const completion = parseEvent(await response.text(), endpoint.apiKey);
+    noteAnswer(completion, facts);
     collectToolCalls(completion, 'message', options.toolCalls);
     const text = chunkText(completion, 'message');
     // A reply that only calls tools has `content: null`; it is still a whole answer.
@@ -228,6 +252,7 @@ export async function* streamChatCompletion(
       for (const event of sse.push(decoder.decode(value, { stream: true }))) {
         if (event.data.trim() === '[DONE]') return;
         const chunk = parseEvent(event.data, endpoint.apiKey);
+        noteAnswer(chunk, facts);
         collectToolCalls(chunk, 'delta', options.toolCalls);
         const text = chunkText(chunk, 'delta');
         if (text !== undefined && text !== '') yield text;

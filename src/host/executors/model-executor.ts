@@ -7,6 +7,7 @@
  */
 import type { AgentDefinition } from '../../card/index.js';
 import type { AgentExecutor, RequestContext, TaskUpdater } from '../../server/index.js';
+import type { Context } from '../../telemetry/index.js';
 import { AGENT_TOOL_NAME, resolveAgentTool, runAgentToolCall, type AgentToolOptions } from './agent-tool.js';
 import { currentAgentToolSpec } from './agent-tool-remote.js';
 import { buildChatMessages, PROGRESS_METADATA_KEY } from './chat-messages.js';
@@ -18,6 +19,7 @@ import type { ChatToolCall } from './chat-messages.js';
 import type { McpToolSet } from './mcp-tools.js';
 import type { ResolvedModelEndpoint } from './model-endpoint.js';
 import { ToolCallAccumulator } from './tool-call-accumulator.js';
+import { executionTrace, inToolSpan } from './genai-telemetry.js';
 
 /** Options of `createModelExecutor`. */
 export interface ModelExecutorOptions {
@@ -125,8 +127,15 @@ export function createModelExecutor(
     const progress = (text: string): void =>
       updater.startWork(updater.agentMessage(text, { [PROGRESS_METADATA_KEY]: true }));
 
+    // Model and tool calls are traced below the execution (decision 0157).
+    const trace = executionTrace(context);
+
     /** Runs one call of the model's; returns the tool result it reads. */
-    async function run(call: ChatToolCall): Promise<string> {
+    function run(call: ChatToolCall): Promise<string> {
+      return inToolSpan(call.function.name, call.id, trace, (toolTrace) => runTool(call, toolTrace));
+    }
+
+    async function runTool(call: ChatToolCall, toolTrace: Context): Promise<string> {
       const name = call.function.name;
       if (agents !== undefined && name === AGENT_TOOL_NAME) {
         return runAgentToolCall(call, {
@@ -134,6 +143,7 @@ export function createModelExecutor(
           taskId: context.taskId,
           signal,
           announce: (agent) => progress(`Asking ${agent}`),
+          trace: toolTrace,
         });
       }
       if (mcp?.has(name) === true) {
@@ -156,7 +166,7 @@ export function createModelExecutor(
         const deltas = streamChatCompletion(
           endpoint,
           { model, messages, ...sampling, ...(tools.length === 0 ? {} : { tools }) },
-          { fetch: fetchImpl, signal, toolCalls },
+          { fetch: fetchImpl, signal, toolCalls, trace },
         );
         let said = '';
         for await (const batch of coalesceText(deltas, coalesceMs)) {
