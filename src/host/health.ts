@@ -71,7 +71,9 @@ export class OpsFront implements HttpApp {
   async handle(request: HttpRequest): Promise<HttpResponse> {
     const { path } = request;
     const route =
-      path === HEALTH_PATH || path === READY_PATH || (path === METRICS_PATH && this.options.metrics !== undefined);
+      path === HEALTH_PATH ||
+      path === READY_PATH ||
+      (path === METRICS_PATH && this.options.metrics !== undefined);
     if (!route) return this.inner.handle(request);
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return { status: 405, headers: { allow: 'GET, HEAD', 'content-type': 'text/plain' }, body: '' };
@@ -80,9 +82,17 @@ export class OpsFront implements HttpApp {
     if (path === METRICS_PATH) {
       try {
         const body = await this.options.metrics!();
-        return { status: 200, headers: { 'content-type': PROMETHEUS_TYPE, 'cache-control': 'no-store' }, body };
+        return {
+          status: 200,
+          headers: { 'content-type': PROMETHEUS_TYPE, 'cache-control': 'no-store' },
+          body,
+        };
       } catch {
-        return { status: 500, headers: { 'content-type': 'text/plain' }, body: '# metrics collection failed\n' };
+        return {
+          status: 500,
+          headers: { 'content-type': 'text/plain' },
+          body: '# metrics collection failed\n',
+        };
       }
     }
     return this.ready(request);

@@ -359,7 +359,10 @@ async function listenGrpcFor(
  * What `/readyz` checks (decision 0158): each agent's store that can become unreachable answers at
  * its schema version, and the cluster, if any, started and hears its bus.
  */
-export function readinessChecks(stores: Map<string, TaskStore>, cluster: Cluster | undefined): ReadinessCheck[] {
+export function readinessChecks(
+  stores: Map<string, TaskStore>,
+  cluster: Cluster | undefined,
+): ReadinessCheck[] {
   const checks: ReadinessCheck[] = [];
   for (const [id, store] of stores) {
     if (store.ping !== undefined) checks.push({ name: `store:${id}`, check: () => store.ping!() });

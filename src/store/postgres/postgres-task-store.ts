@@ -263,7 +263,9 @@ export class PostgresTaskStore implements TaskStore {
     );
     const found = rows[0]?.v ?? 0;
     if (found !== POSTGRES_SCHEMA_VERSION) {
-      throw new Error(`schema ${this.schema} is at version ${found}, this Concord needs ${POSTGRES_SCHEMA_VERSION}`);
+      throw new Error(
+        `schema ${this.schema} is at version ${found}, this Concord needs ${POSTGRES_SCHEMA_VERSION}`,
+      );
     }
   }
 
