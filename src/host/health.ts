@@ -14,7 +14,7 @@ import type {
   HttpRequest,
   HttpResponse,
   RefusedRequest,
-} from '../server/http/http-types.js';
+} from '../server/internal.js';
 
 /** One readiness condition: resolves when it holds, rejects (or throws) saying why not. */
 export interface ReadinessCheck {
