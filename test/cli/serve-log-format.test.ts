@@ -70,12 +70,12 @@ describe('serve logs', () => {
     logger.warn('careful');
     logger.debug({}, 'not shown at info');
     expect(out).toHaveLength(1);
-    expect(out[0]).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO  a record /);
+    expect(out[0]).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO {2}a record /);
     expect(out[0]).not.toContain('abc.def.ghi');
     expect(out[0]).not.toContain('k-123');
     expect(out[0]).toContain('[redacted]');
     expect(err).toHaveLength(1);
-    expect(err[0]).toMatch(/WARN  careful\n$/);
+    expect(err[0]).toMatch(/WARN {2}careful\n$/);
   });
 
   it('keeps a plain message verbatim in the pretty line', () => {

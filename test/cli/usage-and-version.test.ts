@@ -47,7 +47,14 @@ describe('concord --version and help', () => {
       expect(help.stdout).toBe(own.stdout);
     });
     const serveHelp = (await concord(['serve', '--help'])).stdout;
-    for (const flag of ['--log-level', '--log-format', '--otlp', '--metrics', '--shutdown-grace', '/readyz']) {
+    for (const flag of [
+      '--log-level',
+      '--log-format',
+      '--otlp',
+      '--metrics',
+      '--shutdown-grace',
+      '/readyz',
+    ]) {
       expect(serveHelp).toContain(flag);
     }
     const general = await concord(['help']);
@@ -121,7 +128,10 @@ describe('usage errors exit 2, whatever their kind', () => {
       [['serve', echo, '--store', 'floppy'], /--store: expected sqlite, memory or postgres, got floppy/],
       [['serve', echo, '--store', 'memory', '--retention', '30d'], /--retention: the memory store/],
       [['serve', join(ROOT, 'no-such-agent')], /no-such-agent: no such file or directory/],
-      [['serve', echo, '--log-level', 'loud'], /--log-level: expected trace, debug, info, warn, error, silent/],
+      [
+        ['serve', echo, '--log-level', 'loud'],
+        /--log-level: expected trace, debug, info, warn, error, silent/,
+      ],
       [['serve', echo, '--log-format', 'xml'], /--log-format: expected json or pretty, got xml/],
       [['serve', echo, '--shutdown-grace', 'soon'], /--shutdown-grace: /],
       [['serve', echo, '--otlp', 'collector:4318'], /--otlp: /],
