@@ -298,6 +298,21 @@ export class AgentHost implements HttpApp {
     return this.json(error.entry.httpStatus, toRestErrorBody(error));
   }
 
+  /**
+   * True when `request` carries credentials one of the host's schemes accepts (any scope): who
+   * may read the details of `/readyz` besides loopback callers (decision 0158).
+   */
+  async authenticates(request: HttpRequest): Promise<boolean> {
+    const { auth, config } = this.state.parts;
+    if (auth === undefined || config.security === undefined) return false;
+    const alternatives = Object.keys(config.security.schemes).map((name) => ({ [name]: [] }));
+    try {
+      return (await auth.authenticate(request, alternatives)) !== undefined;
+    } catch {
+      return false;
+    }
+  }
+
   /** The cluster this host is an instance of, if any. */
   get cluster(): Cluster | undefined {
     return this.state.options.cluster;

@@ -93,3 +93,5 @@ export {
 export { type HostView } from './agent-host.js';
 export { type ReloadOutcome } from './definition-watch.js';
 export { type ConfigLocation } from './host-config.js';
+export { HEALTH_PATH, METRICS_PATH, OpsFront, READY_PATH, type ReadinessCheck } from './health.js';
+export { clusterCheck, readinessChecks } from './serve-host.js';

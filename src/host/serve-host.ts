@@ -7,7 +7,12 @@
  */
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { listen, type ConnectionOptions, type RunningServer } from '../server/adapters/node.js';
+import {
+  listen,
+  type ConnectionOptions,
+  type ListenOptions,
+  type RunningServer,
+} from '../server/adapters/node.js';
 import { loadPushKeys, publicBaseUrl, SECRET_KEY_ENV, type PushOptions } from '../server/internal.js';
 import type { RetentionOptions, TaskStore } from '../store/index.js';
 import { AgentHost } from './agent-host.js';
@@ -26,6 +31,8 @@ import {
 import { openCluster, type ClusterSetup } from './cluster-setup.js';
 import { publicAddressOf } from './public-address.js';
 import { loadPeer } from '../peers/index.js';
+import { OpsFront, type ReadinessCheck } from './health.js';
+import type { Cluster } from '../server/internal.js';
 
 /** Options of `startHost`. */
 export interface StartHostOptions {
@@ -108,6 +115,15 @@ export interface StartHostOptions {
    * --max-agent-hops`; decision 0148).
    */
   maxAgentHops?: number | undefined;
+  /** Receives one entry per answered request of every listener (an access log; decision 0158). */
+  onAccess?: ListenOptions['onAccess'];
+  /** Milliseconds `close()` lets running requests finish before cutting them (default 10 s). */
+  shutdownGraceMs?: number | undefined;
+  /**
+   * Serves `/metrics` (Prometheus text) with what this returns: on the internal listener when
+   * there is one, else on the public one (decision 0158). `concord serve --metrics`.
+   */
+  metrics?: (() => Promise<string>) | undefined;
 }
 
 /** A running host. */
@@ -123,6 +139,8 @@ export interface RunningHost {
   internalUrl?: string;
   /** The gRPC listener's `host:port`, when one was asked for. */
   grpcTarget?: string;
+  /** From now on `/readyz` answers 503, before `close` stops the listeners (decision 0158). */
+  drain(): void;
   /** Stops watching, finishes in-flight requests, closes the stores. */
   close(): Promise<void>;
 }
@@ -145,6 +163,8 @@ export async function createHost(
     | 'maxAgentHops'
     | 'maxJsonDepth'
   > = {},
+  /** Filled with each agent's store as it opens (a reload replaces the agent's), for readiness. */
+  stores: Map<string, TaskStore> = new Map(),
 ): Promise<AgentHost> {
   const kind = options.store ?? 'sqlite';
   const dataDir = resolve(options.dataDir ?? '.concord');
@@ -164,6 +184,7 @@ export async function createHost(
   const storeFor = async (id: string): Promise<TaskStore> => {
     const { store } = await openTaskStore(settings, id);
     opened.push(store);
+    stores.set(id, store);
     return store;
   };
   // Joined before any agent can start a run; the host closes it after its agents.
@@ -237,23 +258,39 @@ export async function startHost(target: string, options: StartHostOptions = {}):
   // Options, else the environment, else the config (decision 0149); checked before anything opens.
   const address = publicAddressOf(options, env, config);
   const publicUrl = address.publicUrl === undefined ? undefined : publicBaseUrl(address.publicUrl);
-  const host = await createHost(config, { ...options, env });
+  const stores = new Map<string, TaskStore>();
+  const host = await createHost(config, { ...options, env }, stores);
+  const checks = (): ReadinessCheck[] => readinessChecks(stores, host.cluster);
+  const authorized = (request: Parameters<AgentHost['authenticates']>[0]) => host.authenticates(request);
+  const metrics = options.metrics;
+  const front = new OpsFront(host, {
+    checks,
+    authorized,
+    ...(options.internalPort === undefined ? { metrics } : {}),
+  });
   // Bound before the HTTP listener, so the cards list the gRPC interface from the first request.
   const grpc =
     options.grpcPort === undefined
       ? undefined
       : await listenGrpcFor(host, { ...options, ...address, grpcPort: options.grpcPort });
-  const running: RunningServer = await listen(host, {
+  const served = {
     ...options.connections,
+    shutdownGraceMs: options.shutdownGraceMs,
+    onAccess: options.onAccess,
+  };
+  const running: RunningServer = await listen(front, {
+    ...served,
     port: options.port ?? 0,
     host: options.host ?? '127.0.0.1',
     publicUrl,
     trustProxy: address.trustProxy,
   });
   let internal: RunningServer | undefined;
+  let internalFront: OpsFront | undefined;
   if (options.internalPort !== undefined) {
-    internal = await listen(host.internalView(), {
-      ...options.connections,
+    internalFront = new OpsFront(host.internalView(), { checks, authorized, metrics });
+    internal = await listen(internalFront, {
+      ...served,
       port: options.internalPort,
       host: options.internalHost ?? '127.0.0.1',
     });
@@ -275,6 +312,10 @@ export async function startHost(target: string, options: StartHostOptions = {}):
     ...(publicUrl === undefined ? {} : { publicUrl }),
     ...(internal === undefined ? {} : { internalUrl: internal.url }),
     ...(grpc === undefined ? {} : { grpcTarget: grpc.target }),
+    drain() {
+      front.drain();
+      internalFront?.drain();
+    },
     async close() {
       watch?.close();
       await grpc?.close();
@@ -304,10 +345,40 @@ async function listenGrpcFor(
       port: options.grpcPort ?? 0,
       host: options.host ?? '127.0.0.1',
       publicTarget: options.grpcPublicUrl,
+      shutdownGraceMs: options.shutdownGraceMs,
+      onAccess: options.onAccess,
     });
   } catch (error) {
     // Refused (a port in use, a maxJsonDepth gRPC cannot carry): nothing is left running.
     await host.close();
     throw error;
   }
+}
+
+/**
+ * What `/readyz` checks (decision 0158): each agent's store that can become unreachable answers at
+ * its schema version, and the cluster, if any, started and hears its bus.
+ */
+export function readinessChecks(
+  stores: Map<string, TaskStore>,
+  cluster: Cluster | undefined,
+): ReadinessCheck[] {
+  const checks: ReadinessCheck[] = [];
+  for (const [id, store] of stores) {
+    if (store.ping !== undefined) checks.push({ name: `store:${id}`, check: () => store.ping!() });
+  }
+  if (cluster !== undefined) checks.push(clusterCheck(cluster));
+  return checks;
+}
+
+/** The cluster's readiness: its first heartbeat and LISTEN done, not closed, its bus connected. */
+export function clusterCheck(cluster: Cluster): ReadinessCheck {
+  return {
+    name: 'cluster',
+    async check() {
+      await cluster.ready;
+      if (cluster.closed) throw new Error('the instance left the cluster');
+      if (cluster.bus.listening?.() === false) throw new Error('the cluster bus is disconnected');
+    },
+  };
 }

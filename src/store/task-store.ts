@@ -138,6 +138,12 @@ export interface TaskStore {
   /** Flushes and releases resources. */
   close(): Promise<void>;
   /**
+   * Readiness probe (`concord serve`'s /readyz, decision 0158): resolves when the store answers and
+   * its schema is the one this Concord needs, rejects saying why not. Stores that cannot become
+   * unreachable (memory, an open SQLite file) leave it out.
+   */
+  ping?(): Promise<void>;
+  /**
    * Stores that outlive their process and are served by one process at a time (SQLite) offer this
    * (decision 0119). When no other live process serves the store, it makes the caller the one that
    * does (until `close`) and returns the tasks left submitted or working, whose executors died

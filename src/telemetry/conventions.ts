@@ -66,6 +66,8 @@ export const SPAN = {
   contract: 'concord.contract.check',
   /** An AUMP mandate evaluation (seed aump-a2a-binding.md). */
   mandate: 'concord.mandate.evaluate',
+  /** The span `registerTelemetry` starts to check the SDK took (never ended, never exported). */
+  selfCheck: 'concord.telemetry.self_check',
   /** The agent's execution of one message (GenAI `invoke_agent {gen_ai.agent.name}`). */
   invokeAgent: (agent: string): string => `invoke_agent ${agent}`,
   /** One model call (GenAI `chat {gen_ai.request.model}`). */

@@ -29,3 +29,4 @@ export {
 } from './spans.js';
 export { contextHeaders, extractContext, injectContext, type HeaderLookup } from './propagation.js';
 export { instruments, metricsOn, type Attributes, type Instruments } from './instruments.js';
+export { registerTelemetry, type RegisteredTelemetry, type TelemetryRegistration } from './registration.js';

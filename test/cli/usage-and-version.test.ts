@@ -46,6 +46,17 @@ describe('concord --version and help', () => {
       expect(help.stdout).toMatch(new RegExp(`^Usage: concord ${command} `));
       expect(help.stdout).toBe(own.stdout);
     });
+    const serveHelp = (await concord(['serve', '--help'])).stdout;
+    for (const flag of [
+      '--log-level',
+      '--log-format',
+      '--otlp',
+      '--metrics',
+      '--shutdown-grace',
+      '/readyz',
+    ]) {
+      expect(serveHelp).toContain(flag);
+    }
     const general = await concord(['help']);
     expect(general.code).toBe(0);
     expect(general.stdout).toContain('concord help <command>');
@@ -117,6 +128,13 @@ describe('usage errors exit 2, whatever their kind', () => {
       [['serve', echo, '--store', 'floppy'], /--store: expected sqlite, memory or postgres, got floppy/],
       [['serve', echo, '--store', 'memory', '--retention', '30d'], /--retention: the memory store/],
       [['serve', join(ROOT, 'no-such-agent')], /no-such-agent: no such file or directory/],
+      [
+        ['serve', echo, '--log-level', 'loud'],
+        /--log-level: expected trace, debug, info, warn, error, silent/,
+      ],
+      [['serve', echo, '--log-format', 'xml'], /--log-format: expected json or pretty, got xml/],
+      [['serve', echo, '--shutdown-grace', 'soon'], /--shutdown-grace: /],
+      [['serve', echo, '--otlp', 'collector:4318'], /--otlp: /],
       [['card', 'https://example.com/', '--card-version', '2.0'], /--card-version: expected 1\.0 or 0\.3/],
       [['contracts', 'rename', echo], /unknown contracts action "rename"/],
       [['db', 'drop'], /db: unknown action "drop"/],

@@ -1,9 +1,11 @@
 /**
  * `concord serve <target> [--port N] [--host H] [--grpc-port N] [--data-dir DIR]
  * [--store sqlite|memory|postgres] [--database-url URL] [--retention AGE|off] [--retention-max-tasks N]
- * [--push-allow <host|cidr>]... [--no-push] [--max-agent-hops N] [--max-json-depth N]`: serves on the
- * embedded SQLite store (default) or PostgreSQL (decision 0100), with
- * push notifications on (decision 0086), and stops cleanly on SIGTERM / SIGINT. The target is a
+ * [--push-allow <host|cidr>]... [--no-push] [--max-agent-hops N] [--max-json-depth N] [--log-level L]
+ * [--log-format json|pretty] [--otlp URL] [--metrics] [--shutdown-grace T]`: serves on the
+ * embedded SQLite store (default) or PostgreSQL (decision 0100), with push notifications on
+ * (decision 0086), logs with pino, answers /healthz and /readyz, and stops gracefully on SIGTERM /
+ * SIGINT (decision 0158). The target is a
  * code agent (a directory with `agent.mjs`/`agent.js`, or the module itself), or agent definitions
  * for the host (a directory of markdown agents and/or `concord.config.json5`, or one such file).
  */
@@ -45,6 +47,15 @@ import { isAgentModule, loadAgent, type ExampleRequest } from './load-agent.js';
 import { asUsage, UsageError } from '../exit-codes.js';
 import { PUBLIC_FLAG_OPTIONS, publicFlags } from './public-flags.js';
 import { loadPeer } from '../../peers/index.js';
+import { clusterCheck, OpsFront, type ReadinessCheck } from '../../host/internal.js';
+import {
+  openServeProcess,
+  PROCESS_OPTIONS,
+  PROCESS_USAGE,
+  processSettings,
+  shutDown,
+  type ServeProcess,
+} from './serve-process.js';
 
 /** Usage text of `serve`. */
 export const SERVE_USAGE = `Usage: concord serve <agents-dir|config.json5|agent.md|agent-module> [options]
@@ -77,7 +88,10 @@ ${CLUSTER_USAGE}
   --max-agent-hops <n>  how many agent-to-agent sends one chain may make, 1-64 (default: the
                         config's maxAgentHops, else 8); a send past it is refused (host only)
   --watch               dev mode: reload when a definition, the config or a handler changes (host only)
-  --help                show this help`;
+${PROCESS_USAGE}
+  --help                show this help
+
+Every listener also answers /healthz and /readyz (docs/guides/operate.md).`;
 
 /** Runs `serve`; resolves when the server has stopped. */
 export async function serveCommand(args: string[], out: (line: string) => void): Promise<number> {
@@ -103,6 +117,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
       ...PUBLIC_FLAG_OPTIONS,
       'max-agent-hops': { type: 'string' },
       watch: { type: 'boolean', default: false },
+      ...PROCESS_OPTIONS,
       help: { type: 'boolean', default: false },
     },
   });
@@ -128,32 +143,33 @@ export async function serveCommand(args: string[], out: (line: string) => void):
     const problem = pushAllowProblem(entry);
     if (problem !== undefined) throw new UsageError(`--push-allow: ${problem}`);
   }
+  const sinks = { out: process.stdout, err: process.stderr };
+  const settings = processSettings(values, process.env, sinks);
   // A serving process, before it loads anything: docs/performance.md, 'No allocation-site
   // pretenuring' and 'Heap growth limit' (the CLI owns the process, so the policy is its own).
   disablePretenuring();
   limitHeapGrowth();
-  const stopped = stopSignal();
+  const proc = await openServeProcess(settings, sinks);
   if (!isAgentModule(target)) {
     return serveHost(
       target,
       { ...values, port, grpcPort, stores, cluster, connections, maxJsonDepth, address },
-      stopped,
-      out,
+      proc,
     );
   }
+  const line = proc.line;
 
   const dataDir = resolve(values['data-dir'] ?? '.concord');
   mkdirSync(dataDir, { recursive: true });
-  const agent = await loadAgent(target, { dataDir, store, env: process.env, log: out });
+  const agent = await loadAgent(target, { dataDir, store, env: process.env, log: (text) => line(text) });
   const { store: taskStore, where } = await openTaskStore({
     ...stores,
     kind: store,
     dataDir,
     env: process.env,
-    onError: (error, place) =>
-      console.error(`[concord] ${place}:`, error instanceof Error ? error.message : error),
+    onError: proc.onError,
   });
-  const joined = await joinCluster(store, stores.postgres, cluster);
+  const joined = await joinCluster(store, stores.postgres, cluster, proc.onError);
   let push: PushOptions | undefined;
   if (values['no-push'] !== true) {
     // Keys kept in the data directory, so a restart opens the secrets it sealed (decision 0088).
@@ -169,9 +185,12 @@ export async function serveCommand(args: string[], out: (line: string) => void):
     ...(joined.cluster === undefined ? {} : { cluster: joined.cluster }),
     ...(joined.cluster === undefined && cluster.orphans !== undefined ? { orphans: cluster.orphans } : {}),
     ...(maxJsonDepth === undefined ? {} : { maxJsonDepth }),
-    onError: (error, place) =>
-      console.error(`[concord] ${place}:`, error instanceof Error ? error.message : error),
+    onError: proc.onError,
   });
+  const checks: ReadinessCheck[] = [];
+  if (taskStore.ping !== undefined) checks.push({ name: 'store', check: () => taskStore.ping!() });
+  if (joined.cluster !== undefined) checks.push(clusterCheck(joined.cluster));
+  const front = new OpsFront(server, { checks: () => checks, metrics: proc.telemetry?.scrape });
   // gRPC first, so the card already lists it when the HTTP listener starts answering.
   let grpc: RunningGrpcServer | undefined;
   if (grpcPort !== undefined) {
@@ -181,41 +200,54 @@ export async function serveCommand(args: string[], out: (line: string) => void):
       port: grpcPort,
       host: values.host ?? '127.0.0.1',
       publicTarget: address.grpcPublicUrl,
+      shutdownGraceMs: proc.shutdownGraceMs,
+      onAccess: proc.onAccess,
     });
   }
   const { publicUrl, trustProxy } = address;
-  const running = await listen(server, {
+  const running = await listen(front, {
     ...connections,
     port,
     host: values.host ?? '127.0.0.1',
     publicUrl,
     trustProxy,
+    shutdownGraceMs: proc.shutdownGraceMs,
+    onAccess: proc.onAccess,
   });
   const url = running.url;
-  out(`Concord is serving "${agent.agentCard.name}" at ${url}`);
-  if (publicUrl !== undefined) out(`  public URL: ${publicUrl} (the card lists it)`);
+  line(`Concord is serving "${agent.agentCard.name}" at ${url}`, { event: 'listening', url });
+  if (publicUrl !== undefined) line(`  public URL: ${publicUrl} (the card lists it)`);
   if (grpc !== undefined)
-    out(`  gRPC: ${grpc.target} (lf.a2a.v1.A2AService, a2a.v1.A2AService, health, reflection)`);
-  out(`  task store: ${where}`);
-  out(`  task retention: ${describeRetention({ kind: store, ...stores })}`);
-  if (joined.cluster !== undefined) out(`  cluster: ${joined.description}`);
-  out(
+    line(`  gRPC: ${grpc.target} (lf.a2a.v1.A2AService, a2a.v1.A2AService, health, reflection)`);
+  line(`  task store: ${where}`);
+  line(`  task retention: ${describeRetention({ kind: store, ...stores })}`);
+  if (joined.cluster !== undefined) line(`  cluster: ${joined.description}`);
+  line(
     `  push notifications: ${push === undefined ? 'off' : `on${pushAllow.length > 0 ? ` (webhooks may reach ${pushAllow.join(', ')})` : ''}`}`,
   );
-  out(`  agent card: ${url}.well-known/agent-card.json`);
-  out('  try it:');
-  out(
+  line(`  agent card: ${url}.well-known/agent-card.json`);
+  describeOps(proc, url, line);
+  line('  try it:');
+  line(
     `  curl -s ${url} -H 'content-type: application/json' -H 'A2A-Version: 1.0' -d '${tryItBody(agent.exampleRequest)}'`,
   );
 
-  await stopped;
-  out('Concord is stopping: finishing in-flight requests');
-  await grpc?.close();
-  await running.close();
-  await joined.cluster?.close();
-  await agent.close?.();
-  out('Concord stopped');
-  return 0;
+  const signal = await proc.stopped;
+  return shutDown(proc, signal, {
+    drain: () => front.drain(),
+    async close() {
+      await grpc?.close();
+      await running.close();
+      await joined.cluster?.close();
+      await agent.close?.();
+    },
+  });
+}
+
+/** The banner's lines for the operations routes and the telemetry. */
+function describeOps(proc: ServeProcess, url: string, out: ServeProcess['line']): void {
+  out(`  health: ${url}healthz, readiness: ${url}readyz`);
+  for (const line of proc.telemetry?.describe ?? []) out(`  ${line}`);
 }
 
 /** The `--max-agent-hops` value, or undefined when the flag is absent (decision 0148). */
@@ -254,6 +286,7 @@ function joinCluster(
   kind: TaskStoreKind,
   postgres: PostgresStoreSettings | undefined,
   setup: ClusterSetup,
+  onError: (error: unknown, where: string) => void,
 ): ReturnType<typeof openCluster> {
   const env = process.env;
   const databaseUrl = kind === 'postgres' ? databaseUrlOf({ postgres, env }) : undefined;
@@ -264,25 +297,8 @@ function joinCluster(
       databaseUrl,
     },
     setup,
-    {
-      env,
-      onError: (error, place) =>
-        console.error(`[concord] ${place}:`, error instanceof Error ? error.message : error),
-    },
+    { env, onError },
   );
-}
-
-/** Resolves on SIGTERM / SIGINT; installed before the ready line, as a supervisor may signal at once. */
-function stopSignal(): Promise<void> {
-  return new Promise<void>((resolveStop) => {
-    const stop = (): void => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-      resolveStop();
-    };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
-  });
 }
 
 /** The store settings of the flags (the PostgreSQL ones only matter for `--store postgres`). */
@@ -339,12 +355,8 @@ interface HostFlags {
   watch?: boolean | undefined;
 }
 
-async function serveHost(
-  target: string,
-  flags: HostFlags,
-  stopped: Promise<void>,
-  out: (line: string) => void,
-): Promise<number> {
+async function serveHost(target: string, flags: HostFlags, proc: ServeProcess): Promise<number> {
+  const out = proc.line;
   let internalPort: number | undefined;
   if (flags['internal-port'] !== undefined) {
     internalPort = Number(flags['internal-port']);
@@ -368,13 +380,15 @@ async function serveHost(
     watch: flags.watch === true,
     extensions: HOST_EXTENSIONS,
     push: { enabled: flags['no-push'] !== true, allow: flags['push-allow'] ?? [] },
-    onError: (error, place) =>
-      console.error(`[concord] ${place}:`, error instanceof Error ? error.message : error),
-    onReload: (outcome) => reported(outcome, out),
-    onMcpLog: (server, line) => console.error(`[mcp ${server}] ${line}`),
+    onError: proc.onError,
+    onReload: (outcome) => reported(outcome, proc),
+    onMcpLog: (server, line) => proc.logger.warn({ mcpServer: server }, `[mcp ${server}] ${line}`),
+    onAccess: proc.onAccess,
+    shutdownGraceMs: proc.shutdownGraceMs,
+    metrics: proc.telemetry?.scrape,
   });
   const { url, config } = running;
-  out(`Concord is hosting ${config.agents.length} agent(s) at ${url}`);
+  out(`Concord is hosting ${config.agents.length} agent(s) at ${url}`, { event: 'listening', url });
   if (running.publicUrl !== undefined) out(`  public URL: ${running.publicUrl} (the cards list it)`);
   for (const agent of config.agents) {
     const where = `${url}agents/${encodeURIComponent(agent.id)}/`;
@@ -404,17 +418,18 @@ async function serveHost(
   );
   const cluster = running.host.cluster;
   if (cluster !== undefined) out(`  cluster: instance ${cluster.instanceId} (agents joined under their ids)`);
-  await stopped;
-  out('Concord is stopping: finishing in-flight requests');
-  await running.close();
-  out('Concord stopped');
-  return 0;
+  describeOps(proc, running.internalUrl ?? url, out);
+  const signal = await proc.stopped;
+  return shutDown(proc, signal, { drain: () => running.drain(), close: () => running.close() });
 }
 
 /** One line per reload: what changed, or why the host still serves what it served before. */
-function reported(outcome: ReloadOutcome, out: (line: string) => void): void {
+function reported(outcome: ReloadOutcome, proc: ServeProcess): void {
+  const out = proc.line;
   if (!outcome.ok) {
-    console.error(`[concord] not reloaded, still serving the previous definitions: ${outcome.error.message}`);
+    proc.logger.error(
+      `[concord] not reloaded, still serving the previous definitions: ${outcome.error.message}`,
+    );
     return;
   }
   const what = [
@@ -422,7 +437,7 @@ function reported(outcome: ReloadOutcome, out: (line: string) => void): void {
     ...outcome.changed,
   ];
   out(`  reloaded: ${what.length > 0 ? what.join(', ') : 'nothing changed'}`);
-  for (const note of outcome.pending) console.error(`[concord] ${note}`);
+  for (const note of outcome.pending) proc.logger.warn(`[concord] ${note}`);
 }
 
 /** The JSON-RPC body of the banner's curl: the agent's example request, or a plain "hello". */

@@ -74,6 +74,10 @@ class PostgresBus implements ClusterBus {
     return this.tables;
   }
 
+  listening(): boolean {
+    return !this.closed && this.listen?.connected === true;
+  }
+
   private table(name: string): string {
     return `${this.schema}.${name}`;
   }

@@ -90,6 +90,10 @@ class RedisBus implements ClusterBus {
     return this.connecting;
   }
 
+  listening(): boolean {
+    return !this.closed && this.subscriber?.isReady === true;
+  }
+
   private instanceKey(instanceId: string): string {
     return `${this.prefix}instance:${instanceId}`;
   }

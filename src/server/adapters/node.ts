@@ -17,6 +17,7 @@ import { ConnectionGuard, defaultMaxConnections } from './connection-guard.js';
 import { advertisedHost } from './advertised-host.js';
 import { toHttpRequest, writeResponse } from './node-exchange.js';
 import { publicBaseUrl, REQUEST_TIMEOUT_MS } from './listen-settings.js';
+import type { AccessHook } from '../common/access-entry.js';
 
 /** Options of the node:http request listener. */
 export interface NodeHandlerOptions {
@@ -100,6 +101,8 @@ export interface ListenOptions extends ConnectionOptions {
    * listener every client reaches through that proxy: anyone else could set them.
    */
   trustProxy?: boolean | undefined;
+  /** Receives one AccessEntry per answered request, for an access log (decision 0158). */
+  onAccess?: AccessHook | undefined;
 }
 
 /** A running server. */

@@ -91,6 +91,11 @@ export interface ClusterBus {
   claimRun(run: RunRecord, instanceId: string): Promise<boolean>;
   /** Stops listening and closes connections. */
   close(): Promise<void>;
+  /**
+   * Readiness probe (`concord serve`'s /readyz, decision 0158): false while the connection that
+   * delivers messages is down (it reconnects by itself). Optional: a bus without one is taken as up.
+   */
+  listening?(): boolean;
 }
 
 /** Checks a decoded message's shape: a bus carries JSON from other processes. */

@@ -19,6 +19,7 @@ import type { A2AServer } from '../a2a-server.js';
 import { advertisedHost } from '../adapters/advertised-host.js';
 import { streamHandler, unaryHandler, type ServiceBinding } from './grpc-handlers.js';
 import { grpcSchema, reflectionPackage } from './grpc-schema-loader.js';
+import type { AccessHook } from '../common/access-entry.js';
 
 /** Options of `listenGrpc`. */
 export interface ListenGrpcOptions {
@@ -48,6 +49,8 @@ export interface ListenGrpcOptions {
    * 20 s closes the connection, so a vanished peer does not hold a stream open (decision 0146).
    */
   keepaliveMs?: number | undefined;
+  /** Receives one AccessEntry per answered call, for an access log (decision 0158). */
+  onAccess?: AccessHook | undefined;
 }
 
 /** The default `idleTimeoutMs` of `listenGrpc`. */

@@ -38,6 +38,8 @@ import { PostgresPushStore } from './postgres-push-store.js';
 import { PostgresReplyStore } from './postgres-reply-store.js';
 import { capCutoff, deleteFinishedBefore } from './postgres-retention.js';
 import { RecentKeys } from './recent-keys.js';
+import { MIGRATIONS_TABLE } from './migrate.js';
+import { POSTGRES_SCHEMA_VERSION } from './schema.js';
 
 const CLOSED = 'task store is closed';
 
@@ -251,6 +253,20 @@ export class PostgresTaskStore implements TaskStore {
     if (hasNul(plan.tenant, plan.owner, plan.contextId ?? ''))
       return { tasks: [], nextPageToken: '', totalSize: 0 };
     return runListPlan(plan, (statement) => this.db.query(statement, CLOSED));
+  }
+
+  /** Readiness (decision 0158): the database answers, and the schema is at this Concord's version. */
+  async ping(): Promise<void> {
+    const { rows } = await this.db.query<{ v: number | null }>(
+      { text: `SELECT max(version) AS v FROM ${this.schema}.${MIGRATIONS_TABLE}` },
+      CLOSED,
+    );
+    const found = rows[0]?.v ?? 0;
+    if (found !== POSTGRES_SCHEMA_VERSION) {
+      throw new Error(
+        `schema ${this.schema} is at version ${found}, this Concord needs ${POSTGRES_SCHEMA_VERSION}`,
+      );
+    }
   }
 
   /** Waits for the work in flight, then closes the pool (and with it the sub-stores). */
