@@ -19,6 +19,7 @@ import type { A2AServer } from '../a2a-server.js';
 import { advertisedHost } from '../adapters/advertised-host.js';
 import { streamHandler, unaryHandler, type ServiceBinding } from './grpc-handlers.js';
 import { grpcSchema, reflectionPackage } from './grpc-schema-loader.js';
+import type { AccessHook } from '../common/access-entry.js';
 
 /** Options of `listenGrpc`. */
 export interface ListenGrpcOptions {
@@ -48,6 +49,11 @@ export interface ListenGrpcOptions {
    * 20 s closes the connection, so a vanished peer does not hold a stream open (decision 0146).
    */
   keepaliveMs?: number | undefined;
+  /**
+   * Receives one entry per answered call (decision 0158): method `GRPC`, the method path as target,
+   * the gRPC status code as status, once the status is sent (a stream's end).
+   */
+  onAccess?: AccessHook | undefined;
 }
 
 /** The default `idleTimeoutMs` of `listenGrpc`. */
@@ -138,7 +144,7 @@ export async function listenGrpc(
   ] as const) {
     server.addService(
       definitionOf(service),
-      implementationOf({ server: a2a, service, other, status: schema.status }),
+      implementationOf({ server: a2a, service, other, status: schema.status, onAccess: options.onAccess }),
     );
   }
   const health = new HealthImplementation({ '': 'SERVING', [v1.name]: 'SERVING', [v0.name]: 'SERVING' });
