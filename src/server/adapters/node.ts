@@ -62,7 +62,12 @@ export function createNodeHandler(server: HttpApp, options: NodeHandlerOptions =
 }
 
 /** Hands `onAccess` its entry when the exchange ends (answer written, or the client gone). */
-function reportAccess(req: IncomingMessage, res: ServerResponse, facts: CallFacts, onAccess: AccessHook): void {
+function reportAccess(
+  req: IncomingMessage,
+  res: ServerResponse,
+  facts: CallFacts,
+  onAccess: AccessHook,
+): void {
   const started = performance.now();
   res.once('close', () => {
     const url = req.url ?? '/';

@@ -260,7 +260,8 @@ export class OperationTelemetry {
 
   #metricAttributes(outcome: string | undefined): Attributes {
     const attributes: Attributes = {
-      [ATTR.method]: this.#operation === undefined ? UNKNOWN_OPERATION_SPAN : operationSpanName(this.#operation),
+      [ATTR.method]:
+        this.#operation === undefined ? UNKNOWN_OPERATION_SPAN : operationSpanName(this.#operation),
       [ATTR.binding]: this.#binding,
       [ATTR.protocolVersion]: this.#version,
     };

@@ -215,6 +215,12 @@ const MIGRATIONS: readonly string[] = [
     UNIQUE (tenant, owner, key)
   );
   `,
+  // 9 -> 10: the W3C trace context of the operation whose commit queued an outbox entry (decision
+  // 0157), so its delivery's span joins that trace after a restart too. NULL when none was traced.
+  `
+  -- The trace context headers as a JSON object ({"traceparent": ..., "tracestate": ...}).
+  ALTER TABLE push_outbox ADD COLUMN trace_context TEXT;
+  `,
 ];
 
 /** The schema version this code writes (`PRAGMA user_version`). */
