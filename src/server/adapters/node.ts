@@ -73,14 +73,18 @@ function reportAccess(
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     try {
-      onAccess({
-        ...facts,
-        method: req.method ?? 'GET',
-        target: q === -1 ? url : url.slice(0, q),
-        status: res.statusCode,
-        durationMs: performance.now() - started,
-        remoteAddress: req.socket.remoteAddress,
-      });
+      onAccess(
+        Object.assign(
+          {
+            method: req.method ?? 'GET',
+            target: q === -1 ? url : url.slice(0, q),
+            status: res.statusCode,
+            durationMs: performance.now() - started,
+            remoteAddress: req.socket.remoteAddress,
+          },
+          facts,
+        ),
+      );
     } catch {
       // The hook must not throw (access-entry.ts); a throw never reaches the exchange.
     }

@@ -46,9 +46,9 @@ export interface ContractGate {
 }
 
 /**
- * `gate.admit(message)` in a `concord.contract.check` span below the call (decision 0157); a
- * refusal counts in `concord.contract.refusals` by error type (the span's status stays unset on
- * the caller's fault only on SERVER spans, so this INTERNAL span marks it, as the check failed).
+ * `gate.admit(message)` in a `concord.contract.check` span below the call (decision 0157). A
+ * refusal ends the span in error (its own check failed, whoever's fault) and counts in
+ * `concord.contract.refusals` by error type.
  */
 export function admitTraced(
   gate: ContractGate,

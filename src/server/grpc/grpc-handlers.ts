@@ -84,15 +84,19 @@ class RpcObservation {
     if (hook === undefined) return;
     const peer = this.call.getPeer();
     try {
-      hook({
-        ...this.#facts,
-        method: 'GRPC',
-        target: this.method.path,
-        status,
-        durationMs: performance.now() - this.#started,
-        // `host:port` or `[v6]:port` (grpc-js); the address alone, as HTTP gives it.
-        remoteAddress: peer.replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1'),
-      });
+      hook(
+        Object.assign(
+          {
+            method: 'GRPC',
+            target: this.method.path,
+            status,
+            durationMs: performance.now() - this.#started,
+            // `host:port` or `[v6]:port` (grpc-js); the address alone, as HTTP gives it.
+            remoteAddress: peer.replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1'),
+          },
+          this.#facts,
+        ),
+      );
     } catch {
       // The hook must not throw (access-entry.ts); a throw never reaches the call.
     }
