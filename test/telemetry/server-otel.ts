@@ -4,11 +4,7 @@
  * Vitest runs each file in its own worker, so registering globally stays within one file.
  */
 import { metrics, propagation, trace } from '@opentelemetry/api';
-import {
-  CompositePropagator,
-  W3CBaggagePropagator,
-  W3CTraceContextPropagator,
-} from '@opentelemetry/core';
+import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import {
   AggregationTemporality,
   MeterProvider,

@@ -101,7 +101,8 @@ describe('server telemetry with an SDK registered', () => {
       // Its commits are below it.
       const commits = named('concord.store.commit', parent.traceId);
       expect(commits.length).toBeGreaterThan(0);
-      for (const commit of commits) expect(commit.parentSpanContext?.spanId).toBe(invoke!.spanContext().spanId);
+      for (const commit of commits)
+        expect(commit.parentSpanContext?.spanId).toBe(invoke!.spanContext().spanId);
     }
   });
 
@@ -216,7 +217,11 @@ describe('server telemetry with an SDK registered', () => {
     });
     expect(sent!.durationMs).toBeGreaterThanOrEqual(0);
     expect(sent!.remoteAddress).toMatch(/127\.0\.0\.1/);
-    expect(missing).toMatchObject({ operation: 'GetTask', errorType: 'TaskNotFoundError', taskId: 'missing' });
+    expect(missing).toMatchObject({
+      operation: 'GetTask',
+      errorType: 'TaskNotFoundError',
+      taskId: 'missing',
+    });
     expect(nowhere).toMatchObject({ method: 'GET', target: '/nowhere', status: 404 });
     expect(nowhere!.operation).toBeUndefined();
 
