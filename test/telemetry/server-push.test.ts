@@ -11,7 +11,7 @@ import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ATTR, METRIC } from '../../src/telemetry/index.js';
 import { POSTGRES_URL } from '../helpers/postgres.js';
-import { message, rpc, startPushServer, type PushServer } from '../push/helpers/push-server.js';
+import { message, startPushServer, type PushServer } from '../push/helpers/push-server.js';
 import { startReceiver, type WebhookReceiver } from '../push/helpers/webhook-receiver.js';
 import { registerSdk, traceparent, until } from './server-otel.js';
 

@@ -21,6 +21,7 @@ import {
   extractContext,
   instruments,
   METRIC_ATTR,
+  SPAN,
   SpanKind,
   startSpan,
   traceIdOf,
@@ -37,7 +38,7 @@ import type { CallFacts } from './access-entry.js';
 export type BindingName = 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
 
 /** The name of a span whose operation was never learnt (refused before its method was read). */
-export const UNKNOWN_OPERATION_SPAN = 'A2A request';
+const UNKNOWN_OPERATION_SPAN = SPAN.unknownOperation;
 
 /** `rpc.system.name` per binding (OpenTelemetry RPC conventions; REST is plain HTTP). */
 const RPC_SYSTEM: Readonly<Record<BindingName, string>> = {
