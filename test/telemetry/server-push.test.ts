@@ -79,9 +79,16 @@ describe.each(['memory', 'sqlite', ...(POSTGRES_URL === undefined ? [] : ['postg
         expect(span!.attributes[ATTR.urlFull]).toBe(`http://127.0.0.1:${receiver.port}/hook`);
         expect(span!.status.code).toBe(SpanStatusCode.UNSET);
       }
-      const points = await sdk.points(METRIC.pushDeliveries.name);
-      const delivered = points.find((p) => p.attributes[ATTR.pushOutcome] === 'delivered');
-      expect(delivered?.value).toBeGreaterThanOrEqual(1);
+      // Counted once the entry is settled, just after the last POST was answered.
+      const deadline = Date.now() + 5000;
+      let delivered: number | undefined;
+      while (delivered === undefined && Date.now() < deadline) {
+        const points = await sdk.points(METRIC.pushDeliveries.name);
+        delivered = points.find((p) => p.attributes[ATTR.pushOutcome] === 'delivered')?.value as
+          number | undefined;
+        if (delivered === undefined) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(delivered).toBeGreaterThanOrEqual(1);
     });
   },
 );

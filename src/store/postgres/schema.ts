@@ -169,7 +169,7 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   // none was traced; the SQLite file's migration 9 -> 10 is its twin.
   `
   -- The trace context headers as a JSON object ({"traceparent": ..., "tracestate": ...}).
-  ALTER TABLE push_outbox ADD COLUMN trace_context text;
+  ALTER TABLE push_outbox ADD COLUMN IF NOT EXISTS trace_context text;
   `,
 ];
 
