@@ -238,6 +238,7 @@ export class A2AServer implements HttpApp {
     maxJsonDepth: number;
     report: ErrorReporter;
     renderCard: (codec: WireCodec, version: ProtocolVersion, request: HttpRequest) => Promise<unknown>;
+    agentName: () => string;
   };
   private readonly prefixes: string[];
   /** Push notifications, shared with aliases (one dispatcher per store). */
@@ -288,6 +289,7 @@ export class A2AServer implements HttpApp {
       mapError: this.hooks.mapError,
       maxJsonDepth: this.maxJsonDepth,
       report: this.reportError,
+      agentName: () => this.views.main.card.name,
       // The handler answered, so the caller may have it: the card as this URL serves it, signed.
       renderCard: (codec, version, request) =>
         this.views.for(request).extendedCardJson({

@@ -37,6 +37,13 @@ export interface RequestContext {
   readonly agents?: AgentSender;
   /** What the server's A2A extensions offer the agent, by extension URI (`ServerExtension.service`). */
   readonly extensions: ReadonlyMap<string, unknown>;
+  /**
+   * The OpenTelemetry context of this execution (decision 0157): its `invoke_agent` span, below
+   * the operation that delivered the message. An executor that makes spans of its own (model and
+   * tool calls) starts them under it; it is also active while `execute` runs, for a context
+   * manager. Absent on contexts not built by Concord's runner.
+   */
+  readonly trace?: Context;
 }
 
 /** What an agent sends to another: text, a contract invocation, or a whole message. */

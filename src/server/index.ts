@@ -19,6 +19,8 @@ export type {
   RequestContext,
 } from './agent-executor.js';
 export type { CallContext, CallerIdentity } from './call-context.js';
+// Access logging (decision 0158): what the listeners' `onAccess` hook receives.
+export type { AccessEntry, AccessHook, CallFacts } from './common/access-entry.js';
 export { invokedSkill } from './modes/invoked-skill.js';
 export { TaskUpdater, type ArtifactOptions, type MessageInput } from './task-run/task-updater.js';
 

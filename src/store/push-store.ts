@@ -63,6 +63,11 @@ export interface PushOutboxEntry {
   lastError?: string;
   /** RFC 3339: when the commit was made. */
   createdAt: string;
+  /**
+   * The trace context headers of the commit's operation (TaskCommit `traceContext`, decision
+   * 0157); outbox entries only (a dead letter requeued starts a trace of its own).
+   */
+  traceContext?: Record<string, string> | undefined;
 }
 
 /** An entry given up on after its last attempt, kept for inspection and requeueing. */

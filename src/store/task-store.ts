@@ -59,6 +59,12 @@ export interface TaskCommit extends TaskScope {
    * IdempotencyKeyConflictError.
    */
   idempotencyKey?: string;
+  /**
+   * The W3C trace context headers (`traceparent`, `tracestate`) of the operation that produced the
+   * events (decision 0157): stored with each outbox entry the commit queues, so the delivery is
+   * traced below it. Absent when nothing is traced.
+   */
+  traceContext?: Record<string, string> | undefined;
 }
 
 /** Filters for `list`, already validated by the caller (A2A 1.0 §3.1.4). */

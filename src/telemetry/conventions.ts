@@ -58,6 +58,8 @@ export const ATTR = {
 
 /** Span names besides the operations' own. */
 export const SPAN = {
+  /** A SERVER span whose operation was never learnt (refused before its method was read). */
+  unknownOperation: 'A2A request',
   /** One delivery attempt of a push notification (A2A 1.0 §4.3.3); a CLIENT span. */
   push: 'SendPushNotification',
   /** One commit of a task's events to the store. */

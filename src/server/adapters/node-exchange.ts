@@ -14,6 +14,8 @@ import {
   type HttpStreamResponse,
 } from '../http/http-types.js';
 import { readBodyBefore, tooLarge } from './pre-read-body.js';
+import { SERVER_SHUTDOWN } from '../common/operation-telemetry.js';
+import type { CallFacts } from '../common/access-entry.js';
 import { TurnWrites } from './turn-writes.js';
 
 /**
@@ -70,6 +72,18 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
 /** The abort reason of every request signal: the HTTP exchange is over (an AbortError, as usual). */
 const EXCHANGE_ENDED = new DOMException('The HTTP exchange ended', 'AbortError');
 
+/** Responses a listener's shutdown ended: their request signals abort with SERVER_SHUTDOWN. */
+const endedByShutdown = new WeakSet<ServerResponse>();
+
+/**
+ * Ends an open stream for a shutdown (the client resumes with Last-Event-ID elsewhere or later):
+ * its call's signal says so, so the stream's span records `shutdown` (decision 0157).
+ */
+export function endForShutdown(res: ServerResponse): void {
+  endedByShutdown.add(res);
+  res.end();
+}
+
 /**
  * A node request seen as an HttpRequest. A class with lazy members rather than an object of
  * closures: the query, the abort signal and the origin are built only when something asks (most
@@ -78,6 +92,8 @@ const EXCHANGE_ENDED = new DOMException('The HTTP exchange ended', 'AbortError')
 class NodeHttpRequest implements HttpRequest {
   private parsedQuery: URLSearchParams | undefined;
   private controller: AbortController | undefined;
+  /** Set by the listener when it has an `onAccess` hook (decision 0158). */
+  facts?: CallFacts | undefined;
 
   constructor(
     private readonly req: IncomingMessage,
@@ -110,7 +126,10 @@ class NodeHttpRequest implements HttpRequest {
       const made = new AbortController();
       this.controller = made;
       if (this.res.closed) made.abort(EXCHANGE_ENDED);
-      else this.res.once('close', () => made.abort(EXCHANGE_ENDED));
+      else
+        this.res.once('close', () =>
+          made.abort(endedByShutdown.has(this.res) ? SERVER_SHUTDOWN : EXCHANGE_ENDED),
+        );
     }
     return this.controller.signal;
   }

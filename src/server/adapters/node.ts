@@ -15,9 +15,9 @@ import { ReleasingSet } from '../common/releasing-set.js';
 import { answerClientErrors } from './client-errors.js';
 import { ConnectionGuard, defaultMaxConnections } from './connection-guard.js';
 import { advertisedHost } from './advertised-host.js';
-import { toHttpRequest, writeResponse } from './node-exchange.js';
+import { endForShutdown, toHttpRequest, writeResponse } from './node-exchange.js';
+import type { AccessHook, CallFacts } from '../common/access-entry.js';
 import { publicBaseUrl, REQUEST_TIMEOUT_MS } from './listen-settings.js';
-import type { AccessHook } from '../common/access-entry.js';
 
 /** Options of the node:http request listener. */
 export interface NodeHandlerOptions {
@@ -29,13 +29,24 @@ export interface NodeHandlerOptions {
    * is written out rather than named, so it costs the public surface no name (decision 0155).
    */
   streams?: { add(res: ServerResponse): () => void };
+  /**
+   * Receives one entry per request once its answer is fully written (a stream's end): for an
+   * access log (decision 0158). Without it nothing is gathered per request.
+   */
+  onAccess?: AccessHook | undefined;
 }
 
 /** A `(req, res)` listener for node:http (or any server built on it). */
 export function createNodeHandler(server: HttpApp, options: NodeHandlerOptions = {}) {
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
+  const onAccess = options.onAccess;
   return (req: IncomingMessage, res: ServerResponse): void => {
     const request = toHttpRequest(req, res, server.maxBodyBytes, basePath);
+    if (onAccess !== undefined) {
+      const facts: CallFacts = {};
+      if (request !== undefined) request.facts = facts;
+      reportAccess(req, res, facts, onAccess);
+    }
     if (request === undefined) {
       void writeResponse(res, notMounted(req.url ?? '/'));
       return;
@@ -48,6 +59,36 @@ export function createNodeHandler(server: HttpApp, options: NodeHandlerOptions =
       )
       .catch(() => res.destroy());
   };
+}
+
+/** Hands `onAccess` its entry when the exchange ends (answer written, or the client gone). */
+function reportAccess(
+  req: IncomingMessage,
+  res: ServerResponse,
+  facts: CallFacts,
+  onAccess: AccessHook,
+): void {
+  const started = performance.now();
+  res.once('close', () => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    try {
+      onAccess(
+        Object.assign(
+          {
+            method: req.method ?? 'GET',
+            target: q === -1 ? url : url.slice(0, q),
+            status: res.statusCode,
+            durationMs: performance.now() - started,
+            remoteAddress: req.socket.remoteAddress,
+          },
+          facts,
+        ),
+      );
+    } catch {
+      // The hook must not throw (access-entry.ts); a throw never reaches the exchange.
+    }
+  });
 }
 
 function notMounted(path: string): HttpResponse {
@@ -101,7 +142,7 @@ export interface ListenOptions extends ConnectionOptions {
    * listener every client reaches through that proxy: anyone else could set them.
    */
   trustProxy?: boolean | undefined;
-  /** Receives one AccessEntry per answered request, for an access log (decision 0158). */
+  /** Receives one entry per answered request, for an access log (decision 0158; see NodeHandlerOptions). */
   onAccess?: AccessHook | undefined;
 }
 
@@ -129,7 +170,10 @@ export async function listen(a2a: HttpApp, options: ListenOptions = {}): Promise
       // silent connection up to 90 s); a quarter of the header timeout, at most a second.
       connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
     },
-    createNodeHandler(publicFront(a2a, { publicUrl, trustProxy: options.trustProxy }), { streams }),
+    createNodeHandler(publicFront(a2a, { publicUrl, trustProxy: options.trustProxy }), {
+      streams,
+      onAccess: options.onAccess,
+    }),
   );
   answerClientErrors(server, a2a, limits);
   await new Promise<void>((resolve, reject) => {
@@ -187,7 +231,8 @@ async function shutdown(
 ): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   // A stream may last as long as its task; end it now, the client resumes with Last-Event-ID.
-  for (const res of streams.values()) res.end();
+  // Their calls' signals say it was a shutdown: the stream spans record it (decision 0157).
+  for (const res of streams.values()) endForShutdown(res);
   // Keep-alive sockets become idle as their in-flight requests finish; close them as they do.
   const closeIdle = (): void => {
     server.closeIdleConnections();

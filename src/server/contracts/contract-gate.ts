@@ -8,6 +8,16 @@
 import type { ContractInvocation, OutputPolicy } from '../../contracts/internal.js';
 import { replyValues } from '../../contracts/reply-values.js';
 import { A2AError, type Artifact, type Message, type Metadata, type Part } from '../../protocol/index.js';
+import {
+  ATTR,
+  endSpan,
+  errorType,
+  instruments,
+  SPAN,
+  SpanKind,
+  startSpan,
+  type Context,
+} from '../../telemetry/index.js';
 
 /** A message admitted under a contract: what the agent is told about the invocation. */
 export type { ContractInvocation };
@@ -33,6 +43,37 @@ export interface ContractGate {
   readonly outputPolicy?: OutputPolicy | undefined;
   /** The policy of one contract, when contracts differ (decision 0030); wins over `outputPolicy`. */
   outputPolicyOf?(contract: string): OutputPolicy;
+}
+
+/**
+ * `gate.admit(message)` in a `concord.contract.check` span below the call (decision 0157). A
+ * refusal ends the span in error (its own check failed, whoever's fault) and counts in
+ * `concord.contract.refusals` by error type.
+ */
+export function admitTraced(
+  gate: ContractGate,
+  message: Message,
+  trace: Context | undefined,
+): ContractInvocation | undefined {
+  const span = startSpan(SPAN.contract, SpanKind.INTERNAL, trace);
+  try {
+    const invocation = gate.admit(message);
+    if (span.isRecording()) {
+      span.setAttribute(ATTR.contractOutcome, invocation === undefined ? 'free-form' : 'admitted');
+      if (invocation !== undefined) {
+        span.setAttribute(ATTR.contractName, invocation.name);
+        if (invocation.version !== undefined) span.setAttribute(ATTR.contractVersion, invocation.version);
+      }
+    }
+    span.end();
+    return invocation;
+  } catch (error) {
+    const meters = instruments();
+    if (meters.on) meters.contractRefusals.add(1, { [ATTR.errorType]: errorType(error) });
+    if (span.isRecording()) span.setAttribute(ATTR.contractOutcome, 'refused');
+    endSpan(span, error);
+    throw error;
+  }
 }
 
 /** The output policy in force for `contract`. */

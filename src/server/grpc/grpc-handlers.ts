@@ -20,6 +20,7 @@ import {
   type GrpcService,
   type StatusTypes,
 } from '../../protocol/grpc/index.js';
+import type { StreamResponse } from '../../protocol/index.js';
 import type { A2AServer } from '../a2a-server.js';
 import type { CallContext } from '../call-context.js';
 import { authenticateChallenge } from '../http/call-setup.js';
@@ -29,6 +30,8 @@ import type { HttpRequest } from '../http/http-types.js';
 import { OPERATIONS, type StreamingOperation, type UnaryOperation } from '../http/operations.js';
 import { extendedCardBytes } from './grpc-card.js';
 import { cancellationOf, echoedExtensions, metadataRequest, setupGrpcCall, versionOf } from './grpc-call.js';
+import { OperationTelemetry } from '../common/operation-telemetry.js';
+import type { AccessHook, CallFacts } from '../common/access-entry.js';
 
 /** What every handler of one service needs. */
 export interface ServiceBinding {
@@ -37,6 +40,67 @@ export interface ServiceBinding {
   /** The other version's service, named in version errors. */
   other: GrpcService;
   status: StatusTypes;
+  /** The listener's access hook (`listenGrpc` `onAccess`, decision 0158). */
+  onAccess?: AccessHook | undefined;
+}
+
+/** OK, the status of a call answered without error. */
+const GRPC_OK = 0;
+
+/**
+ * The telemetry of one RPC (decision 0157): its SERVER span under the `traceparent` metadata, and
+ * the access facts when the listener has an `onAccess` hook (decision 0158).
+ */
+class RpcObservation {
+  readonly telemetry: OperationTelemetry;
+  readonly #facts: CallFacts | undefined;
+  readonly #started: number;
+
+  constructor(
+    private readonly binding: ServiceBinding,
+    private readonly method: GrpcMethod,
+    private readonly call: { metadata: Metadata; getPeer(): string },
+  ) {
+    this.#facts = binding.onAccess === undefined ? undefined : {};
+    this.#started = binding.onAccess === undefined ? 0 : performance.now();
+    const metadata = call.metadata;
+    this.telemetry = new OperationTelemetry({
+      binding: 'GRPC',
+      version: binding.service.version,
+      headers: (name) => {
+        const values = metadata.get(name).filter((v): v is string => typeof v === 'string');
+        return values.length === 0 ? undefined : values.join(',');
+      },
+      agentName: binding.server.agentCard.name,
+      facts: this.#facts,
+      operation: method.operation,
+      rpcMethod: method.path,
+    });
+  }
+
+  /** Hands the access hook its entry once the call's status is sent; a throwing hook is ignored. */
+  answered(status: number): void {
+    const hook = this.binding.onAccess;
+    if (hook === undefined) return;
+    const peer = this.call.getPeer();
+    try {
+      hook(
+        Object.assign(
+          {
+            method: 'GRPC',
+            target: this.method.path,
+            status,
+            durationMs: performance.now() - this.#started,
+            // `host:port` or `[v6]:port` (grpc-js); the address alone, as HTTP gives it.
+            remoteAddress: peer.replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1'),
+          },
+          this.#facts,
+        ),
+      );
+    } catch {
+      // The hook must not throw (access-entry.ts); a throw never reaches the call.
+    }
+  }
 }
 
 /** The gRPC status (with details) of anything thrown while answering `method`. */
@@ -66,6 +130,14 @@ class UnreadRequest {
   constructor(readonly cause: unknown) {}
 }
 
+/** The error itself, unwrapped from UnreadRequest (the span names the error, not its wrapper). */
+function unread(error: unknown): unknown {
+  return error instanceof UnreadRequest ? error.cause : error;
+}
+
+/** CANCELLED, the status of a call the client abandoned. */
+const GRPC_CANCELLED = 1;
+
 interface Prepared {
   call: CallContext;
   request: unknown;
@@ -79,16 +151,19 @@ async function prepare(
   metadata: Metadata,
   bytes: Buffer,
   signal: AbortSignal,
+  telemetry: OperationTelemetry,
 ): Promise<Prepared> {
   const request = metadataRequest(metadata, method.path, signal);
   const version = versionOf(binding.service, request, binding.other);
   const call = await setupGrpcCall(binding.server, request, version);
+  telemetry.attach(call);
   let decoded: { tenant?: string };
   try {
     decoded = method.readRequest(bytes, binding.server.maxJsonDepth) as { tenant?: string };
   } catch (error) {
     throw new UnreadRequest(error);
   }
+  telemetry.request(decoded);
   if (decoded.tenant !== undefined) call.tenant = decoded.tenant;
   return { call, request: decoded, echo: echoMetadata(binding, request) };
 }
@@ -105,13 +180,16 @@ export function unaryHandler(binding: ServiceBinding, method: GrpcMethod) {
   const operation = OPERATIONS[method.operation] as UnaryOperation;
   return async (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>): Promise<void> => {
     const signal = cancellationOf(call);
+    const observed = new RpcObservation(binding, method, call);
+    const { telemetry } = observed;
     try {
       const {
         call: context,
         request,
         echo,
-      } = await prepare(binding, method, call.metadata, call.request, signal);
+      } = await prepare(binding, method, call.metadata, call.request, signal, telemetry);
       const result = await operation.invoke(binding.server.handler, request as never, context);
+      telemetry.result(result);
       // The extended card is signed as this wire writes it, like the public card (decision 0149).
       const bytes =
         method.operation === 'getExtendedAgentCard'
@@ -119,9 +197,14 @@ export function unaryHandler(binding: ServiceBinding, method: GrpcMethod) {
           : method.writeResult(result);
       // A call cancelled meanwhile (deadline passed) has already ended; grpc-js drops the answer.
       call.sendMetadata(echo);
+      telemetry.end();
       callback(null, bytes);
+      observed.answered(GRPC_OK);
     } catch (error) {
-      callback(serviceError(binding, error, method));
+      telemetry.end(unread(error));
+      const answer = serviceError(binding, error, method);
+      callback(answer);
+      observed.answered(answer.code ?? GRPC_OK);
     }
   };
 }
@@ -131,31 +214,46 @@ export function streamHandler(binding: ServiceBinding, method: GrpcMethod) {
   const operation = OPERATIONS[method.operation] as StreamingOperation;
   return async (call: ServerWritableStream<Buffer, Buffer>): Promise<void> => {
     const signal = cancellationOf(call);
-    let events: AsyncIterator<{ event: unknown }> | undefined;
+    const observed = new RpcObservation(binding, method, call);
+    const { telemetry } = observed;
+    let events: AsyncIterator<{ event: StreamResponse }> | undefined;
+    let status = GRPC_CANCELLED;
     try {
       const {
         call: context,
         request,
         echo,
-      } = await prepare(binding, method, call.metadata, call.request, signal);
+      } = await prepare(binding, method, call.metadata, call.request, signal, telemetry);
       const stream = await operation.invoke(binding.server.handler, request as never, context, {});
       events = stream[Symbol.asyncIterator]();
+      telemetry.streamOpened();
       call.sendMetadata(echo);
       for (;;) {
         if (signal.aborted) break;
         const next = await events.next();
         if (next.done === true || signal.aborted) break;
+        telemetry.streamEvent(next.value.event);
         // Backpressure: wait for the transport to drain (or for the client to go away).
         if (!call.write(method.writeResult(next.value.event))) {
           await Promise.race([once(call, 'drain'), once(signal, 'abort')]);
         }
       }
-      if (!signal.aborted) call.end();
+      if (!signal.aborted) {
+        status = GRPC_OK;
+        call.end();
+      }
+      telemetry.endStream(signal.aborted ? 'disconnected' : 'completed');
     } catch (error) {
-      if (!signal.aborted) call.emit('error', serviceError(binding, error, method));
+      const answer = signal.aborted ? undefined : serviceError(binding, error, method);
+      if (answer !== undefined) {
+        status = answer.code ?? GRPC_OK;
+        call.emit('error', answer);
+      }
+      telemetry.end(unread(error));
     } finally {
       // Closes the hub subscription when the client cancelled before the task's stream ended.
       await events?.return?.(undefined);
+      observed.answered(status);
     }
   };
 }

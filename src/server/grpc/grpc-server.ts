@@ -49,7 +49,10 @@ export interface ListenGrpcOptions {
    * 20 s closes the connection, so a vanished peer does not hold a stream open (decision 0146).
    */
   keepaliveMs?: number | undefined;
-  /** Receives one AccessEntry per answered call, for an access log (decision 0158). */
+  /**
+   * Receives one entry per answered call (decision 0158): method `GRPC`, the method path as target,
+   * the gRPC status code as status, once the status is sent (a stream's end).
+   */
   onAccess?: AccessHook | undefined;
 }
 
@@ -141,7 +144,7 @@ export async function listenGrpc(
   ] as const) {
     server.addService(
       definitionOf(service),
-      implementationOf({ server: a2a, service, other, status: schema.status }),
+      implementationOf({ server: a2a, service, other, status: schema.status, onAccess: options.onAccess }),
     );
   }
   const health = new HealthImplementation({ '': 'SERVING', [v1.name]: 'SERVING', [v0.name]: 'SERVING' });

@@ -4,6 +4,7 @@
  * time, so an adapter that waits for the socket to drain gives end-to-end backpressure.
  */
 import type { A2AError } from '../../protocol/index.js';
+import type { CallFacts } from '../common/access-entry.js';
 
 /** An incoming request, relative to where the A2A server is mounted. */
 export interface HttpRequest {
@@ -28,6 +29,11 @@ export interface HttpRequest {
    * headers, absent when they name none. What is built from it varies by those headers.
    */
   proxied?: { base?: string } | undefined;
+  /**
+   * What the binding learns of the call (operation, task, caller, trace id), for the listener's
+   * access log: present only when the listener has an `onAccess` hook (decision 0158).
+   */
+  facts?: CallFacts | undefined;
 }
 
 /** Response headers, lower-case names. */
@@ -72,6 +78,10 @@ export function requestBelow(
     text: () => request.text(),
     get signal() {
       return request.signal;
+    },
+    // The facts are the original request's: the listener reads them once the answer is written.
+    get facts() {
+      return request.facts;
     },
   };
   if (request.origin !== undefined) below.origin = `${request.origin}${mountPath}`;

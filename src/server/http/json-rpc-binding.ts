@@ -23,6 +23,7 @@ import { mappedError, type ErrorMapper } from './error-mapping.js';
 import type { HttpRequest, HttpResponse } from './http-types.js';
 import { encodeUnary, invokeStream, OPERATIONS, type CardRenderer } from './operations.js';
 import { sseResponse, sseSingleEvent } from './sse-body.js';
+import { OperationTelemetry } from '../common/operation-telemetry.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
@@ -42,6 +43,8 @@ export interface JsonRpcBindingOptions {
   report?: ErrorReporter | undefined;
   /** Writes the extended card signed as served (decision 0149). */
   renderCard?: CardRenderer | undefined;
+  /** The agent card's name, for the operation's span (`gen_ai.agent.name`, decision 0157). */
+  agentName?: (() => string) | undefined;
 }
 
 /** Builds the error response for `error` in the given version's form. */
@@ -124,6 +127,15 @@ export async function handleJsonRpc(
   let streaming = false;
   let read = false;
   let method: string | undefined;
+  // Started before authentication, so a refused call is traced too (named `A2A request` until its
+  // method is read; decision 0157).
+  const telemetry = new OperationTelemetry({
+    binding: 'JSONRPC',
+    version,
+    headers: (name) => request.header(name),
+    agentName: options.agentName?.() ?? '',
+    facts: request.facts,
+  });
   try {
     let call = await options.setup(request, version);
     framing = true;
@@ -142,6 +154,7 @@ export async function handleJsonRpc(
       }
     }
     call.binding = 'JSONRPC';
+    telemetry.attach(call);
     if (name === undefined) {
       const other = JSON_RPC_OPERATIONS[version === '1.0' ? '0.3' : '1.0'][rpc.method];
       const hint =
@@ -153,15 +166,18 @@ export async function handleJsonRpc(
       });
     }
     const operation = OPERATIONS[name];
+    telemetry.named(name, version, rpc.method);
     streaming = operation.streaming;
     const codec = jsonRpcCodec(version);
     const params = operation.decode(codec, rpc.params ?? {}, '/params');
+    telemetry.request(params);
     framing = false;
     if (params.tenant !== undefined) call.tenant = params.tenant;
     if (!operation.streaming) {
       const result = await operation.invoke(options.handler, params as never, call);
+      telemetry.result(result);
       const encoded = encodeUnary(name, operation, codec, result, call, request, options.renderCard);
-      return {
+      const response = {
         status: 200,
         headers:
           extra === undefined
@@ -169,21 +185,30 @@ export async function handleJsonRpc(
             : Object.assign({}, JSON_HEADERS, extra),
         body: jsonRpcResult(id, encoded instanceof Promise ? await encoded : encoded),
       };
+      telemetry.end();
+      return response;
     }
     const rpcId = id;
-    return sseResponse(await invokeStream(operation, options.handler, params, call, request), {
+    const response = sseResponse(await invokeStream(operation, options.handler, params, call, request), {
       heartbeatMs: options.heartbeatMs,
       ...(extra === undefined ? {} : { headers: extra }),
-      data: (item) => jsonRpcResult(rpcId, codec.encodeStreamResponse(item.event)),
+      data: (item) => {
+        telemetry.streamEvent(item.event);
+        return jsonRpcResult(rpcId, codec.encodeStreamResponse(item.event));
+      },
       // A mid-stream error is a JSON-RPC error response in a data event (A2A 1.0 §9.4.2, §11.7).
       encodeError: (error) => {
+        telemetry.streamFailed(error);
         reportIfInternal(error, options.report, () => `JSON-RPC ${rpc.method} stream (A2A ${version})`);
         return encodeSseEvent({
           data: jsonRpcError(rpcId, toJsonRpcErrorObject(mappedError(error, options.mapError), version)),
         });
       },
     });
+    response.stream = telemetry.wrapStream(response.stream, () => call.signal);
+    return response;
   } catch (error) {
+    telemetry.end(error);
     reportIfInternal(error, options.report, () => `JSON-RPC ${method ?? 'request'} (A2A ${version})`);
     if (error instanceof JsonRpcEnvelopeError) id = error.id;
     // Refused before the body was read (authentication): its id is still echoed (JSON-RPC 2.0 §5).

@@ -24,6 +24,8 @@ import { queryInteger, queryObject, queryString } from './rest-query.js';
 import { JSON_MEDIA_TYPE, restMediaType } from './media-type.js';
 import { matchRestRoute, type RouteMatch } from './rest-routes.js';
 import { sseResponse } from './sse-body.js';
+import { REST_ROUTES } from '../../protocol/rest-routes.js';
+import { OperationTelemetry } from '../common/operation-telemetry.js';
 
 /** What the binding needs per call. */
 export interface RestBindingOptions {
@@ -39,6 +41,8 @@ export interface RestBindingOptions {
   report?: ErrorReporter | undefined;
   /** Writes the extended card signed as served (decision 0149). */
   renderCard?: CardRenderer | undefined;
+  /** The agent card's name, for the operation's span (`gen_ai.agent.name`, decision 0157). */
+  agentName?: (() => string) | undefined;
 }
 
 /** How an error answer is written besides the error itself. */
@@ -144,6 +148,19 @@ export async function handleRest(
   if (route === undefined) return undefined;
   const extra = options.headers;
   let framing = true;
+  // The route names the operation; a wrong method on a known path is traced as `A2A request`.
+  const telemetry = new OperationTelemetry({
+    binding: 'HTTP+JSON',
+    version,
+    headers: (name) => request.header(name),
+    agentName: options.agentName?.() ?? '',
+    facts: request.facts,
+    operation: route === 'wrong-method' ? undefined : route.operation,
+    rpcMethod: () =>
+      route === 'wrong-method'
+        ? `${request.method} ${request.path}`
+        : `${request.method} ${REST_ROUTES[version].prefix}${REST_ROUTES[version].routes[route.operation].path}`,
+  });
   try {
     if (route === 'wrong-method') {
       throw new A2AError('MethodNotFoundError', `${request.method} is not allowed on ${request.path}`, {
@@ -153,6 +170,7 @@ export async function handleRest(
     framing = false;
     const call = await options.setup(request, version, route.tenant);
     call.binding = 'HTTP+JSON';
+    telemetry.attach(call);
     const operation = OPERATIONS[route.operation];
     const codec = restCodec(version);
     framing = true;
@@ -167,9 +185,11 @@ export async function handleRest(
       throw invalidParams('/tenant', `does not match the tenant ${route.tenant} in the path`);
     }
     framing = false;
+    telemetry.request(params);
     if (route.tenant === '' && params.tenant !== undefined) call.tenant = params.tenant;
     if (!operation.streaming) {
       const result = await operation.invoke(options.handler, params as never, call);
+      telemetry.result(result);
       const encoded = encodeUnary(
         route.operation,
         operation,
@@ -179,20 +199,26 @@ export async function handleRest(
         request,
         options.renderCard,
       );
-      return {
+      const response = {
         status: 200,
         headers: Object.assign({ 'content-type': restMediaType(request) }, extra),
         body: JSON.stringify(encoded instanceof Promise ? await encoded : encoded),
       };
+      telemetry.end();
+      return response;
     }
     // Errors before the first event keep their HTTP status on REST, which the SDKs' REST clients
     // read before looking for a stream (decision 0135); later ones are `error` events.
-    return sseResponse(await invokeStream(operation, options.handler, params, call, request), {
+    const response = sseResponse(await invokeStream(operation, options.handler, params, call, request), {
       heartbeatMs: options.heartbeatMs,
       ...(extra === undefined ? {} : { headers: extra }),
-      data: (item) => JSON.stringify(codec.encodeStreamResponse(item.event)),
+      data: (item) => {
+        telemetry.streamEvent(item.event);
+        return JSON.stringify(codec.encodeStreamResponse(item.event));
+      },
       // REST leaves mid-stream errors unspecified; an `error` event with the version's body.
       encodeError: (error) => {
+        telemetry.streamFailed(error);
         reportIfInternal(
           error,
           options.report,
@@ -204,7 +230,10 @@ export async function handleRest(
         });
       },
     });
+    response.stream = telemetry.wrapStream(response.stream, () => call.signal);
+    return response;
   } catch (error) {
+    telemetry.end(error);
     reportIfInternal(
       error,
       options.report,

@@ -20,6 +20,7 @@ import type { AcceptedSend } from '../server-extension.js';
 import type { TaskExecution } from '../task-run/task-execution.js';
 import type { StartOptions } from '../task-run/task-runner.js';
 import { terminalTaskError } from '../task-run/task-state-machine.js';
+import { admitTraced } from '../contracts/contract-gate.js';
 import { holdForApproval } from './approval-flow.js';
 import { approvalDeps } from './approvals.js';
 import { scopeOf, type HandlerContext } from './handler-context.js';
@@ -64,7 +65,8 @@ export async function startRun(
     contextId = incoming.contextId !== undefined && incoming.contextId !== '' ? incoming.contextId : newId();
   }
   // The contract gate first (decision 0016, the contracts document's "Validation behavior"), then the host's checks.
-  const invocation = context.contracts?.admit(incoming);
+  const invocation =
+    context.contracts === undefined ? undefined : admitTraced(context.contracts, incoming, call.trace);
   if (invocation?.requiresApproval === true && context.store.approvals === undefined) {
     throw new A2AError(
       'UnsupportedOperationError',

@@ -61,6 +61,8 @@ export class HandlerContext {
       clusterKey: options.clusterKey,
       orphans: options.orphans,
       recoverAfter: options.recoverAfter,
+      // Read per run: the card is replaced when the base URL becomes known.
+      agentName: () => this.card.name,
     });
     this.runner = this.execution.runner;
     this.node = this.execution.node;

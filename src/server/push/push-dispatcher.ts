@@ -21,6 +21,19 @@ import { SecretOpenError, type PushSecrets, type SecretBox } from './secret-box.
 import type { WebhookGuard } from './webhook-guard.js';
 import { deliveriesOf, nextOwedSeq } from './webhook-payload.js';
 import { postWebhook } from './webhook-post.js';
+import {
+  ATTR,
+  endSpan,
+  extractContext,
+  injectContext,
+  instruments,
+  SPAN,
+  SpanKind,
+  startSpan,
+  withSpan,
+  type Context,
+  type Span,
+} from '../../telemetry/index.js';
 
 /** Retry settings (PushOptions `retry`). */
 export interface RetryPolicy {
@@ -61,9 +74,42 @@ class AttemptFailed extends Error {
     message: string,
     readonly permanent: boolean,
     readonly untried = false,
+    /** The SSRF guard refused the target: no request was made (`refused` deliveries). */
+    readonly refused = false,
   ) {
     super(message);
+    // What the delivery span's `error.type` says (decision 0157).
+    this.name = refused ? 'PushTargetRefusedError' : 'PushDeliveryError';
   }
+}
+
+/** `concord.push.outcome` of a settlement (the `concord.push.deliveries` counter, decision 0157). */
+function outcomeOf(settlement: PushSettlement, refused: boolean): string {
+  if (settlement.outcome === 'delivered' || settlement.outcome === 'retry') return settlement.outcome;
+  return refused ? 'refused' : 'dead-letter';
+}
+
+/**
+ * The parent of an entry's delivery spans: the operation whose commit queued it, from the trace
+ * context stored with the outbox entry (decision 0157); the root when none was stored.
+ */
+function parentOf(entry: PushOutboxEntry): Context | undefined {
+  const stored = entry.traceContext;
+  return stored === undefined ? undefined : extractContext((name) => stored[name]);
+}
+
+/** A `SendPushNotification` CLIENT span for one POST (or one refused attempt) of `entry`. */
+function deliverySpan(entry: PushOutboxEntry, parent: Context | undefined, url: URL): Span {
+  const span = startSpan(SPAN.push, SpanKind.CLIENT, parent);
+  if (span.isRecording()) {
+    span.setAttributes({
+      [ATTR.taskId]: entry.taskId,
+      [ATTR.pushAttempt]: entry.attempts,
+      // Never the query or the userinfo: either may carry a credential.
+      [ATTR.urlFull]: `${url.origin}${url.pathname}`,
+    });
+  }
+  return span;
 }
 
 /** Runs deliveries; see the file comment. */
@@ -178,15 +224,19 @@ export class PushDispatcher {
     }
     let delivered = entry.deliveredSeq;
     let settlement: PushSettlement;
+    let refused = false;
     try {
       delivered = await this.attempt(entry, config, deadline, (seq) => (delivered = seq));
       settlement = { outcome: 'delivered' };
     } catch (error) {
       const failure =
         error instanceof AttemptFailed ? error : new AttemptFailed((error as Error).message, false);
+      refused = failure.refused;
       settlement = this.afterFailure(entry, config, delivered, failure);
     }
     await store.settle(entry.id, settlement);
+    const meters = instruments();
+    if (meters.on) meters.pushDeliveries.add(1, { [ATTR.pushOutcome]: outcomeOf(settlement, refused) });
     if (settlement.outcome === 'dead' || settlement.outcome === 'skip') {
       this.deps.onError(
         new PushDeadLetterError(entry.taskId, entry.configId, settlement.reason),
@@ -236,9 +286,18 @@ export class PushDispatcher {
     const { guard, signer, timeoutMs } = this.deps;
     const secrets = this.openSecrets(config);
     const url = new URL(config.url);
+    const parent = parentOf(entry);
     const verdict = await guard.inspect(url);
-    if (!verdict.ok)
-      throw new AttemptFailed(guard.describeRefusal(verdict), verdict.problem !== 'unresolvable');
+    if (!verdict.ok) {
+      const refusal = new AttemptFailed(
+        guard.describeRefusal(verdict),
+        verdict.problem !== 'unresolvable',
+        false,
+        true,
+      );
+      endSpan(deliverySpan(entry, parent, url), refusal, SpanKind.CLIENT);
+      throw refusal;
+    }
     const issuer = this.issuer!();
     let delivered = entry.deliveredSeq;
     for (const delivery of deliveriesOf(entry, config.protocolVersion)) {
@@ -261,6 +320,9 @@ export class PushDispatcher {
         secrets,
         jwt,
       );
+      const span = deliverySpan(entry, parent, url);
+      // The receiver's work joins the trace below this POST (W3C trace context headers).
+      injectContext(withSpan(parent, span), headers);
       let status: number;
       try {
         status = await postWebhook(
@@ -271,11 +333,17 @@ export class PushDispatcher {
           Math.min(timeoutMs, remaining),
         );
       } catch (error) {
-        throw new AttemptFailed(`${url.host}: ${(error as Error).message}`, false);
+        const failure = new AttemptFailed(`${url.host}: ${(error as Error).message}`, false);
+        endSpan(span, failure, SpanKind.CLIENT);
+        throw failure;
       }
-      if (status === 410) throw new AttemptFailed('the receiver answered 410 Gone', true);
-      if (status < 200 || status > 299)
-        throw new AttemptFailed(`the receiver answered HTTP ${status}`, false);
+      if (span.isRecording()) span.setAttribute(ATTR.httpStatus, status);
+      let failure: AttemptFailed | undefined;
+      if (status === 410) failure = new AttemptFailed('the receiver answered 410 Gone', true);
+      else if (status < 200 || status > 299)
+        failure = new AttemptFailed(`the receiver answered HTTP ${status}`, false);
+      endSpan(span, failure, SpanKind.CLIENT);
+      if (failure !== undefined) throw failure;
       delivered = delivery.eventId;
       progress(delivered);
     }

@@ -29,6 +29,8 @@ export interface ExecutionSetupOptions {
   orphans: OrphanPolicy | undefined;
   /** When to start settling them (default: at once). */
   recoverAfter: Promise<unknown> | undefined;
+  /** The card's name, for the agent's `invoke_agent` span (decision 0157). */
+  agentName?: (() => string) | undefined;
 }
 
 /** The runner and what keeps it company. */
@@ -45,8 +47,11 @@ export function setUpExecution(options: ExecutionSetupOptions): ExecutionSetup {
     cluster === undefined
       ? undefined
       : new ClusterNode({ cluster, agent: options.clusterKey ?? '', store, hub, onError });
+  const agentName = options.agentName;
   const runner = new TaskRunner(
-    node === undefined ? { store, hub, onError, replies } : { store, hub, onError, replies, cluster: node },
+    node === undefined
+      ? { store, hub, onError, replies, agentName }
+      : { store, hub, onError, replies, agentName, cluster: node },
     options.executor,
     options.agents,
     extensionServices(options.extensions),

@@ -32,6 +32,8 @@ import { keepReply } from '../operations/kept-replies.js';
 import { appendMessage, applyEvents } from './task-projection.js';
 import { assertTransition } from './task-state-machine.js';
 import type { TaskEventSink } from './task-updater.js';
+import type { Context } from '../../telemetry/index.js';
+import { countTransitions, tracedCommit } from './commit-telemetry.js';
 
 /**
  * What executions tell the other instances of a cluster (decision 0110); absent for a single
@@ -56,6 +58,8 @@ export interface ExecutionDeps {
   cluster?: ExecutionCluster;
   /** Where direct Message replies to keyed sends are kept before they are answered (0147). */
   replies?: ReplyStore;
+  /** The agent card's name, for the `invoke_agent` span (decision 0157). */
+  agentName?: (() => string) | undefined;
 }
 
 /** The initial state of an execution. */
@@ -75,6 +79,11 @@ export interface ExecutionInit {
   pushConfigs?: PushConfigRecord[];
   /** The send's idempotency key: recorded by the commit that records `userMessage` (decision 0091). */
   idempotencyKey?: string;
+  /**
+   * The OpenTelemetry context the run's work is traced under (the agent's `invoke_agent` span, or
+   * the call's operation span): its commits are spans below it (decision 0157).
+   */
+  trace?: Context | undefined;
 }
 
 interface Waiter {
@@ -131,6 +140,8 @@ export class TaskExecution implements TaskEventSink {
   private recorded: Promise<void> | undefined;
   /** Called after every commit, reply or settle; the runner uses it to release finished runs. */
   onChange: (() => void) | undefined;
+  /** The context commits are traced under (ExecutionInit `trace`); the runner sets it once known. */
+  trace: Context | undefined;
 
   constructor(
     private readonly deps: ExecutionDeps,
@@ -144,6 +155,7 @@ export class TaskExecution implements TaskEventSink {
     this.submittedAt = init.stored === undefined ? nowIso() : '';
     this.pushConfigs = init.pushConfigs;
     this.idempotencyKey = init.idempotencyKey;
+    this.trace = init.trace;
     if (init.stored !== undefined) {
       this.snapshot = init.stored.task;
       this.version = init.stored.version;
@@ -388,7 +400,7 @@ export class TaskExecution implements TaskEventSink {
       if (this.pushConfigs !== undefined) commit.pushConfigs = this.pushConfigs;
       if (this.idempotencyKey !== undefined) commit.idempotencyKey = this.idempotencyKey;
       try {
-        this.version = await this.deps.store.commit(commit);
+        this.version = await tracedCommit(this.deps.store, commit, this.trace);
       } catch (error) {
         if (!(error instanceof VersionConflictError)) throw error;
         if (!(await this.rebase(events))) return;
@@ -396,6 +408,7 @@ export class TaskExecution implements TaskEventSink {
       }
       this.snapshot = task;
       this.commits++;
+      countTransitions(events);
       this.pendingUserMessage = undefined;
       this.pushConfigs = undefined;
       this.idempotencyKey = undefined;

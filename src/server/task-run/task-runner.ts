@@ -24,6 +24,17 @@ import {
 } from '../contracts/contract-gate.js';
 import { OutputCheckingSink } from '../contracts/output-checking-sink.js';
 import { ReleasingMap } from '../common/releasing-map.js';
+import {
+  ATTR,
+  endSpan,
+  runWithin,
+  SPAN,
+  SpanKind,
+  startSpan,
+  withSpan,
+  type Context,
+  type Span,
+} from '../../telemetry/index.js';
 
 /** A started execution with the context its executor got. */
 export interface RunningTask {
@@ -70,6 +81,7 @@ class ExecutionContext implements RequestContext {
   readonly contract?: ContractInvocation;
   readonly agents?: AgentSender;
   readonly extensions: ReadonlyMap<string, unknown>;
+  readonly trace: Context;
   readonly #execution: TaskExecution;
 
   constructor(
@@ -77,6 +89,7 @@ class ExecutionContext implements RequestContext {
     options: StartOptions,
     agents: AgentSender | undefined,
     extensions: ReadonlyMap<string, unknown>,
+    trace: Context,
   ) {
     this.#execution = execution;
     this.message = options.message;
@@ -88,8 +101,10 @@ class ExecutionContext implements RequestContext {
     this.metadata = options.request.metadata;
     this.call = options.call;
     if (options.contract !== undefined) this.contract = options.contract;
-    // Bound to this message, so its sends carry on the hop count it arrived with (decision 0148).
-    if (agents !== undefined) this.agents = agents.forMessage?.(options.message) ?? agents;
+    this.trace = trace;
+    // Bound to this message, so its sends carry on the hop count it arrived with (decision 0148),
+    // and are traced below the agent's execution (decision 0157).
+    if (agents !== undefined) this.agents = agents.forMessage?.(options.message, trace) ?? agents;
     this.extensions = extensions;
   }
 
@@ -138,8 +153,12 @@ export class TaskRunner {
     if (options.messageRecorded === true) init.messageRecorded = true;
     if (options.pushConfigs !== undefined) init.pushConfigs = options.pushConfigs;
     if (options.idempotencyKey !== undefined) init.idempotencyKey = options.idempotencyKey;
+    // The agent's work, below the operation that sent the message (GenAI `invoke_agent`, 0157).
+    const span = this.invokeAgentSpan(options);
+    const trace = withSpan(options.call.trace, span);
+    init.trace = trace;
     const execution = new TaskExecution(this.deps, init);
-    const context = new ExecutionContext(execution, options, this.agents, this.extensions);
+    const context = new ExecutionContext(execution, options, this.agents, this.extensions, trace);
     const sink =
       contract !== undefined && contracts !== undefined
         ? new OutputCheckingSink(execution, contracts, contract)
@@ -156,22 +175,42 @@ export class TaskRunner {
     this.live.set(options.taskId, running);
     this.track(running);
     options.beforeStart?.(execution);
+    const finished = (error: unknown): void => {
+      endSpan(span, error);
+      execution.executorFinished(error);
+    };
     let result: Promise<void> | void;
     try {
-      result = this.executor.execute(context, running.updater);
+      // Active for a context manager too, so the agent's own libraries trace below it.
+      result = runWithin(trace, () => this.executor.execute(context, running.updater));
     } catch (error) {
-      execution.executorFinished(error ?? new Error('executor threw'));
+      finished(error ?? new Error('executor threw'));
       return running;
     }
     if (result instanceof Promise) {
       result.then(
-        () => execution.executorFinished(undefined),
-        (error: unknown) => execution.executorFinished(error ?? new Error('executor rejected')),
+        () => finished(undefined),
+        (error: unknown) => finished(error ?? new Error('executor rejected')),
       );
     } else {
-      execution.executorFinished(undefined);
+      finished(undefined);
     }
     return running;
+  }
+
+  /** The `invoke_agent {agent}` span of a run, child of the call's operation span. */
+  private invokeAgentSpan(options: StartOptions): Span {
+    const name = this.deps.agentName?.() ?? '';
+    const span = startSpan(SPAN.invokeAgent(name), SpanKind.INTERNAL, options.call.trace);
+    if (span.isRecording()) {
+      span.setAttributes({
+        [ATTR.genAiOperation]: 'invoke_agent',
+        [ATTR.agentName]: name,
+        [ATTR.taskId]: options.taskId,
+        [ATTR.contextId]: options.contextId,
+      });
+    }
+    return span;
   }
 
   /** A run that records a message without running the executor (held for an approval). */

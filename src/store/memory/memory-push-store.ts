@@ -58,6 +58,7 @@ export class MemoryPushStore implements PushStore {
     firstSeq: number,
     events: StreamResponse[],
     created: PushConfigRecord[] | undefined,
+    traceContext?: Record<string, string> | undefined,
   ): boolean {
     if (created !== undefined) for (const config of created) this.store(checkPushConfig(config));
     const configs = this.configs.get(task.id);
@@ -79,6 +80,8 @@ export class MemoryPushStore implements PushStore {
         attempts: 0,
         createdAt,
       };
+      // The producing operation's trace context, for the delivery's span (decision 0157).
+      if (traceContext?.traceparent !== undefined) entry.traceContext = traceContext;
       this.outbox.set(id, { entry, dueAt: 0 });
     }
     return true;

@@ -240,7 +240,7 @@ export class MemoryTaskStore implements TaskStore {
     const { push } = this;
     if (
       (commit.pushConfigs !== undefined || push.hasConfigs(task.id)) &&
-      push.recordCommit(task, expectedVersion + 1, events, commit.pushConfigs)
+      push.recordCommit(task, expectedVersion + 1, events, commit.pushConfigs, commit.traceContext)
     ) {
       push.notify();
     }

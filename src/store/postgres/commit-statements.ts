@@ -20,7 +20,7 @@ export interface CommitRow {
 // Parameters, in order, shared by both statements.
 //  $1 id, $2 expectedVersion, $3 contextId, $4 state, $5 status key, $6 new version,
 //  $7 snapshot JSON, $8 tenant, $9 owner, $10 events JSON array, $11 createdAt (outbox),
-//  $12 idempotency key or null.
+//  $12 idempotency key or null, $13 trace context headers JSON or null (decision 0157).
 const EVENTS_AND_OUTBOX = `
   -- The send's idempotency key (decision 0091), in the caller's scope. Already held by this task
   -- (a retried follow-up), it is left alone; held by another task, the INSERT violates the primary
@@ -41,8 +41,8 @@ const EVENTS_AND_OUTBOX = `
   -- One outbox entry per config of the task, in the configs' creation order (push-store.ts).
   o AS (
     INSERT INTO push_outbox (task_id, config_id, first_seq, last_seq, delivered_seq, events, snapshot,
-      created_at)
-    SELECT t.id, c.id, $2::integer + 1, $6::integer, $2::integer, $10::json, $7::json, $11::text
+      created_at, trace_context)
+    SELECT t.id, c.id, $2::integer + 1, $6::integer, $2::integer, $10::json, $7::json, $11::text, $13::text
       FROM t JOIN push_configs c ON c.task_id = t.id
      ORDER BY c.created_seq
     RETURNING 1

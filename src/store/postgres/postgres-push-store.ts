@@ -50,7 +50,7 @@ WITH due AS (
 )
 UPDATE push_outbox o SET attempts = o.attempts + 1, due_at = $3
   FROM due WHERE o.id = due.id
-RETURNING ${OUTBOX_COLUMNS.replace(/(\w+)/g, 'o.$1')}`;
+RETURNING ${OUTBOX_COLUMNS.replace(/(\w+)/g, 'o.$1')}, o.trace_context`;
 
 /**
  * One event given up in the middle of an entry (PushSettlement `skip`), in one statement: its dead

@@ -33,7 +33,7 @@ import type { Database } from './database.js';
 import { runListPlan } from './list-query.js';
 import { PostgresApprovalStore } from './postgres-approval-store.js';
 import { PostgresEvidenceStore } from './postgres-evidence-store.js';
-import { configParams } from '../sql/push-rows.js';
+import { configParams, traceContextColumn } from '../sql/push-rows.js';
 import { PostgresPushStore } from './postgres-push-store.js';
 import { PostgresReplyStore } from './postgres-reply-store.js';
 import { capCutoff, deleteFinishedBefore } from './postgres-retention.js';
@@ -165,6 +165,7 @@ export class PostgresTaskStore implements TaskStore {
       eventsJson,
       new Date().toISOString(),
       commit.idempotencyKey ?? null,
+      traceContextColumn(commit.traceContext),
     ];
     const statement = commitStatement(values, expectedVersion === 0);
     let row: CommitRow;

@@ -164,6 +164,13 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   -- Expiry (each keep and the retention sweep) takes the oldest first.
   CREATE INDEX kept_replies_by_age ON kept_replies (kept_at);
   `,
+  // 3 -> 4: the W3C trace context of the operation whose commit queued an outbox entry (decision
+  // 0157), so its delivery's span joins that trace on whichever instance delivers it. NULL when
+  // none was traced; the SQLite file's migration 9 -> 10 is its twin.
+  `
+  -- The trace context headers as a JSON object ({"traceparent": ..., "tracestate": ...}).
+  ALTER TABLE push_outbox ADD COLUMN IF NOT EXISTS trace_context text;
+  `,
 ];
 
 /** The schema version this code writes. */

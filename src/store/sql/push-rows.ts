@@ -34,6 +34,8 @@ export interface OutboxRowOf<Id extends number | string, Events, Snapshot> {
   attempts: number;
   last_error: string | null;
   created_at: string;
+  /** Outbox rows read for delivery only (decision 0157); JSON text, or parsed (PostgreSQL json). */
+  trace_context?: string | Record<string, string> | null;
 }
 
 /** Any store's outbox row. */
@@ -95,7 +97,16 @@ export function toEntry(row: AnyOutboxRow): PushOutboxEntry {
     createdAt: row.created_at,
   };
   if (row.last_error !== null) entry.lastError = row.last_error;
+  const trace = row.trace_context;
+  if (trace !== undefined && trace !== null) {
+    entry.traceContext = typeof trace === 'string' ? (JSON.parse(trace) as Record<string, string>) : trace;
+  }
   return entry;
+}
+
+/** A commit's trace context headers as the `trace_context` column holds them (NULL for none). */
+export function traceContextColumn(headers: Record<string, string> | undefined): string | null {
+  return headers === undefined || headers.traceparent === undefined ? null : JSON.stringify(headers);
 }
 
 export function toDeadLetter(row: DeadRowOf<AnyOutboxRow>): PushDeadLetter {

@@ -20,7 +20,7 @@ const loadSqlite = (): typeof Database =>
  * Migrations in order; entry `i` takes the file from version `i` to `i + 1`. Never edit a shipped
  * entry: files in the field already ran it. Append a new one instead.
  */
-const MIGRATIONS: readonly string[] = [
+const MIGRATIONS: readonly (string | ((db: Database.Database) => void))[] = [
   `
   CREATE TABLE tasks (
     id TEXT PRIMARY KEY,
@@ -215,6 +215,16 @@ const MIGRATIONS: readonly string[] = [
     UNIQUE (tenant, owner, key)
   );
   `,
+  // 9 -> 10: the W3C trace context of the operation whose commit queued an outbox entry (decision
+  // 0157), so its delivery's span joins that trace after a restart too: the headers as a JSON
+  // object ({"traceparent": ..., "tracestate": ...}), NULL when none was traced. SQLite has no
+  // ADD COLUMN IF NOT EXISTS, and files rolled back by hand in tests may still have the column.
+  (db) => {
+    const columns = db.pragma('table_info(push_outbox)') as { name: string }[];
+    if (!columns.some((column) => column.name === 'trace_context')) {
+      db.exec('ALTER TABLE push_outbox ADD COLUMN trace_context TEXT');
+    }
+  },
 ];
 
 /** The schema version this code writes (`PRAGMA user_version`). */
@@ -269,7 +279,11 @@ function migrate(db: Database.Database): void {
         `${db.name}: schema version ${from} is newer than this Concord supports (${SCHEMA_VERSION})`,
       );
     }
-    for (let i = from; i < SCHEMA_VERSION; i++) db.exec(MIGRATIONS[i]!);
+    for (let i = from; i < SCHEMA_VERSION; i++) {
+      const migration = MIGRATIONS[i]!;
+      if (typeof migration === 'string') db.exec(migration);
+      else migration(db);
+    }
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }).immediate();
 }

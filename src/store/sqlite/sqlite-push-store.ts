@@ -17,6 +17,7 @@ import {
   toConfig,
   toDeadLetter,
   toEntry,
+  traceContextColumn,
   type ConfigParams,
   type ConfigRow,
   type DeadRowOf,
@@ -44,7 +45,7 @@ export class SqlitePushStore implements PushStore {
   private readonly setCount: Database.Statement<[count: number, taskId: string]>;
   private readonly selectConfigIds: Database.Statement<[taskId: string], string>;
   private readonly insertOutbox: Database.Statement<
-    [string, string, number, number, number, string, string, string]
+    [string, string, number, number, number, string, string, string, string | null]
   >;
   private readonly selectConfig: Database.Statement<[taskId: string, id: string], ConfigRow>;
   private readonly selectConfigs: Database.Statement<[taskId: string], ConfigRow>;
@@ -79,7 +80,7 @@ export class SqlitePushStore implements PushStore {
       .pluck();
     this.insertOutbox = db.prepare(
       `INSERT INTO push_outbox (task_id, config_id, first_seq, last_seq, delivered_seq, events, snapshot,
-         created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+         created_at, trace_context) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.selectConfig = db.prepare(`SELECT ${CONFIG_COLUMNS} FROM push_configs WHERE task_id = ? AND id = ?`);
     this.selectConfigs = db.prepare(
@@ -104,7 +105,8 @@ export class SqlitePushStore implements PushStore {
       'DELETE FROM push_outbox WHERE task_id = ? AND config_id = ?',
     );
     const claim = db.prepare<[number, number], OutboxRow>(
-      `UPDATE push_outbox SET attempts = attempts + 1, due_at = ? WHERE id = ? RETURNING ${OUTBOX_COLUMNS}`,
+      `UPDATE push_outbox SET attempts = attempts + 1, due_at = ? WHERE id = ?
+       RETURNING ${OUTBOX_COLUMNS}, trace_context`,
     );
     const deleteEntry = db.prepare<[number]>('DELETE FROM push_outbox WHERE id = ?');
     // A settlement without `attempts` leaves the claim's count (push-store.ts).
@@ -195,6 +197,7 @@ export class SqlitePushStore implements PushStore {
     snapshot: string,
     created: PushConfigRecord[] | undefined,
     configCount: number,
+    traceContext?: Record<string, string> | undefined,
   ): number {
     let count = configCount;
     if (created !== undefined && created.length > 0) {
@@ -206,6 +209,7 @@ export class SqlitePushStore implements PushStore {
     const lastSeq = firstSeq + events.length - 1;
     const eventsJson = `[${events.join(',')}]`;
     const createdAt = new Date().toISOString();
+    const trace = traceContextColumn(traceContext);
     for (const configId of this.selectConfigIds.all(taskId)) {
       this.insertOutbox.run(
         taskId,
@@ -216,6 +220,7 @@ export class SqlitePushStore implements PushStore {
         eventsJson,
         snapshot,
         createdAt,
+        trace,
       );
     }
     this.queued = true;

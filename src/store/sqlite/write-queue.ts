@@ -329,6 +329,7 @@ export class WriteQueue {
           p.snapshot,
           pushConfigs,
           after.push_configs,
+          p.commit.traceContext,
         );
       }
       written.set(task.id, after);
