@@ -91,6 +91,9 @@ async function executorKeyOf(definition: AgentDefinition, config: HostConfig): P
   });
 }
 
+/** How long `/readyz` waits for an MCP server's ping (below the probe's own 2 s limit). */
+const READY_PING_MS = 1_500;
+
 /** Builds the executor a definition asks for; model agents fail here when no endpoint is set. */
 export async function createExecutor(
   definition: AgentDefinition,
@@ -121,7 +124,11 @@ export async function createExecutor(
       agentTool: { targets: agentToolTargets(config.agents, definition.id) },
       mcpTools,
     });
-    return { ...executor, dispose: async () => mcpTools?.close() };
+    return {
+      ...executor,
+      dispose: async () => mcpTools?.close(),
+      ...(mcpTools === undefined ? {} : { ready: () => mcpTools.ping(READY_PING_MS) }),
+    };
   }
   throw new Error(`${definition.source.file}: agent "${definition.id}" has neither a model nor a handler`);
 }

@@ -9,6 +9,8 @@ import type { AgentExecutor, RequestContext, TaskUpdater } from '../server/index
 /** An executor with what it holds open (MCP connections); `dispose` releases it. */
 export interface DisposableExecutor extends AgentExecutor {
   dispose(): Promise<void>;
+  /** Checks what the executor depends on answers (its MCP servers), for `/readyz` (decision 0158). */
+  ready?: (() => Promise<void>) | undefined;
 }
 
 interface Live {
@@ -45,6 +47,11 @@ export class ExecutorSlot {
     old.retired = true;
     this.retired.add(old);
     this.disposeIfIdle(old);
+  }
+
+  /** The current executor's readiness check, when it has one (its MCP servers). */
+  get ready(): (() => Promise<void>) | undefined {
+    return this.current.executor.ready;
   }
 
   /** Disposes every executor, running or not (the host is stopping). */

@@ -74,6 +74,8 @@ export interface MountedAgent {
   alias(baseUrl: string): A2AServer;
   /** Builds the agent for a changed definition or host config, without serving it yet. */
   prepare(definition: AgentDefinition, parts: HostParts): Promise<PreparedUpdate>;
+  /** Checks the current executor's MCP servers answer; undefined when it has none (decision 0158). */
+  readonly ready: (() => Promise<void>) | undefined;
   /** Closes the store and the executor's connections. */
   close(): Promise<void>;
 }
@@ -122,6 +124,9 @@ export async function mountAgent(definition: AgentDefinition, context: MountCont
   return {
     get definition() {
       return current.definition;
+    },
+    get ready() {
+      return slot.ready;
     },
     server,
     alias(baseUrl) {

@@ -32,6 +32,7 @@ import { openCluster, type ClusterSetup } from './cluster-setup.js';
 import { publicAddressOf } from './public-address.js';
 import { loadPeer } from '../peers/index.js';
 import { OpsFront, type ReadinessCheck } from './health.js';
+import type { MountedAgent } from './mounted-agent.js';
 import type { Cluster } from '../server/internal.js';
 
 /** Options of `startHost`. */
@@ -260,7 +261,7 @@ export async function startHost(target: string, options: StartHostOptions = {}):
   const publicUrl = address.publicUrl === undefined ? undefined : publicBaseUrl(address.publicUrl);
   const stores = new Map<string, TaskStore>();
   const host = await createHost(config, { ...options, env }, stores);
-  const checks = (): ReadinessCheck[] => readinessChecks(stores, host.cluster);
+  const checks = (): ReadinessCheck[] => readinessChecks(stores, host.cluster, host.mounted);
   const authorized = (request: Parameters<AgentHost['authenticates']>[0]) => host.authenticates(request);
   const metrics = options.metrics;
   const front = new OpsFront(host, {
@@ -357,15 +358,21 @@ async function listenGrpcFor(
 
 /**
  * What `/readyz` checks (decision 0158): each agent's store that can become unreachable answers at
- * its schema version, and the cluster, if any, started and hears its bus.
+ * its schema version, each agent's MCP servers answer a ping (a stdio server that exited is
+ * started again, as the next tool call would), and the cluster, if any, started and hears its bus.
  */
 export function readinessChecks(
   stores: Map<string, TaskStore>,
   cluster: Cluster | undefined,
+  agents: ReadonlyMap<string, Pick<MountedAgent, 'ready'>> = new Map(),
 ): ReadinessCheck[] {
   const checks: ReadinessCheck[] = [];
   for (const [id, store] of stores) {
     if (store.ping !== undefined) checks.push({ name: `store:${id}`, check: () => store.ping!() });
+  }
+  for (const [id, agent] of agents) {
+    const ready = agent.ready;
+    if (ready !== undefined) checks.push({ name: `mcp:${id}`, check: ready });
   }
   if (cluster !== undefined) checks.push(clusterCheck(cluster));
   return checks;

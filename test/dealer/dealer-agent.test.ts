@@ -140,11 +140,19 @@ describe('valid example requests', () => {
 
 describe('the serve banner', () => {
   it("prints a curl that really runs: the seed's certified-Honda search, answered with vehicles", async () => {
-    const line = dealer
-      .output()
-      .split('\n')
-      .find((l) => l.trim().startsWith('curl -s '));
-    expect(line, dealer.output()).toBeDefined();
+    // The banner is log records (decision 0158): the pretty format puts time and level before the
+    // curl, and its lines may still be arriving when the listening line has.
+    const curlLine = (): string | undefined =>
+      dealer
+        .output()
+        .split('\n')
+        .find((l) => l.includes(' curl -s '));
+    for (let waited = 0; curlLine() === undefined && waited < 5_000; waited += 50) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const found = curlLine();
+    expect(found, dealer.output()).toBeDefined();
+    const line = found!.slice(found!.indexOf('curl -s '));
     const result = await new Promise<Record<string, any>>((done, fail) => {
       // Run exactly what was printed, through a shell, as a user pasting it would.
       execFile('sh', ['-c', line!.trim()], { timeout: 20_000 }, (error, stdout) =>

@@ -256,6 +256,31 @@ describe('a model agent with MCP servers', () => {
   });
 });
 
+describe('MCP servers and readiness (decision 0158)', () => {
+  it('/readyz fails naming the agent and server while its MCP server is down, and recovers with it', async () => {
+    const state: { down?: boolean } = {};
+    const mcp = await httpMcpServer([], state);
+    const dir = directory({
+      'concord.config.json5': JSON.stringify({ mcpServers: { search: { url: `${mcp.url}mcp` } } }),
+      'searcher.md':
+        '---\nname: searcher\nexposed: true\ndescription: Searches.\nmodel: m\nmcpServers:\n  search: [lookup]\n---\n',
+    });
+    const running = await host(dir, await stub([]));
+    const ready = async (): Promise<{ status: number; body: Json }> => {
+      const response = await fetch(new URL('/readyz', running.url));
+      return { status: response.status, body: await response.json() };
+    };
+    expect(await ready()).toEqual({ status: 200, body: { status: 'ok', checks: { 'mcp:searcher': 'ok' } } });
+    state.down = true;
+    const down = await ready();
+    expect(down.status).toBe(503);
+    expect(down.body.status).toBe('unavailable');
+    expect(down.body.checks['mcp:searcher']).toMatch(/MCP server "search"/);
+    state.down = false;
+    expect((await ready()).status).toBe(200);
+  });
+});
+
 describe('MCP problems stop the host from starting', () => {
   it('names the line of a tool the server does not offer, and stops the server it started', async () => {
     const dir = directory({});
@@ -365,9 +390,19 @@ describe('MCP problems stop the host from starting', () => {
   });
 });
 
-/** A stateless streamable HTTP MCP server with one `lookup` tool; records each request's authorization. */
-async function httpMcpServer(seen: (string | undefined)[]): Promise<{ url: string }> {
+/**
+ * A stateless streamable HTTP MCP server with one `lookup` tool; records each request's
+ * authorization. While `down` is set it answers every request 503, as a server that went away.
+ */
+async function httpMcpServer(
+  seen: (string | undefined)[],
+  state: { down?: boolean } = {},
+): Promise<{ url: string }> {
   const http: HttpServer = createServer((req, res) => {
+    if (state.down === true) {
+      res.writeHead(503).end();
+      return;
+    }
     seen.push(req.headers.authorization);
     const server = new Server({ name: 'search', version: '1.0.0' }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, () => ({

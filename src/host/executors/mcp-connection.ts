@@ -79,6 +79,15 @@ export class McpConnection {
     return (await client.callTool({ name, arguments: args }, undefined, { signal })) as CallToolResult;
   }
 
+  /**
+   * Checks the server answers (MCP `ping`), connecting again first if it went away, as a call
+   * would: `/readyz` asks this (decision 0158).
+   */
+  async ping(timeoutMs?: number): Promise<void> {
+    const client = await this.connect();
+    await client.ping(timeoutMs === undefined ? undefined : { timeout: timeoutMs });
+  }
+
   /** What the server last wrote to stderr (stdio only), for error messages. */
   get stderr(): string {
     return this.stderrTail.trim();

@@ -36,6 +36,8 @@ export interface McpToolSet {
   /** Runs one call; returns the text the model reads (the result, or `{"error": ...}`). */
   call(call: ChatToolCall, signal: AbortSignal): Promise<string>;
   /** Closes every connection (stops stdio servers). */
+  /** Resolves when every server answers a ping; rejects naming those that do not (readiness). */
+  ping(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -157,6 +159,17 @@ export async function connectMcpTools(
         const said = refused ? why : `MCP server "${target.connection.name}" failed: ${why}`;
         return agentToolError(said);
       }
+    },
+    async ping(timeoutMs) {
+      const failed: string[] = [];
+      await Promise.all(
+        connections.map((c) =>
+          c.ping(timeoutMs).catch((error: unknown) => {
+            failed.push(`MCP server "${c.name}": ${error instanceof Error ? error.message : String(error)}`);
+          }),
+        ),
+      );
+      if (failed.length > 0) throw new Error(failed.sort().join('; '));
     },
     async close() {
       await Promise.all(connections.map((c) => c.close()));
