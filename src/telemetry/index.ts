@@ -23,6 +23,7 @@ export {
   startSpan,
   traceIdOf,
   tracer,
+  tracingOn,
   withSpan,
   type Context,
   type Span,

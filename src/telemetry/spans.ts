@@ -8,6 +8,8 @@
  */
 import {
   context,
+  INVALID_SPAN_CONTEXT,
+  ProxyTracerProvider,
   ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
@@ -30,13 +32,34 @@ export function tracer(): Tracer {
   return cachedTracer;
 }
 
-/** Starts a span under `parent` (the root when undefined, so no stray active span is adopted). */
+/** What an unset global tracer provider delegates to: the API's no-op provider. */
+const NO_PROVIDER = new ProxyTracerProvider().getDelegate();
+
+/** The one span handed out while no tracer provider is registered: it records nothing. */
+const OFF_SPAN: Span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+
+/**
+ * True once an application registered a tracer provider. The API's global is always its proxy,
+ * whose delegate is the no-op provider until then; a provider registered through another copy of
+ * the API counts as on (spans are then started and merely cost what that copy's spans cost).
+ */
+export function tracingOn(): boolean {
+  const provider = trace.getTracerProvider() as Partial<ProxyTracerProvider>;
+  return typeof provider.getDelegate !== 'function' || provider.getDelegate() !== NO_PROVIDER;
+}
+
+/**
+ * Starts a span under `parent` (the root when undefined, so no stray active span is adopted).
+ * Without a tracer provider it returns one shared non-recording span, so an untraced request
+ * allocates nothing for its spans (decision 0157, the cost with no SDK).
+ */
 export function startSpan(
   name: string,
   kind: SpanKind,
   parent: Context | undefined,
   attributes?: Attributes,
 ): Span {
+  if (!tracingOn()) return OFF_SPAN;
   return tracer().startSpan(
     name,
     attributes === undefined ? { kind } : { kind, attributes },
@@ -44,8 +67,9 @@ export function startSpan(
   );
 }
 
-/** The context whose active span is `span`, below `parent`. */
+/** The context whose active span is `span`, below `parent` (`parent` itself for the shared off span). */
 export function withSpan(parent: Context | undefined, span: Span): Context {
+  if (span === OFF_SPAN) return parent ?? ROOT_CONTEXT;
   return trace.setSpan(parent ?? ROOT_CONTEXT, span);
 }
 

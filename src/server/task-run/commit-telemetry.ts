@@ -14,11 +14,24 @@ import {
   SPAN,
   SpanKind,
   startSpan,
+  tracingOn,
   type Context,
 } from '../../telemetry/index.js';
 
-/** Commits `commit` to `store` in a span under `trace`; resolves with the task's new version. */
-export async function tracedCommit(
+/**
+ * Commits `commit` to `store` in a span under `trace`; resolves with the task's new version.
+ * Without a tracer or meter provider it is the store's commit itself, with no frame of its own.
+ */
+export function tracedCommit(
+  store: TaskStore,
+  commit: TaskCommit,
+  trace: Context | undefined,
+): Promise<number> {
+  if (!tracingOn() && !instruments().on) return store.commit(commit);
+  return observedCommit(store, commit, trace);
+}
+
+async function observedCommit(
   store: TaskStore,
   commit: TaskCommit,
   trace: Context | undefined,
