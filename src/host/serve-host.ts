@@ -140,6 +140,8 @@ export interface RunningHost {
   internalUrl?: string;
   /** The gRPC listener's `host:port`, when one was asked for. */
   grpcTarget?: string;
+  /** Each agent's task store by agent id (a reload replaces the agent's), e.g. for its schema version. */
+  readonly stores: ReadonlyMap<string, TaskStore>;
   /** From now on `/readyz` answers 503, before `close` stops the listeners (decision 0158). */
   drain(): void;
   /** Stops watching, finishes in-flight requests, closes the stores. */
@@ -306,6 +308,7 @@ export async function startHost(target: string, options: StartHostOptions = {}):
   }
   return {
     host,
+    stores,
     get config() {
       return host.config;
     },

@@ -150,6 +150,12 @@ export interface TaskStore {
    */
   ping?(): Promise<void>;
   /**
+   * The schema versions the store found and left when it opened (`from === to`: nothing to
+   * migrate), for `concord serve`'s lifecycle log (decision 0158). Stores without a schema leave
+   * it out.
+   */
+  readonly schemaMigration?: { readonly from: number; readonly to: number } | undefined;
+  /**
    * Stores that outlive their process and are served by one process at a time (SQLite) offer this
    * (decision 0119). When no other live process serves the store, it makes the caller the one that
    * does (until `close`) and returns the tasks left submitted or working, whose executors died

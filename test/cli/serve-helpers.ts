@@ -39,7 +39,8 @@ export async function serve(
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      const found = /(?:serving "(?:[^"\\]|\\.)*"|hosting \d+ agent\(s\)) at (http:\/\/[^\s"]+\/)/.exec(out);
+      // In JSON the agent's name is quoted as \"name\" inside the message.
+      const found = /(?:serving \\?".*?\\?"|hosting \d+ agent\(s\)) at (http:\/\/[^\s"\\]+\/)/.exec(out);
       if (found !== null) resolve(found[1]!);
     });
     void exited.then((code) => reject(new Error(`concord serve exited ${code} first:\n${out}\n${err}`)));

@@ -16,7 +16,7 @@ import { createA2AServer, loadPushKeys, pushAllowProblem, type PushOptions } fro
 import { listen, type ConnectionOptions } from '../../server/adapters/node.js';
 import { disablePretenuring, limitHeapGrowth } from './process-tuning.js';
 import type { RunningGrpcServer } from '../../server/grpc/index.js';
-import type { RetentionOptions } from '../../store/index.js';
+import type { RetentionOptions, TaskStore } from '../../store/index.js';
 import {
   DEFAULT_MAX_JSON_DEPTH,
   GRPC_MAX_JSON_DEPTH,
@@ -215,6 +215,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
     onAccess: proc.onAccess,
   });
   const url = running.url;
+  logMigrations(proc, [taskStore]);
   line(`Concord is serving "${agent.agentCard.name}" at ${url}`, { event: 'listening', url });
   if (publicUrl !== undefined) line(`  public URL: ${publicUrl} (the card lists it)`);
   if (grpc !== undefined)
@@ -242,6 +243,24 @@ export async function serveCommand(args: string[], out: (line: string) => void):
       await agent.close?.();
     },
   });
+}
+
+/**
+ * One lifecycle record per store with a schema: the version it was migrated from and to, or that
+ * it was already current (decision 0158).
+ */
+function logMigrations(proc: ServeProcess, stores: Iterable<TaskStore>): void {
+  for (const store of stores) {
+    const migration = store.schemaMigration;
+    if (migration === undefined) continue;
+    const { from, to } = migration;
+    proc.logger.info(
+      { event: 'migrations', from, to },
+      from === to
+        ? `task store schema at version ${to}`
+        : `task store schema migrated from version ${from} to ${to}`,
+    );
+  }
 }
 
 /** The banner's lines for the operations routes and the telemetry. */
@@ -388,6 +407,7 @@ async function serveHost(target: string, flags: HostFlags, proc: ServeProcess): 
     metrics: proc.telemetry?.scrape,
   });
   const { url, config } = running;
+  logMigrations(proc, new Set(running.stores.values()));
   out(`Concord is hosting ${config.agents.length} agent(s) at ${url}`, { event: 'listening', url });
   if (running.publicUrl !== undefined) out(`  public URL: ${running.publicUrl} (the cards list it)`);
   for (const agent of config.agents) {

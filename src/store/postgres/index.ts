@@ -5,6 +5,7 @@ import { checkSchemaVersion, migrateSchema, type MigrationResult } from './migra
 import { PostgresTaskStore } from './postgres-task-store.js';
 import { DEFAULT_POSTGRES_SCHEMA } from './connection.js';
 import { checkRetention, type RetentionOptions } from '../retention.js';
+import { POSTGRES_SCHEMA_VERSION } from './schema.js';
 
 export {
   DatabaseConnectionError,
@@ -35,14 +36,22 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const schema = options.schema ?? DEFAULT_POSTGRES_SCHEMA;
   if (options.retention !== undefined) checkRetention(options.retention);
   const pool = await openPool(Object.assign({}, options, { schema }));
+  let migration: { from: number; to: number };
   try {
-    if (options.migrate === false) await checkSchemaVersion(pool, schema);
-    else await migrateSchema(pool, schema);
+    if (options.migrate === false) {
+      await checkSchemaVersion(pool, schema);
+      migration = { from: POSTGRES_SCHEMA_VERSION, to: POSTGRES_SCHEMA_VERSION };
+    } else {
+      const { from, to } = await migrateSchema(pool, schema);
+      migration = { from, to };
+    }
   } catch (error) {
     await pool.end().catch(() => {});
     throw error;
   }
-  return new PostgresTaskStore(new Database(pool), schema, options.retention);
+  const store = new PostgresTaskStore(new Database(pool), schema, options.retention);
+  store.schemaMigration = migration;
+  return store;
 }
 
 /** Applies pending migrations to the schema and closes the connection (`concord db migrate`). */

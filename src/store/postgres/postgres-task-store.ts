@@ -52,6 +52,8 @@ interface TaskRow {
 
 /** A TaskStore on a PostgreSQL pool; see the file comment. Open it with `openPostgresStore`. */
 export class PostgresTaskStore implements TaskStore {
+  /** The schema versions found and left at open (TaskStore `schemaMigration`; set by openPostgresStore). */
+  schemaMigration: { readonly from: number; readonly to: number } | undefined;
   /** Approvals in the same database, closed with this store. */
   readonly approvals: PostgresApprovalStore;
   /** Evidence chains in the same database, closed with this store. */

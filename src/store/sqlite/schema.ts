@@ -239,7 +239,10 @@ export interface OpenDatabaseOptions {
 }
 
 /** Opens (creating if needed) and migrates the database; see the file comment. */
-export function openDatabase(options: OpenDatabaseOptions): Database.Database {
+export function openDatabase(
+  options: OpenDatabaseOptions,
+  migrated?: (from: number, to: number) => void,
+): Database.Database {
   const inMemory = options.path === ':memory:' || options.path === '';
   if (!inMemory) mkdirSync(dirname(resolve(options.path)), { recursive: true });
   const Sqlite = loadSqlite();
@@ -259,7 +262,8 @@ export function openDatabase(options: OpenDatabaseOptions): Database.Database {
     // it.
     db.pragma('cache_size = -4000');
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs))}`);
-    migrate(db);
+    const from = migrate(db);
+    migrated?.(from, SCHEMA_VERSION);
     return db;
   } catch (error) {
     db.close();
@@ -267,23 +271,27 @@ export function openDatabase(options: OpenDatabaseOptions): Database.Database {
   }
 }
 
-function migrate(db: Database.Database): void {
+/** Brings the file to SCHEMA_VERSION; returns the version it had. */
+function migrate(db: Database.Database): number {
   const readVersion = (): number => db.pragma('user_version', { simple: true }) as number;
-  if (readVersion() === SCHEMA_VERSION) return;
+  if (readVersion() === SCHEMA_VERSION) return SCHEMA_VERSION;
   // IMMEDIATE takes the write lock before re-reading the version, so two processes opening a new
   // file at once do not both run the migrations.
-  db.transaction(() => {
-    const from = readVersion();
-    if (from > SCHEMA_VERSION) {
-      throw new Error(
-        `${db.name}: schema version ${from} is newer than this Concord supports (${SCHEMA_VERSION})`,
-      );
-    }
-    for (let i = from; i < SCHEMA_VERSION; i++) {
-      const migration = MIGRATIONS[i]!;
-      if (typeof migration === 'string') db.exec(migration);
-      else migration(db);
-    }
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
-  }).immediate();
+  return db
+    .transaction(() => {
+      const from = readVersion();
+      if (from > SCHEMA_VERSION) {
+        throw new Error(
+          `${db.name}: schema version ${from} is newer than this Concord supports (${SCHEMA_VERSION})`,
+        );
+      }
+      for (let i = from; i < SCHEMA_VERSION; i++) {
+        const migration = MIGRATIONS[i]!;
+        if (typeof migration === 'string') db.exec(migration);
+        else migration(db);
+      }
+      db.pragma(`user_version = ${SCHEMA_VERSION}`);
+      return from;
+    })
+    .immediate();
 }

@@ -67,6 +67,8 @@ export interface SqliteTaskStoreOptions {
 
 /** A TaskStore in one SQLite file; see the file comment. */
 export class SqliteTaskStore implements TaskStore {
+  /** The schema versions found and left at open (TaskStore `schemaMigration`). */
+  schemaMigration: { readonly from: number; readonly to: number } | undefined;
   private readonly db: Database.Database;
   private readonly sql: Statements;
   private readonly writes: WriteQueue;
@@ -90,7 +92,10 @@ export class SqliteTaskStore implements TaskStore {
   constructor(options: SqliteTaskStoreOptions) {
     // Checked before the file is opened, so bad options leave nothing open.
     if (options.retention !== undefined) checkRetention(options.retention);
-    this.db = openDatabase({ path: options.path, busyTimeoutMs: options.busyTimeoutMs ?? 5000 });
+    this.db = openDatabase(
+      { path: options.path, busyTimeoutMs: options.busyTimeoutMs ?? 5000 },
+      (from, to) => (this.schemaMigration = { from, to }),
+    );
     this.sql = prepareStatements(this.db);
     const flush = (): void => this.writes.flush();
     this.push = new SqlitePushStore(this.db, flush);
