@@ -11,9 +11,9 @@ import { A2AClient, CardCache, type ClientBinding } from '../../src/client/index
 import type { Message, StreamResponse } from '../../src/protocol/index.js';
 import { ATTR, METRIC } from '../../src/telemetry/index.js';
 import { startEcho, type EchoServer } from '../helpers/echo-server.js';
-import { registerSdk } from './client-host-sdk.js';
+import { registerSdk } from './test-sdk.js';
 
-const sdk = registerSdk();
+const sdk = registerSdk({ contextManager: true });
 
 function text(value: string): Message {
   return { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: value }] };

@@ -13,9 +13,9 @@ import type { Message } from '../../src/protocol/index.js';
 import { createA2AServer, type AgentSender } from '../../src/server/index.js';
 import { ATTR, IN_PROCESS_BINDING } from '../../src/telemetry/index.js';
 import { startEcho, type EchoServer } from '../helpers/echo-server.js';
-import { registerSdk } from './client-host-sdk.js';
+import { registerSdk } from './test-sdk.js';
 
-const sdk = registerSdk();
+const sdk = registerSdk({ contextManager: true });
 
 const researcherCard = {
   name: 'Researcher',

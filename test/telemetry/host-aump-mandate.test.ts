@@ -13,9 +13,9 @@ import {
 } from '../../src/extensions/aump/internal.js';
 import { ATTR, METRIC, SPAN } from '../../src/telemetry/index.js';
 import { SUITE_NOW, suiteMandate } from '../extensions/aump/helpers.js';
-import { registerSdk } from './client-host-sdk.js';
+import { registerSdk } from './test-sdk.js';
 
-const sdk = registerSdk();
+const sdk = registerSdk({ contextManager: true });
 const buyer = suiteMandate('marketplace-buyer.valid.json');
 const accept: ProposedAction = {
   type: 'accept_deal',

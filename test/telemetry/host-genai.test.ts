@@ -21,9 +21,9 @@ import { A2AClient, CardCache } from '../../src/client/index.js';
 import { startHost, type RunningHost } from '../../src/host/index.js';
 import type { Message, Task } from '../../src/protocol/index.js';
 import { ATTR, IN_PROCESS_BINDING, METRIC, METRIC_ATTR } from '../../src/telemetry/index.js';
-import { registerSdk } from './client-host-sdk.js';
+import { registerSdk } from './test-sdk.js';
 
-const sdk = registerSdk();
+const sdk = registerSdk({ contextManager: true });
 const RESPONSE_MODEL = 'fake-model-2026-01';
 
 type Json = Record<string, unknown>;

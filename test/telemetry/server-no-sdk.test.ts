@@ -12,7 +12,7 @@ import { instruments } from '../../src/telemetry/index.js';
 import { allDrivers, ok, taskOf, userText } from '../helpers/drivers.js';
 import { message, startPushServer, type PushServer } from '../push/helpers/push-server.js';
 import { startReceiver, type WebhookReceiver } from '../push/helpers/webhook-receiver.js';
-import { traceparent, until } from './server-otel.js';
+import { traceparent, until } from './test-sdk.js';
 // @ts-expect-error -- plain JS example module without type declarations
 import * as echo from '../../examples/echo/agent.mjs';
 

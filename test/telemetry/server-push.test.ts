@@ -13,7 +13,7 @@ import { ATTR, METRIC } from '../../src/telemetry/index.js';
 import { POSTGRES_URL } from '../helpers/postgres.js';
 import { message, startPushServer, type PushServer } from '../push/helpers/push-server.js';
 import { startReceiver, type WebhookReceiver } from '../push/helpers/webhook-receiver.js';
-import { registerSdk, traceparent, until } from './server-otel.js';
+import { registerSdk, traceparent, until } from './test-sdk.js';
 
 const sdk = registerSdk();
 let server: PushServer | undefined;
@@ -45,7 +45,9 @@ async function sendWithPush(url: string, hook: string, header: string): Promise<
 }
 
 function pushSpans(traceId: string) {
-  return sdk.spans().filter((s) => s.name === 'SendPushNotification' && s.spanContext().traceId === traceId);
+  return sdk
+    .finished()
+    .filter((s) => s.name === 'SendPushNotification' && s.spanContext().traceId === traceId);
 }
 
 describe.each(['memory', 'sqlite', ...(POSTGRES_URL === undefined ? [] : ['postgres' as const])] as const)(
@@ -60,7 +62,7 @@ describe.each(['memory', 'sqlite', ...(POSTGRES_URL === undefined ? [] : ['postg
       const deliveries = await receiver.waitFor(1);
       await until(() => pushSpans(parent.traceId).length >= deliveries.length);
       const invoke = sdk
-        .spans()
+        .finished()
         .find((s) => s.name === 'invoke_agent Echo Agent' && s.spanContext().traceId === parent.traceId);
       expect(invoke).toBeDefined();
       const spans = pushSpans(parent.traceId);
@@ -105,7 +107,7 @@ describe('push trace context across a restart (SQLite file)', () => {
     const parent = traceparent();
     await sendWithPush(server.url, receiver.url('/hook'), parent.header);
     const invoke = sdk
-      .spans()
+      .finished()
       .find((s) => s.name === 'invoke_agent Echo Agent' && s.spanContext().traceId === parent.traceId);
     expect(invoke).toBeDefined();
     // The first process fails to deliver, then goes away with the entries still in the outbox.

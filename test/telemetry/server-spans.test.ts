@@ -20,14 +20,14 @@ import { createMemoryTaskStore } from '../../src/store/index.js';
 import { ATTR, METRIC, METRIC_ATTR } from '../../src/telemetry/index.js';
 import { allDrivers, ok, taskOf, userText, type Driver } from '../helpers/drivers.js';
 import { grpcDriver } from '../helpers/grpc-driver.js';
-import { registerSdk, traceparent, until } from './server-otel.js';
+import { registerSdk, traceparent, until } from './test-sdk.js';
 // @ts-expect-error -- plain JS example module without type declarations
 import * as echo from '../../examples/echo/agent.mjs';
 
 const sdk = registerSdk();
 
 function named(name: string, traceId: string): ReadableSpan[] {
-  return sdk.spans().filter((s) => s.name === name && s.spanContext().traceId === traceId);
+  return sdk.finished().filter((s) => s.name === name && s.spanContext().traceId === traceId);
 }
 
 describe('server telemetry with an SDK registered', () => {
