@@ -123,17 +123,18 @@ export function activeContext(): Context {
 }
 
 /**
- * Runs `fn` in a child span and ends it with `fn`'s outcome: for store commits, contract checks
- * and the like, whose work is one promise.
+ * Runs `fn` in a child span and ends it with `fn`'s outcome, for work that is one promise (a tool
+ * call). `attributes` is called only when the span records, so an untraced call builds none.
  */
 export async function inSpan<T>(
   name: string,
   parent: Context | undefined,
-  attributes: Attributes | undefined,
+  attributes: (() => Attributes) | undefined,
   fn: (span: Span) => Promise<T>,
   kind: SpanKind = SpanKind.INTERNAL,
 ): Promise<T> {
-  const span = startSpan(name, kind, parent, attributes);
+  const span = startSpan(name, kind, parent);
+  if (attributes !== undefined && span.isRecording()) span.setAttributes(attributes());
   try {
     const result = await fn(span);
     span.end();

@@ -11,6 +11,7 @@ import {
   ATTR,
   endSpan,
   errorType,
+  inSpan,
   instruments,
   METRIC_ATTR,
   runWithin,
@@ -26,11 +27,10 @@ import { OPENAI_BASE_URL, type ResolvedModelEndpoint } from './model-endpoint.js
 /**
  * The trace context of the execution serving `context`: the execution's own (`invoke_agent`,
  * `RequestContext.trace` as the server's task runner sets it), else the operation's, else
- * whatever a context manager has active. Read through a cast so it compiles with and without
- * that field; once both halves of issue 25 are merged, `context.trace` will do.
+ * whatever a context manager has active (a context built outside Concord's runner).
  */
 export function executionTrace(context: RequestContext): Context {
-  return (context as { trace?: Context }).trace ?? context.call.trace ?? activeContext();
+  return context.trace ?? context.call.trace ?? activeContext();
 }
 
 /** What a model's answer reported about itself, as it streams in. */
@@ -65,7 +65,10 @@ export function startChat(
   const span = startSpan(SPAN.chat(model), SpanKind.CLIENT, parent ?? activeContext());
   const started = performance.now();
   const facts: ChatAnswerFacts = {};
-  if (span.isRecording()) span.setAttributes(chatAttributes(endpoint, model));
+  // Built once, and only when a span or a meter will take them (the endpoint's URL is parsed).
+  let known: Attributes | undefined;
+  const base = (): Attributes => (known ??= chatAttributes(endpoint, model));
+  if (span.isRecording()) span.setAttributes(base());
   return {
     facts,
     end(error) {
@@ -76,7 +79,7 @@ export function startChat(
       }
       const meters = instruments();
       if (meters.on) {
-        const attributes = chatAttributes(endpoint, model);
+        const attributes: Attributes = { ...base() };
         if (facts.responseModel !== undefined) attributes[ATTR.responseModel] = facts.responseModel;
         if (error !== undefined) attributes[ATTR.errorType] = errorType(error);
         meters.modelDuration.record((performance.now() - started) / 1000, attributes);
@@ -110,29 +113,21 @@ function chatAttributes(endpoint: ResolvedModelEndpoint, model: string): Attribu
  * Runs one tool call of the model's in an `execute_tool {tool}` span. The tools Concord runs for
  * a model (MCP tools, `send_to_agent`) are all functions it calls on the model's behalf.
  */
-export async function inToolSpan<T>(
+export function inToolSpan<T>(
   tool: string,
   callId: string,
   parent: Context,
   run: (trace: Context) => Promise<T>,
 ): Promise<T> {
-  const span = startSpan(SPAN.executeTool(tool), SpanKind.INTERNAL, parent);
-  if (span.isRecording()) {
-    span.setAttributes({
-      [ATTR.genAiOperation]: 'execute_tool',
-      [ATTR.toolName]: tool,
-      [ATTR.toolCallId]: callId,
-      [ATTR.toolType]: 'function',
-    });
-  }
-  try {
+  const attributes = (): Attributes => ({
+    [ATTR.genAiOperation]: 'execute_tool',
+    [ATTR.toolName]: tool,
+    [ATTR.toolCallId]: callId,
+    [ATTR.toolType]: 'function',
+  });
+  return inSpan(SPAN.executeTool(tool), parent, attributes, (span) => {
     const trace = withSpan(parent, span);
     // Active too, for a context manager: libraries the tool uses see the span.
-    const result = await runWithin(trace, () => run(trace));
-    span.end();
-    return result;
-  } catch (error) {
-    endSpan(span, error);
-    throw error;
-  }
+    return runWithin(trace, () => run(trace));
+  });
 }

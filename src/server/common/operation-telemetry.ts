@@ -223,7 +223,8 @@ export class OperationTelemetry {
             }
           },
           async return(value?: unknown): Promise<IteratorResult<string>> {
-            self.endStream(closedBy(signal()) === 'completed' ? 'disconnected' : closedBy(signal()));
+            const closed = closedBy(signal());
+            self.endStream(closed === 'completed' ? 'disconnected' : closed);
             await inner.return?.(value);
             return { done: true, value: undefined };
           },
@@ -242,7 +243,7 @@ export class OperationTelemetry {
     if (facts !== undefined) {
       facts.binding = this.#binding;
       facts.version = this.#version;
-      if (this.#operation !== undefined) facts.operation = JSON_RPC_METHOD_NAMES['1.0'][this.#operation];
+      if (this.#operation !== undefined) facts.operation = operationSpanName(this.#operation);
       if (this.#taskId !== undefined) facts.taskId = this.#taskId;
       const principal = call?.user?.name;
       if (principal !== undefined) facts.principal = principal;

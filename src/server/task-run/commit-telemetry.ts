@@ -6,6 +6,7 @@
  */
 import type { StreamResponse } from '../../protocol/index.js';
 import type { TaskCommit, TaskStore } from '../../store/internal.js';
+import { stateOf } from './task-streams.js';
 import {
   ATTR,
   contextHeaders,
@@ -63,12 +64,7 @@ export function countTransitions(events: readonly StreamResponse[]): void {
   const meters = instruments();
   if (!meters.on) return;
   for (const event of events) {
-    const state =
-      'statusUpdate' in event
-        ? event.statusUpdate.status.state
-        : 'task' in event
-          ? event.task.status.state
-          : undefined;
+    const state = stateOf(event);
     if (state !== undefined) meters.taskTransitions.add(1, { [ATTR.taskState]: state });
   }
 }
