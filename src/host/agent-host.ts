@@ -36,6 +36,7 @@ import { DefinitionError, type DefinitionProblem } from './definitions/index.js'
 import { directoryCardJson, listing, type ListedAgent } from './host-directory.js';
 import type { HostExtension } from './host-extensions.js';
 import type { RemoteAgents } from './remote-agents.js';
+import type { HostIdentity } from './security/index.js';
 import { buildHostParts, type HostParts } from './host-parts.js';
 import { mountAgent, type MountedAgent, type PreparedUpdate } from './mounted-agent.js';
 import { publicJwks } from './signing-keys.js';
@@ -303,14 +304,27 @@ export class AgentHost implements HttpApp {
    * may read the details of `/readyz` besides loopback callers (decision 0158).
    */
   async authenticates(request: HttpRequest): Promise<boolean> {
+    return (await this.identify(request)) !== undefined;
+  }
+
+  /**
+   * The caller `request`'s credentials prove, by any of the host's schemes (any scope), or
+   * undefined: who signed in to the console (decision 0159). Undefined on a host without schemes.
+   */
+  async identify(request: HttpRequest): Promise<HostIdentity | undefined> {
     const { auth, config } = this.state.parts;
-    if (auth === undefined || config.security === undefined) return false;
+    if (auth === undefined || config.security === undefined) return undefined;
     const alternatives = Object.keys(config.security.schemes).map((name) => ({ [name]: [] }));
     try {
-      return (await auth.authenticate(request, alternatives)) !== undefined;
+      return await auth.authenticate(request, alternatives);
     } catch {
-      return false;
+      return undefined;
     }
+  }
+
+  /** Which listener this view serves: the public one, or the internal one that shows every agent. */
+  get listener(): 'public' | 'internal' {
+    return this.view;
   }
 
   /** The cluster this host is an instance of, if any. */

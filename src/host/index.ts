@@ -4,7 +4,13 @@
  */
 export { AgentHost, type AgentHostOptions, type ReloadReport } from './agent-host.js';
 
-export { createHost, startHost, type RunningHost, type StartHostOptions } from './serve-host.js';
+export {
+  createHost,
+  startHost,
+  type HostConsoleOptions,
+  type RunningHost,
+  type StartHostOptions,
+} from './serve-host.js';
 export { loadHost, DefinitionError, type DefinitionProblem } from './definitions/index.js';
 
 export {

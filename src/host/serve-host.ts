@@ -33,7 +33,10 @@ import { publicAddressOf } from './public-address.js';
 import { loadPeer } from '../peers/index.js';
 import { OpsFront, type ReadinessCheck } from './health.js';
 import type { MountedAgent } from './mounted-agent.js';
-import type { Cluster } from '../server/internal.js';
+import type { Cluster, HttpApp } from '../server/internal.js';
+import { ConsoleAssets } from './console/console-assets.js';
+import { ConsoleFront } from './console/console-front.js';
+import { TraceIndex } from './console/trace-index.js';
 
 /** Options of `startHost`. */
 export interface StartHostOptions {
@@ -125,6 +128,21 @@ export interface StartHostOptions {
    * there is one, else on the public one (decision 0158). `concord serve --metrics`.
    */
   metrics?: (() => Promise<string>) | undefined;
+  /**
+   * The Concord Console at `/console/` (decision 0159): on by default on a listener bound to
+   * loopback, off on any other unless `enabled: true`; `false` turns it off everywhere.
+   */
+  console?: HostConsoleOptions | boolean | undefined;
+}
+
+/** Options of the console (`concord serve --console`, `--no-console`, `--console-trace-url`). */
+export interface HostConsoleOptions {
+  /** True: on every listener; false: on none; absent: on loopback listeners. */
+  enabled?: boolean | undefined;
+  /** A trace viewer's URL with `{traceId}` in it, for the links from a task to its trace. */
+  traceUrl?: string | undefined;
+  /** Keep each task's trace id for those links (on when the process traces). */
+  traces?: boolean | undefined;
 }
 
 /** A running host. */
@@ -140,6 +158,8 @@ export interface RunningHost {
   internalUrl?: string;
   /** The gRPC listener's `host:port`, when one was asked for. */
   grpcTarget?: string;
+  /** Where the console is served (`<listener>console/`), one per listener that serves it. */
+  readonly consoleUrls: readonly string[];
   /** Each agent's task store by agent id (a reload replaces the agent's), e.g. for its schema version. */
   readonly stores: ReadonlyMap<string, TaskStore>;
   /** From now on `/readyz` answers 503, before `close` stops the listeners (decision 0158). */
@@ -266,7 +286,9 @@ export async function startHost(target: string, options: StartHostOptions = {}):
   const checks = (): ReadinessCheck[] => readinessChecks(stores, host.cluster, host.mounted);
   const authorized = (request: Parameters<AgentHost['authenticates']>[0]) => host.authenticates(request);
   const metrics = options.metrics;
-  const front = new OpsFront(host, {
+  const consoleSetup = consoleFor(options);
+  const publicView = consoleSetup.wrap(host, options.host ?? '127.0.0.1');
+  const front = new OpsFront(publicView, {
     checks,
     authorized,
     ...(options.internalPort === undefined ? { metrics } : {}),
@@ -279,7 +301,7 @@ export async function startHost(target: string, options: StartHostOptions = {}):
   const served = {
     ...options.connections,
     shutdownGraceMs: options.shutdownGraceMs,
-    onAccess: options.onAccess,
+    onAccess: consoleSetup.onAccess(options.onAccess),
   };
   const running: RunningServer = await listen(front, {
     ...served,
@@ -290,8 +312,10 @@ export async function startHost(target: string, options: StartHostOptions = {}):
   });
   let internal: RunningServer | undefined;
   let internalFront: OpsFront | undefined;
+  let internalView: HttpApp | undefined;
   if (options.internalPort !== undefined) {
-    internalFront = new OpsFront(host.internalView(), { checks, authorized, metrics });
+    internalView = consoleSetup.wrap(host.internalView(), options.internalHost ?? '127.0.0.1');
+    internalFront = new OpsFront(internalView, { checks, authorized, metrics });
     internal = await listen(internalFront, {
       ...served,
       port: options.internalPort,
@@ -316,6 +340,10 @@ export async function startHost(target: string, options: StartHostOptions = {}):
     ...(publicUrl === undefined ? {} : { publicUrl }),
     ...(internal === undefined ? {} : { internalUrl: internal.url }),
     ...(grpc === undefined ? {} : { grpcTarget: grpc.target }),
+    consoleUrls: [
+      ...(publicView instanceof ConsoleFront ? [`${running.url}console/`] : []),
+      ...(internal !== undefined && internalView instanceof ConsoleFront ? [`${internal.url}console/`] : []),
+    ],
     drain() {
       front.drain();
       internalFront?.drain();
@@ -391,4 +419,38 @@ export function clusterCheck(cluster: Cluster): ReadinessCheck {
       if (cluster.bus.listening?.() === false) throw new Error('the cluster bus is disconnected');
     },
   };
+}
+
+/**
+ * Where the console is served and what it is given (decision 0159): each listener gets it when
+ * `enabled` says so, or by default when bound to loopback. With `traces`, the listeners' access
+ * entries feed the index the console links tasks to traces from.
+ */
+function consoleFor(options: StartHostOptions): {
+  wrap(view: AgentHost, bound: string): HttpApp;
+  onAccess(hook: StartHostOptions['onAccess']): StartHostOptions['onAccess'];
+} {
+  const settings =
+    typeof options.console === 'boolean' ? { enabled: options.console } : (options.console ?? {});
+  const traces = settings.traces === true ? new TraceIndex() : undefined;
+  const assets = new ConsoleAssets();
+  return {
+    wrap(view, bound) {
+      const on = settings.enabled ?? isLoopbackHost(bound);
+      return on ? new ConsoleFront(view, { traceUrl: settings.traceUrl, traces, assets }) : view;
+    },
+    onAccess(hook) {
+      if (traces === undefined) return hook;
+      return (entry) => {
+        traces.record(entry);
+        hook?.(entry);
+      };
+    },
+  };
+}
+
+/** True for a bind address only this machine can reach. */
+export function isLoopbackHost(bound: string): boolean {
+  const host = bound.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }

@@ -46,6 +46,7 @@ import { RETENTION_OPTIONS, RETENTION_USAGE, retentionFlags } from './retention-
 import { isAgentModule, loadAgent, type ExampleRequest } from './load-agent.js';
 import { asUsage, UsageError } from '../exit-codes.js';
 import { PUBLIC_FLAG_OPTIONS, publicFlags } from './public-flags.js';
+import { CONSOLE_OPTIONS, CONSOLE_USAGE, consoleFlags } from './console-flags.js';
 import { loadPeer } from '../../peers/index.js';
 import { clusterCheck, OpsFront, type ReadinessCheck } from '../../host/internal.js';
 import {
@@ -88,6 +89,7 @@ ${CLUSTER_USAGE}
   --max-agent-hops <n>  how many agent-to-agent sends one chain may make, 1-64 (default: the
                         config's maxAgentHops, else 8); a send past it is refused (host only)
   --watch               dev mode: reload when a definition, the config or a handler changes (host only)
+${CONSOLE_USAGE}
 ${PROCESS_USAGE}
   --help                show this help
 
@@ -117,6 +119,7 @@ export async function serveCommand(args: string[], out: (line: string) => void):
       ...PUBLIC_FLAG_OPTIONS,
       'max-agent-hops': { type: 'string' },
       watch: { type: 'boolean', default: false },
+      ...CONSOLE_OPTIONS,
       ...PROCESS_OPTIONS,
       help: { type: 'boolean', default: false },
     },
@@ -157,6 +160,8 @@ export async function serveCommand(args: string[], out: (line: string) => void):
       proc,
     );
   }
+  if (values.console === true)
+    throw new UsageError('--console: the console is served by a host of agents, not a code agent module');
   const line = proc.line;
 
   const dataDir = resolve(values['data-dir'] ?? '.concord');
@@ -372,6 +377,9 @@ interface HostFlags {
   'max-agent-hops'?: string | undefined;
   address: PublicAddress;
   watch?: boolean | undefined;
+  console?: boolean | undefined;
+  'no-console'?: boolean | undefined;
+  'console-trace-url'?: string | undefined;
 }
 
 async function serveHost(target: string, flags: HostFlags, proc: ServeProcess): Promise<number> {
@@ -383,6 +391,7 @@ async function serveHost(target: string, flags: HostFlags, proc: ServeProcess): 
       throw new UsageError(`--internal-port: expected 0-65535, got ${flags['internal-port']}`);
   }
   const maxAgentHops = maxAgentHopsFlag(flags['max-agent-hops']);
+  const consoleSettings = consoleFlags(flags, process.env, proc.telemetry?.tracesRecording === true);
   const running = await startHost(target, {
     port: flags.port,
     host: flags.host ?? '127.0.0.1',
@@ -405,6 +414,7 @@ async function serveHost(target: string, flags: HostFlags, proc: ServeProcess): 
     onAccess: proc.onAccess,
     shutdownGraceMs: proc.shutdownGraceMs,
     metrics: proc.telemetry?.scrape,
+    console: consoleSettings,
   });
   const { url, config } = running;
   logMigrations(proc, new Set(running.stores.values()));
@@ -418,6 +428,7 @@ async function serveHost(target: string, flags: HostFlags, proc: ServeProcess): 
   if (exposed.length === 1) out(`  root: ${url} also serves ${exposed[0]!.id} (the only public agent)`);
   out(`  listing: ${url}agents`);
   if (running.internalUrl !== undefined) out(`  internal listener: ${running.internalUrl}`);
+  for (const where of running.consoleUrls) out(`  console: ${where}`, { event: 'console', url: where });
   if (running.grpcTarget !== undefined) out(`  gRPC: ${running.grpcTarget} serves ${exposed[0]!.id}`);
   const push = config.push ?? { enabled: true, allow: [] };
   const allowed = [...push.allow, ...(flags['push-allow'] ?? [])];

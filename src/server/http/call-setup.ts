@@ -124,7 +124,7 @@ export async function setupCall(
  * (`Bearer`, RFC 6750 §3; `Basic`, RFC 7617); OAuth and OpenID Connect are bearer tokens; API keys
  * have no registered scheme, so Concord names where the key goes.
  */
-export function authenticateChallenge(card: AgentCard): string {
+export function authenticateChallenge(card: Pick<AgentCard, 'securitySchemes'>): string {
   const challenges = new Set<string>();
   for (const scheme of Object.values(card.securitySchemes ?? {})) {
     if ('httpAuthSecurityScheme' in scheme) {

@@ -1,0 +1,6 @@
+/** Placeholder until this page lands in this change series (issue 26). */
+import type { PageProps } from '../app';
+
+export function EvidencePage(_props: PageProps) {
+  return <h1>EvidencePage</h1>;
+}
