@@ -31,6 +31,8 @@ import type { HostConfig } from './host-config.js';
 import { DEFAULT_MAX_AGENT_HOPS, maxAgentHopsProblem } from './agent-hops.js';
 import { createAgentSender } from './agent-sender.js';
 import { handleApprovals } from './approvals-api.js';
+import { handleEvidence } from './evidence-api.js';
+import { handlePushDeliveries } from './push-api.js';
 import { handleContracts } from './contracts-api.js';
 import { DefinitionError, type DefinitionProblem } from './definitions/index.js';
 import { directoryCardJson, listing, type ListedAgent } from './host-directory.js';
@@ -381,13 +383,15 @@ export class AgentHost implements HttpApp {
     if (sub === '/contracts' || sub.startsWith('/contracts/')) {
       return handleContracts(inner, sub, agent.definition);
     }
-    if (sub === '/approvals' || sub.startsWith('/approvals/')) {
-      return handleApprovals(inner, sub, agent.server, {
-        config: this.state.parts.config,
-        auth: this.state.parts.auth,
-        internal: this.view === 'internal',
-      });
-    }
+    const owners = {
+      config: this.state.parts.config,
+      auth: this.state.parts.auth,
+      internal: this.view === 'internal',
+    };
+    if (sub === '/approvals' || sub.startsWith('/approvals/'))
+      return handleApprovals(inner, sub, agent.server, owners);
+    if (sub === '/push' || sub.startsWith('/push/')) return handlePushDeliveries(inner, sub, agent, owners);
+    if (sub === '/evidence' || sub.startsWith('/evidence/')) return handleEvidence(inner, sub, agent, owners);
     return agent.server.handle(inner);
   }
 

@@ -16,11 +16,9 @@ import {
   type HttpRequest,
   type HttpResponse,
 } from '../server/internal.js';
-import type { HostConfig } from './host-config.js';
-import type { HostAuthenticator } from './security/index.js';
+import { ownerOf, type OwnerAccess } from './owner-access.js';
 
-/** The scope that makes a caller an owner who may decide approvals. */
-export const APPROVAL_SCOPE = 'agents:approve';
+export { APPROVAL_SCOPE } from './owner-access.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const STATUSES = new Set(['pending', 'approved', 'rejected']);
@@ -30,10 +28,10 @@ export async function handleApprovals(
   request: HttpRequest,
   path: string,
   server: A2AServer,
-  access: { config: HostConfig; auth: HostAuthenticator | undefined; internal: boolean },
+  access: OwnerAccess,
 ): Promise<HttpResponse> {
   try {
-    const by = await owner(request, access);
+    const by = await ownerOf(request, access, 'Approvals');
     const rest = path.slice('/approvals'.length);
     if (rest === '' || rest === '/') {
       if (request.method !== 'GET') throw notAllowed(request.method);
@@ -79,24 +77,6 @@ export async function handleApprovals(
     if (a2a.entry.httpStatus === 401) headers['www-authenticate'] = authenticateChallenge(server.agentCard);
     return { status: a2a.entry.httpStatus, headers, body: JSON.stringify(toRestErrorBody(a2a)) };
   }
-}
-
-/** The deciding principal; refuses callers who are not owners. */
-async function owner(
-  request: HttpRequest,
-  access: { config: HostConfig; auth: HostAuthenticator | undefined; internal: boolean },
-): Promise<string> {
-  const { auth, config } = access;
-  if (auth === undefined || config.security === undefined) {
-    // No way to authenticate anyone: only the host's own tools, on the internal listener.
-    if (access.internal) return 'internal';
-    throw new A2AError('MethodNotFoundError', 'Approvals are served on the internal listener of this host');
-  }
-  const alternatives = Object.keys(config.security.schemes).map((name) => ({ [name]: [APPROVAL_SCOPE] }));
-  const identity = await auth.authenticate(request, alternatives);
-  if (identity === undefined)
-    throw new A2AError('UnauthenticatedError', 'Deciding approvals requires authentication');
-  return identity.name;
 }
 
 async function readReason(request: HttpRequest): Promise<string | undefined> {
