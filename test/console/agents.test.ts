@@ -11,6 +11,7 @@ import {
   browserMissing,
   launchBrowser,
   recordedPage,
+  screenshot,
   serveConsole,
   type ServedConsole,
 } from './browser.js';
@@ -55,6 +56,7 @@ describe.skipIf(browserMissing !== undefined)('console: agents', () => {
       .poll(() => page.getByLabel('Agent card, A2A 0.3').innerText())
       .toContain('"protocolVersion": "0.3');
 
+    await screenshot(page, 'agents');
     expect(await axeViolations(page)).toEqual([]);
     const origin = new URL(host.internalConsoleUrl!).origin;
     expect(recorded.foreign(origin)).toEqual([]);

@@ -4,7 +4,7 @@
  * every request it makes and every Content-Security-Policy report, and an axe-core scan run in
  * the page. Suites skip, saying why, where no Chromium is installed; `.ci/run` installs it.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { serve, type Served } from '../cli/serve-helpers.js';
@@ -134,3 +134,13 @@ export async function serveConsole(
 
 /** Where screenshots of the pages go (committed, shown in docs/guides/console.md). */
 export const SCREENSHOT_DIR = new URL('../../docs/images/console/', import.meta.url);
+
+/**
+ * Saves the page as `docs/images/console/<name>.png` when CONCORD_SCREENSHOTS is set
+ * (`npm run console:screenshots`); the suites' normal runs write nothing.
+ */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  if (process.env.CONCORD_SCREENSHOTS === undefined) return;
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: new URL(`${name}.png`, SCREENSHOT_DIR).pathname, fullPage: true });
+}
