@@ -18,6 +18,7 @@ import {
   serveConsole,
   type RecordedPage,
   type ServedConsole,
+  screenshot,
 } from './browser.js';
 
 const streams = (recorded: RecordedPage) =>
@@ -89,6 +90,7 @@ describe.skipIf(browserMissing !== undefined)('console: try it', () => {
     expect(await taskLink.getAttribute('href')).toMatch(/^#\/tasks\/researcher\/[0-9a-f-]{36}$/);
 
     expect(streams(recorded)).toHaveLength(1);
+    await screenshot(page, 'try-it');
     expect(await axeViolations(page)).toEqual([]);
     expect(recorded.foreign(new URL(pipeline.internalConsoleUrl!).origin)).toEqual([]);
     expect(recorded.errors).toEqual([]);
