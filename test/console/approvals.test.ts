@@ -1,7 +1,7 @@
 /**
  * The console's Approvals page in a real browser (issue 26, decisions 0017, 0159), on a secured
  * host (test/console/fixtures/approvals): without credentials only the sign-in form shows; signed
- * in as an owner (a JWT with `agents:approve`), a held `payments.pay` task sent over HTTP by a
+ * in as a caller without the owner scope it says why it shows nothing; signed in as an owner (a JWT with `agents:approve`), a held `payments.pay` task sent over HTTP by a
  * caller appears in the queue, is approved with a reason, runs to completion, and the audit trail
  * names the owner and the reason. No request leaves the origin, axe finds nothing serious.
  */
@@ -77,6 +77,26 @@ describe.skipIf(browserMissing !== undefined)('console: approvals', () => {
 
     expect(await axeViolations(page)).toEqual([]);
     expect(recorded.foreign(new URL(host.consoleUrl).origin)).toEqual([]);
+    expect(recorded.errors.filter((e) => !/Failed to load resource.*401/.test(e))).toEqual([]);
+    await recorded.close();
+  });
+
+  it('tells a signed-in caller without the owner scope why it sees no approvals', async () => {
+    const recorded = await recordedPage(browser);
+    const { page } = recorded;
+    await page.goto(host.consoleUrl);
+    await page.getByLabel('Token').fill(caller);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByText('signed in as caller-bo').count()).toBe(1);
+    await page.getByRole('link', { name: 'Approvals' }).click();
+    const notice = page.getByRole('alert');
+    await expect.poll(() => notice.count()).toBe(1);
+    expect(await notice.innerText()).toContain('need credentials holding the agents:approve scope');
+    // Still signed in: the owner API was not asked (its 401 would send the console to sign-in).
+    expect(await page.getByRole('navigation').count()).toBe(1);
+    expect(recorded.requests.filter((url) => url.includes('/approvals'))).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
+    // The one refusal is the session asked before signing in.
     expect(recorded.errors.filter((e) => !/Failed to load resource.*401/.test(e))).toEqual([]);
     await recorded.close();
   });

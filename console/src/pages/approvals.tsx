@@ -8,7 +8,13 @@
  */
 import { useState } from 'preact/hooks';
 import { ApiError } from '../api/http';
-import { decideApproval, getApproval, listApprovals, type ListedAgent } from '../api/host';
+import {
+  decideApproval,
+  getApproval,
+  listApprovals,
+  type ConsoleSession,
+  type ListedAgent,
+} from '../api/host';
 import type { PageProps } from '../app';
 import { ErrorNotice, Loaded, Time, useLoad } from '../components/common';
 import { href } from '../route';
@@ -16,8 +22,9 @@ import { href } from '../route';
 type Status = 'pending' | 'approved' | 'rejected';
 const STATUSES: Status[] = ['pending', 'approved', 'rejected'];
 
-export function ApprovalsPage({ agents, route }: PageProps) {
-  const agent = route.params[0] ?? agents[0]?.id;
+export function ApprovalsPage({ session, agents, route }: PageProps) {
+  const owner = isOwner(session);
+  const agent = owner ? (route.params[0] ?? agents[0]?.id) : undefined;
   const wanted = route.query.get('status');
   const status = STATUSES.find((s) => s === wanted);
   const chosen = route.params[1];
@@ -54,7 +61,9 @@ export function ApprovalsPage({ agents, route }: PageProps) {
           </select>
         </label>
       </form>
-      {agent === undefined ? (
+      {!owner ? (
+        <NotOwner />
+      ) : agent === undefined ? (
         <p>This listener shows no agents.</p>
       ) : queue.error !== undefined ? (
         <OwnerError error={queue.error} what="approvals" />
@@ -218,6 +227,30 @@ function ApprovalDetail({ agent, id, onDecided }: { agent: string; id: string; o
         </Loaded>
       )}
     </section>
+  );
+}
+
+/**
+ * Whether the session may use the owner APIs, as far as the console can tell: on a secured host
+ * only credentials holding the owner scope (owner-access.ts). The host would answer 401, which
+ * sends the whole console back to sign-in; asking first keeps the visitor where they are.
+ */
+export function isOwner(session: ConsoleSession): boolean {
+  return !session.secured || session.scopes.includes(OWNER_SCOPE);
+}
+
+const OWNER_SCOPE = 'agents:approve';
+
+/** Said instead of asking the host, to a signed-in visitor without the owner scope. */
+export function NotOwner() {
+  return (
+    <div class="notice error" role="alert">
+      <p>
+        <strong>Only the agents' owners see this.</strong> Owner APIs (approvals, push deliveries, evidence)
+        need credentials holding the {OWNER_SCOPE} scope; yours do not. Sign out and sign in with such
+        credentials.
+      </p>
+    </div>
   );
 }
 

@@ -9,9 +9,10 @@ import { getEvidence, type EvidenceChainView } from '../api/host';
 import type { PageProps } from '../app';
 import { Loaded, Time, useLoad } from '../components/common';
 import { href } from '../route';
-import { AgentPicker, OwnerError } from './approvals';
+import { AgentPicker, isOwner, NotOwner, OwnerError } from './approvals';
 
-export function EvidencePage({ agents, route }: PageProps) {
+export function EvidencePage({ session, agents, route }: PageProps) {
+  const owner = isOwner(session);
   const agent = route.params[0] ?? agents[0]?.id;
   const taskId = route.query.get('taskId') ?? '';
   const contextId = route.query.get('contextId') ?? '';
@@ -21,7 +22,7 @@ export function EvidencePage({ agents, route }: PageProps) {
     setTask(taskId);
     setContext(contextId);
   }, [taskId, contextId]);
-  const asked = agent !== undefined && (taskId !== '' || contextId !== '');
+  const asked = owner && agent !== undefined && (taskId !== '' || contextId !== '');
   const chains = useLoad(
     () =>
       asked
@@ -68,7 +69,9 @@ export function EvidencePage({ agents, route }: PageProps) {
         </label>
         <button type="submit">Show evidence</button>
       </form>
-      {agent === undefined ? (
+      {!owner ? (
+        <NotOwner />
+      ) : agent === undefined ? (
         <p>This listener shows no agents.</p>
       ) : !asked ? (
         <p>Give a task id or a context id to see the evidence recorded about it.</p>
