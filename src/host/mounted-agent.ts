@@ -22,6 +22,7 @@ import {
   type OrphanPolicy,
   type ContractGate,
   type PushOptions,
+  type ServerExtension,
 } from '../server/internal.js';
 import type { TaskStore } from '../store/index.js';
 import { buildAgent, type AgentBuild } from './agent-build.js';
@@ -70,6 +71,8 @@ export interface PreparedUpdate {
 export interface MountedAgent {
   readonly definition: AgentDefinition;
   readonly server: A2AServer;
+  /** The extensions the agent was mounted with (the evidence owner API reads their services). */
+  readonly extensions: readonly ServerExtension[];
   /** The agent also served at another base URL (same tasks); one alias per URL, kept up to date. */
   alias(baseUrl: string): A2AServer;
   /** Builds the agent for a changed definition or host config, without serving it yet. */
@@ -129,6 +132,7 @@ export async function mountAgent(definition: AgentDefinition, context: MountCont
       return slot.ready;
     },
     server,
+    extensions,
     alias(baseUrl) {
       let alias = aliases.get(baseUrl);
       if (alias === undefined) {
