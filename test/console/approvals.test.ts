@@ -17,6 +17,7 @@ import {
   recordedPage,
   serveConsole,
   type ServedConsole,
+  screenshot,
 } from './browser.js';
 
 const FIXTURE = join(import.meta.dirname, 'fixtures/approvals');
@@ -75,6 +76,7 @@ describe.skipIf(browserMissing !== undefined)('console: approvals', () => {
     // The only agent-related request is the refused session; no agent API was asked.
     expect(recorded.requests.filter((url) => url.includes('/agents'))).toEqual([]);
 
+    await screenshot(page, 'sign-in');
     expect(await axeViolations(page)).toEqual([]);
     expect(recorded.foreign(new URL(host.consoleUrl).origin)).toEqual([]);
     expect(recorded.errors.filter((e) => !/Failed to load resource.*401/.test(e))).toEqual([]);
@@ -152,6 +154,7 @@ describe.skipIf(browserMissing !== undefined)('console: approvals', () => {
     expect(decision).toContain('Reason: Invoice INV-7 checked');
     await expect.poll(() => page.getByRole('button', { name: 'Approve' }).count()).toBe(0);
 
+    await screenshot(page, 'approvals');
     expect(await axeViolations(page)).toEqual([]);
     expect(recorded.foreign(new URL(host.consoleUrl).origin)).toEqual([]);
     expect(recorded.errors.filter((e) => !/Failed to load resource.*401/.test(e))).toEqual([]);

@@ -14,6 +14,7 @@ import {
   recordedPage,
   serveConsole,
   type ServedConsole,
+  screenshot,
 } from './browser.js';
 
 const SELLER_MANDATE = 'aump_mnd_demo_seller_001';
@@ -79,6 +80,7 @@ describe.skipIf(browserMissing !== undefined)('console: mandates', () => {
     expect(texts.join('\n')).toContain('offer_received · received');
     expect(texts.join('\n')).toContain(sellerTask);
     expect(await seller.locator('code.hash').innerText()).toBe(sellerHead);
+    await screenshot(page, 'evidence');
     expect(await axeViolations(page)).toEqual([]);
 
     // The buyer's chain mentions the same task: its offer was answered by it. Chosen in the form.
