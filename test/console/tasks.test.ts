@@ -255,3 +255,87 @@ describe.skipIf(browserMissing !== undefined)('console: push deliveries of a fai
     await recorded.close();
   });
 });
+
+describe.skipIf(browserMissing !== undefined)('console: a running task', () => {
+  let browser: Browser;
+  let host: ServedConsole;
+  let dir: string;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    // An agent that works for as many milliseconds as the message says, then answers.
+    dir = mkdtempSync(join(tmpdir(), 'concord-console-live-'));
+    writeFileSync(
+      join(dir, 'slow.mjs'),
+      `export const executor = {
+  async execute(context, updater) {
+    const ms = Number(context.message.parts[0].text);
+    updater.startWork('working');
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    updater.addArtifact([{ text: 'slept ' + ms }], { name: 'result' });
+    updater.complete();
+  },
+};
+`,
+    );
+    writeFileSync(
+      join(dir, 'concord.config.json5'),
+      `{ agents: { list: [{ id: 'slow', description: 'Takes its time', exposed: true, handler: './slow.mjs' }] } }`,
+    );
+    host = await serveConsole(dir, ['--internal-port', '0']);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await host?.stop();
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function start(ms: number): Promise<string> {
+    const response = await fetch(`${host.consoleUrl.replace(/console\/$/, '')}agents/slow/message:send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+      body: JSON.stringify({
+        message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: String(ms) }] },
+        configuration: { returnImmediately: true },
+      }),
+    });
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { task: { id: string } }).task.id;
+  }
+
+  it('follows a running task live until it ends, and stops following on request', async () => {
+    const recorded = await recordedPage(browser);
+    const notFound: string[] = [];
+    recorded.page.on('response', (response) => {
+      if (response.status() === 404) notFound.push(response.url());
+    });
+    const { page } = recorded;
+    const follow = await start(1500);
+    await page.goto(`${host.consoleUrl}#/tasks/slow/${follow}`);
+    await page.getByRole('button', { name: 'Resubscribe' }).click();
+    const events = page.getByRole('list', { name: 'Live events' });
+    await expect.poll(() => page.getByText('The stream ended.').count(), { timeout: 10_000 }).toBe(1);
+    expect(await events.innerText()).toContain('artifact result');
+    expect(await events.innerText()).toContain('status: completed');
+    // The task is read again once its stream ends; the events stay, and no Resubscribe is offered.
+    await expect.poll(() => page.locator('dl.facts').innerText()).toContain('completed');
+    expect(await page.getByRole('button', { name: 'Resubscribe' }).count()).toBe(0);
+    await expect
+      .poll(() => page.getByRole('list', { name: 'Artifacts' }).innerText())
+      .toContain('slept 1500');
+    expect(await axeViolations(page)).toEqual([]);
+
+    const stop = await start(5000);
+    await page.goto(`${host.consoleUrl}#/tasks/slow/${stop}`);
+    await page.getByRole('button', { name: 'Resubscribe' }).click();
+    await expect.poll(() => page.getByText(/Following the task/).count()).toBe(1);
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await expect.poll(() => page.getByText('Stopped following the task.').count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Resubscribe' }).count()).toBe(1);
+    expect(recorded.foreign(new URL(host.consoleUrl).origin)).toEqual([]);
+    // Only the trace look-ups may 404 (the host knows no trace of these tasks).
+    expect(notFound.filter((url) => !url.includes('/console/api/traces?'))).toEqual([]);
+    expect(recorded.errors.filter((e) => !/status of 404/.test(e))).toEqual([]);
+    await recorded.close();
+  });
+});

@@ -308,11 +308,12 @@ function TaskBody({ agent, task, reload }: { agent: ListedAgent; task: Task; rel
         </ul>
       )}
       <h3>Live events</h3>
-      {isTerminalState(task.status.state) ? (
-        <p class="muted">The task has ended: no more events will come.</p>
-      ) : (
-        <LiveEvents agent={agent.id} taskId={task.id} onEnd={reload} />
-      )}
+      <LiveEvents
+        agent={agent.id}
+        taskId={task.id}
+        ended={isTerminalState(task.status.state)}
+        onEnd={reload}
+      />
     </>
   );
 }
@@ -354,8 +355,21 @@ function describe(event: StreamResponse): string {
   return `message from ${roleName(event.message.role)}`;
 }
 
-/** SubscribeToTask: events appended as they arrive, until the task ends or the reader stops. */
-function LiveEvents({ agent, taskId, onEnd }: { agent: string; taskId: string; onEnd: () => void }) {
+/**
+ * SubscribeToTask: events appended as they arrive, until the task ends or the reader stops. It
+ * stays in place when the task, read again at the stream's end, has ended, so its events remain.
+ */
+function LiveEvents({
+  agent,
+  taskId,
+  ended,
+  onEnd,
+}: {
+  agent: string;
+  taskId: string;
+  ended: boolean;
+  onEnd: () => void;
+}) {
   const [events, setEvents] = useState<StreamResponse[]>([]);
   const [phase, setPhase] = useState<'idle' | 'live' | 'ended' | 'stopped'>('idle');
   const [error, setError] = useState<unknown>(undefined);
@@ -383,10 +397,11 @@ function LiveEvents({ agent, taskId, onEnd }: { agent: string; taskId: string; o
     }
   };
 
+  if (ended && phase === 'idle') return <p class="muted">The task has ended: no more events will come.</p>;
   return (
     <>
       <div class="toolbar">
-        {phase === 'live' ? (
+        {ended ? null : phase === 'live' ? (
           <button type="button" class="secondary" onClick={() => abort.current?.abort()}>
             Stop
           </button>
