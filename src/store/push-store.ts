@@ -133,6 +133,11 @@ export interface PushStore {
   claimDue(now: number, limit: number, leaseMs: number): Promise<PushOutboxEntry[]>;
   /** When the earliest entry that `claimDue` could hand out becomes due (epoch ms), if any. */
   nextDueAt(): Promise<number | undefined>;
+  /**
+   * The entries still owed for the task (every config), oldest first, as they stand: read only,
+   * nothing is claimed or counted. For the owner's view of pending deliveries (decision 0159).
+   */
+  listPending(taskId: string): Promise<PushOutboxEntry[]>;
   /** Ends a claim: removes a delivered entry, reschedules it, or moves it to the dead letters. */
   settle(entryId: number, settlement: PushSettlement): Promise<void>;
   listDeadLetters(query?: DeadLetterQuery): Promise<DeadLetterPage>;

@@ -144,6 +144,49 @@ export function describePushStoreSuite(name: string, open: OpenPushStore): void 
         ]);
       });
 
+      it('lists the entries pending for a task, every config, oldest first, without claiming them', async () => {
+        await create();
+        await create('t2');
+        await push.putConfig(pushConfig('t1', 'a'));
+        await push.putConfig(pushConfig('t1', 'b'));
+        await push.putConfig(pushConfig('t2', 'a'));
+        await store.commit({ ...ANON, task: working, expectedVersion: 1, events: [statusEvent(working)] });
+        const w2 = makeTask('t2', { state: 'TASK_STATE_WORKING' });
+        await store.commit({ ...ANON, task: w2, expectedVersion: 1, events: [statusEvent(w2)] });
+        await store.commit({ ...ANON, task: done, expectedVersion: 2, events: [statusEvent(done)] });
+        const pending = await push.listPending('t1');
+        expect(pending.map((e) => [e.configId, e.firstSeq, e.attempts, e.task.status.state])).toEqual([
+          ['a', 2, 0, 'TASK_STATE_WORKING'],
+          ['b', 2, 0, 'TASK_STATE_WORKING'],
+          ['a', 3, 0, 'TASK_STATE_COMPLETED'],
+          ['b', 3, 0, 'TASK_STATE_COMPLETED'],
+        ]);
+        expect(pending.map((e) => e.id)).toEqual([...pending.map((e) => e.id)].sort((x, y) => x - y));
+        expect(pending[0]!.events).toEqual([statusEvent(working)]);
+        // Nothing was claimed: both heads of t1 and the head of t2 are still due, counted once now.
+        const claimed = await push.claimDue(Date.now(), 10, 60_000);
+        expect(claimed.map((e) => [e.taskId, e.configId, e.attempts])).toEqual([
+          ['t1', 'a', 1],
+          ['t1', 'b', 1],
+          ['t2', 'a', 1],
+        ]);
+        // A failed try shows as it stands; a delivered entry leaves the list.
+        await push.settle(claimed[0]!.id, {
+          outcome: 'retry',
+          deliveredSeq: 1,
+          nextAttemptAt: Date.now() + 60_000,
+          error: 'HTTP 502',
+        });
+        await push.settle(claimed[1]!.id, { outcome: 'delivered' });
+        const after = await push.listPending('t1');
+        expect(after.map((e) => [e.id, e.configId, e.attempts, e.lastError])).toEqual([
+          [claimed[0]!.id, 'a', 1, 'HTTP 502'],
+          [pending[2]!.id, 'a', 0, undefined],
+          [pending[3]!.id, 'b', 0, undefined],
+        ]);
+        expect(await push.listPending('nope')).toEqual([]);
+      });
+
       it('respects the claim limit, oldest first', async () => {
         for (const id of ['t1', 't2', 't3']) {
           await create(id);

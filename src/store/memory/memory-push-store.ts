@@ -160,6 +160,13 @@ export class MemoryPushStore implements PushStore {
     return Promise.resolve(earliest);
   }
 
+  listPending(taskId: string): Promise<PushOutboxEntry[]> {
+    const pending: PushOutboxEntry[] = [];
+    // Insertion order is id order (requeueing keeps it so), which is the port's oldest first.
+    for (const { entry } of this.outbox.values()) if (entry.taskId === taskId) pending.push({ ...entry });
+    return Promise.resolve(pending);
+  }
+
   settle(entryId: number, settlement: PushSettlement): Promise<void> {
     const pending = this.outbox.get(entryId);
     if (pending === undefined) return Promise.resolve();

@@ -133,6 +133,15 @@ export class PostgresPushStore implements PushStore {
     return rows[0] === undefined ? undefined : Number(rows[0].due_at);
   }
 
+  async listPending(taskId: string): Promise<PushOutboxEntry[]> {
+    // push_outbox_by_config (task_id, config_id, id) serves the task's rows.
+    const { rows } = await this.query<OutboxRow>(
+      `SELECT ${OUTBOX_COLUMNS} FROM push_outbox WHERE task_id = $1 ORDER BY id`,
+      [taskId],
+    );
+    return rows.map(toEntry);
+  }
+
   async settle(entryId: number, s: PushSettlement): Promise<void> {
     switch (s.outcome) {
       case 'retry':

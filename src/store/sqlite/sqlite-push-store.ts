@@ -52,6 +52,7 @@ export class SqlitePushStore implements PushStore {
   private readonly selectDue: Database.Statement<[now: number, limit: number], number>;
   private readonly selectNextDue: Database.Statement<[], number | null>;
   private readonly selectDead: Database.Statement<[afterId: number, limit: number], DeadRow>;
+  private readonly selectPending: Database.Statement<[taskId: string], OutboxRow>;
   private readonly putTx: Database.Transaction<(config: PushConfigRecord) => void>;
   private readonly deleteTx: Database.Transaction<(taskId: string, id: string) => boolean>;
   private readonly claimTx: Database.Transaction<
@@ -96,6 +97,10 @@ export class SqlitePushStore implements PushStore {
       .pluck();
     this.selectDead = db.prepare(
       `SELECT ${OUTBOX_COLUMNS}, url, reason, failed_at FROM push_dead_letters WHERE id > ? ORDER BY id LIMIT ?`,
+    );
+    // push_outbox_by_config (task_id, config_id, id) serves the task's rows.
+    this.selectPending = db.prepare(
+      `SELECT ${OUTBOX_COLUMNS} FROM push_outbox WHERE task_id = ? ORDER BY id`,
     );
     const taskExists = db.prepare<[string], number>('SELECT 1 FROM tasks WHERE id = ?').pluck();
     const deleteConfig = db.prepare<[string, string]>(
@@ -259,6 +264,10 @@ export class SqlitePushStore implements PushStore {
 
   nextDueAt(): Promise<number | undefined> {
     return this.attempt(() => this.selectNextDue.get() ?? undefined);
+  }
+
+  listPending(taskId: string): Promise<PushOutboxEntry[]> {
+    return this.attempt(() => this.selectPending.all(taskId).map(toEntry));
   }
 
   settle(entryId: number, settlement: PushSettlement): Promise<void> {
