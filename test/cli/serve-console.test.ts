@@ -125,7 +125,8 @@ describe('concord serve: the console', () => {
       );
       expect(spans.some((s) => s.traceId === traceId)).toBe(true);
       const unknown = await fetch(`${internal}console/api/traces?agent=researcher&task=nope`);
-      expect(unknown.status).toBe(404);
+      expect(unknown.status).toBe(200);
+      expect(await unknown.json()).toEqual({ traceId: null });
     } finally {
       await receiver.close();
     }

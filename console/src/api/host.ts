@@ -57,12 +57,8 @@ export async function getSchemes(): Promise<ConsoleScheme[]> {
 
 /** The trace id of a task's first traced call, or undefined when none is known. */
 export async function getTraceId(agent: string, task: string): Promise<string | undefined> {
-  try {
-    const query = new URLSearchParams({ agent, task });
-    return (await callJson<{ traceId: string }>(`api/traces?${query.toString()}`)).traceId;
-  } catch {
-    return undefined;
-  }
+  const query = new URLSearchParams({ agent, task });
+  return (await callJson<{ traceId: string | null }>(`api/traces?${query.toString()}`)).traceId ?? undefined;
 }
 
 // Approvals: `/agents/<id>/approvals` (decision 0017).

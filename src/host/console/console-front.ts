@@ -9,7 +9,8 @@
  * - `GET /console/api/schemes`: how to sign in — the schemes the host's cards declare, no secret;
  * - `GET /console/api/session`: who the credentials prove (401 without valid ones on a host with
  *   security), which listener this is, and the trace viewer link template;
- * - `GET /console/api/traces?agent=&task=`: the trace id of a task's first traced call.
+ * - `GET /console/api/traces?agent=&task=`: the trace id of a task's first traced call (null
+ *   when none is known).
  *
  * The page keeps the credential in the tab's session storage and sends it on every request, as
  * the card's scheme says; the host has no console session, cookie or other private way in.
@@ -128,14 +129,9 @@ export class ConsoleFront implements HttpApp {
       });
       return this.json(400, errorBody(error));
     }
-    const traceId = this.options.traces?.traceOf(agent, task);
-    if (traceId === undefined) {
-      return this.json(
-        404,
-        errorBody(new A2AError('TaskNotFoundError', `No trace is known for task ${task}`)),
-      );
-    }
-    return this.json(200, { traceId });
+    // Not knowing a trace is an answer, not an error: tracing may be off, or the task older
+    // than this process (the page then shows no link).
+    return this.json(200, { traceId: this.options.traces?.traceOf(agent, task) ?? null });
   }
 
   private schemes(): ConsoleScheme[] {
