@@ -9,18 +9,12 @@
  * scope (`agents:approve`). A host without security serves it on the internal listener only, to
  * its own tools on loopback; the public listener then answers 404.
  */
-import { A2AError, toA2AError, toRestErrorBody } from '../protocol/internal.js';
-import {
-  authenticateChallenge,
-  type A2AServer,
-  type HttpRequest,
-  type HttpResponse,
-} from '../server/internal.js';
-import { ownerOf, type OwnerAccess } from './owner-access.js';
+import { A2AError } from '../protocol/internal.js';
+import type { A2AServer, HttpRequest, HttpResponse } from '../server/internal.js';
+import { notAllowed, ownerJson, ownerOf, ownerRefusal, type OwnerAccess } from './owner-access.js';
 
 export { APPROVAL_SCOPE } from './owner-access.js';
 
-const JSON_HEADERS = { 'content-type': 'application/json' };
 const STATUSES = new Set(['pending', 'approved', 'rejected']);
 
 /** Answers an approvals request for one agent; `path` is below `/agents/<id>`. */
@@ -52,7 +46,7 @@ export async function handleApprovals(
         ...(pageSize === null ? {} : { pageSize: Number(pageSize) }),
         ...(pageToken === null ? {} : { pageToken }),
       });
-      return json(200, page);
+      return ownerJson(200, page);
     }
     const match = /^\/([^/:]+)(?::(approve|reject))?$/.exec(rest);
     if (match === null) throw new A2AError('MethodNotFoundError', `No approvals route at ${path}`);
@@ -60,7 +54,7 @@ export async function handleApprovals(
     const action = match[2];
     if (action === undefined) {
       if (request.method !== 'GET') throw notAllowed(request.method);
-      return json(200, await server.handler.getApproval(id));
+      return ownerJson(200, await server.handler.getApproval(id));
     }
     if (request.method !== 'POST') throw notAllowed(request.method);
     const reason = await readReason(request);
@@ -69,13 +63,9 @@ export async function handleApprovals(
       by,
       ...(reason === undefined ? {} : { reason }),
     });
-    return json(200, outcome);
+    return ownerJson(200, outcome);
   } catch (error) {
-    const a2a = toA2AError(error);
-    const headers: Record<string, string> = { ...JSON_HEADERS };
-    // RFC 9110 §11.6.1: a 401 says how to authenticate, as the agent's own endpoints do.
-    if (a2a.entry.httpStatus === 401) headers['www-authenticate'] = authenticateChallenge(server.agentCard);
-    return { status: a2a.entry.httpStatus, headers, body: JSON.stringify(toRestErrorBody(a2a)) };
+    return ownerRefusal(error, server.agentCard);
   }
 }
 
@@ -96,12 +86,4 @@ async function readReason(request: HttpRequest): Promise<string | undefined> {
     });
   }
   return reason;
-}
-
-function notAllowed(method: string): A2AError {
-  return new A2AError('MethodNotFoundError', `${method} is not allowed here`);
-}
-
-function json(status: number, body: unknown): HttpResponse {
-  return { status, headers: { ...JSON_HEADERS }, body: JSON.stringify(body) };
 }

@@ -16,12 +16,11 @@
  * extension service that keeps them — the AUMP runtime, found by its `verify(mandateId)`. An agent
  * without both has no evidence to show: 404. Owners only, as the approvals API (owner-access.ts).
  */
-import { A2AError, toA2AError, toRestErrorBody } from '../protocol/internal.js';
-import { authenticateChallenge, type HttpRequest, type HttpResponse } from '../server/internal.js';
+import { A2AError } from '../protocol/internal.js';
+import type { HttpRequest, HttpResponse } from '../server/internal.js';
 import type { MountedAgent } from './mounted-agent.js';
-import { ownerOf, type OwnerAccess } from './owner-access.js';
+import { notAllowed, ownerJson, ownerOf, ownerRefusal, type OwnerAccess } from './owner-access.js';
 
-const JSON_HEADERS = { 'content-type': 'application/json' };
 const FILTERS = ['taskId', 'contextId', 'mandateId'] as const;
 
 /** What an evidence-keeping extension service offers (the AUMP runtime's `verify`). */
@@ -52,8 +51,7 @@ export async function handleEvidence(
     if (path !== '/evidence' && path !== '/evidence/') {
       throw new A2AError('MethodNotFoundError', `No evidence route at ${path}`);
     }
-    if (request.method !== 'GET')
-      throw new A2AError('MethodNotFoundError', `${request.method} is not allowed here`);
+    if (request.method !== 'GET') throw notAllowed(request.method);
     const { field, value } = filterOf(request.query);
     const store = agent.server.store.evidence;
     const verifier = verifierOf(agent);
@@ -71,14 +69,9 @@ export async function handleEvidence(
       if (field !== 'mandateId' && !events.some((event) => mentions(event, field, value))) continue;
       chains.push({ mandateId: name, events, verification: await verification(verifier, name) });
     }
-    return json(200, { chains });
+    return ownerJson(200, { chains });
   } catch (error) {
-    const a2a = toA2AError(error);
-    const headers: Record<string, string> = { ...JSON_HEADERS };
-    // RFC 9110 §11.6.1: a 401 says how to authenticate, as the agent's own endpoints do.
-    if (a2a.entry.httpStatus === 401)
-      headers['www-authenticate'] = authenticateChallenge(agent.server.agentCard);
-    return { status: a2a.entry.httpStatus, headers, body: JSON.stringify(toRestErrorBody(a2a)) };
+    return ownerRefusal(error, agent.server.agentCard);
   }
 }
 
@@ -132,8 +125,4 @@ async function verification(verifier: ChainVerifier, mandateId: string): Promise
     problems: found.problems.map((problem) => problem.message),
     ...(found.head === undefined ? {} : { headHash: found.head }),
   };
-}
-
-function json(status: number, body: unknown): HttpResponse {
-  return { status, headers: { ...JSON_HEADERS }, body: JSON.stringify(body) };
 }

@@ -4,8 +4,8 @@
  * (`agents:approve`), or, on a host without security, only the host's own tools on the internal
  * listener (the public one then answers 404, as if the route did not exist).
  */
-import { A2AError } from '../protocol/internal.js';
-import type { HttpRequest } from '../server/internal.js';
+import { A2AError, toA2AError, toRestErrorBody, type AgentCard } from '../protocol/internal.js';
+import { authenticateChallenge, type HttpRequest, type HttpResponse } from '../server/internal.js';
 import type { HostConfig } from './host-config.js';
 import type { HostAuthenticator } from './security/index.js';
 
@@ -32,4 +32,27 @@ export async function ownerOf(request: HttpRequest, access: OwnerAccess, what: s
   const identity = await auth.authenticate(request, alternatives);
   if (identity === undefined) throw new A2AError('UnauthenticatedError', `${what} require authentication`);
   return identity.name;
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+/** An owner API's JSON answer. */
+export function ownerJson(status: number, body: unknown): HttpResponse {
+  return { status, headers: { ...JSON_HEADERS }, body: JSON.stringify(body) };
+}
+
+/** The refusal of a method an owner route does not take. */
+export function notAllowed(method: string): A2AError {
+  return new A2AError('MethodNotFoundError', `${method} is not allowed here`);
+}
+
+/**
+ * What went wrong, in the HTTP+JSON error envelope with its status; a 401 says how to
+ * authenticate (RFC 9110 §11.6.1), as the agent's own endpoints do with `card`.
+ */
+export function ownerRefusal(error: unknown, card: Pick<AgentCard, 'securitySchemes'>): HttpResponse {
+  const a2a = toA2AError(error);
+  const headers: Record<string, string> = { ...JSON_HEADERS };
+  if (a2a.entry.httpStatus === 401) headers['www-authenticate'] = authenticateChallenge(card);
+  return { status: a2a.entry.httpStatus, headers, body: JSON.stringify(toRestErrorBody(a2a)) };
 }

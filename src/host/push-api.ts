@@ -13,33 +13,17 @@
  * own business, readable with GetTask), nor anything of the configs' secrets. Only the agent's
  * owners may call it (owner-access.ts); without push on the agent every route answers 404.
  */
-import { A2AError, toA2AError, toRestErrorBody } from '../protocol/internal.js';
-import { authenticateChallenge, type HttpRequest, type HttpResponse } from '../server/internal.js';
-import type { PushDeadLetter, PushOutboxEntry, PushStore } from '../store/index.js';
+import { A2AError } from '../protocol/internal.js';
+import type { HttpRequest, HttpResponse } from '../server/internal.js';
+import type {
+  PushDeadLetter,
+  PushDeadLetterView,
+  PushDeliveryView,
+  PushOutboxEntry,
+  PushStore,
+} from '../store/internal.js';
 import type { MountedAgent } from './mounted-agent.js';
-import { ownerOf, type OwnerAccess } from './owner-access.js';
-
-const JSON_HEADERS = { 'content-type': 'application/json' };
-
-/** A pending delivery as the API shows it (console/src/api/host.ts `PushDelivery`). */
-export interface PushDeliveryView {
-  id: number;
-  taskId: string;
-  configId: string;
-  firstSeq: number;
-  lastSeq: number;
-  deliveredSeq: number;
-  attempts: number;
-  lastError?: string;
-  createdAt: string;
-}
-
-/** A dead letter as the API shows it (console/src/api/host.ts `PushDeadLetterView`). */
-export interface PushDeadLetterView extends PushDeliveryView {
-  url: string;
-  reason: string;
-  failedAt: string;
-}
+import { notAllowed, ownerJson, ownerOf, ownerRefusal, type OwnerAccess } from './owner-access.js';
 
 /** Answers a push deliveries request for one agent; `path` is below `/agents/<id>`. */
 export async function handlePushDeliveries(
@@ -61,7 +45,7 @@ export async function handlePushDeliveries(
         });
       }
       const pending = await store.listPending(taskId);
-      return json(200, { deliveries: pending.map(deliveryView) });
+      return ownerJson(200, { deliveries: pending.map(deliveryView) });
     }
     if (rest === '/dead-letters') {
       if (request.method !== 'GET') throw notAllowed(request.method);
@@ -73,7 +57,7 @@ export async function handlePushDeliveries(
         ...(pageToken === null ? {} : { pageToken }),
       });
       const letters = taskId === '' ? page.deadLetters : page.deadLetters.filter((d) => d.taskId === taskId);
-      return json(200, { deadLetters: letters.map(deadLetterView), nextPageToken: page.nextPageToken });
+      return ownerJson(200, { deadLetters: letters.map(deadLetterView), nextPageToken: page.nextPageToken });
     }
     const match = /^\/dead-letters\/([^/:]+):requeue$/.exec(rest);
     if (match === null) throw new A2AError('MethodNotFoundError', `No push route at ${path}`);
@@ -89,14 +73,9 @@ export async function handlePushDeliveries(
     if (!(await store.requeueDeadLetter(id))) {
       throw new A2AError('TaskNotFoundError', `No dead letter ${id}`);
     }
-    return json(200, { requeued: true });
+    return ownerJson(200, { requeued: true });
   } catch (error) {
-    const a2a = toA2AError(error);
-    const headers: Record<string, string> = { ...JSON_HEADERS };
-    // RFC 9110 §11.6.1: a 401 says how to authenticate, as the agent's own endpoints do.
-    if (a2a.entry.httpStatus === 401)
-      headers['www-authenticate'] = authenticateChallenge(agent.server.agentCard);
-    return { status: a2a.entry.httpStatus, headers, body: JSON.stringify(toRestErrorBody(a2a)) };
+    return ownerRefusal(error, agent.server.agentCard);
   }
 }
 
@@ -128,18 +107,5 @@ function deliveryView(entry: PushOutboxEntry): PushDeliveryView {
 }
 
 function deadLetterView(letter: PushDeadLetter): PushDeadLetterView {
-  return {
-    ...deliveryView(letter),
-    url: letter.url,
-    reason: letter.reason,
-    failedAt: letter.failedAt,
-  };
-}
-
-function notAllowed(method: string): A2AError {
-  return new A2AError('MethodNotFoundError', `${method} is not allowed here`);
-}
-
-function json(status: number, body: unknown): HttpResponse {
-  return { status, headers: { ...JSON_HEADERS }, body: JSON.stringify(body) };
+  return { ...deliveryView(letter), url: letter.url, reason: letter.reason, failedAt: letter.failedAt };
 }
