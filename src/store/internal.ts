@@ -7,7 +7,11 @@
 export * from './index.js';
 export { scopedIdempotencyKey, IdempotencyKeyConflictError } from './task-store.js';
 export { DEFAULT_APPROVAL_PAGE_SIZE, MAX_APPROVAL_PAGE_SIZE } from './approval-store.js';
-export { DEFAULT_DEAD_LETTER_PAGE_SIZE } from './push-store.js';
+export {
+  DEFAULT_DEAD_LETTER_PAGE_SIZE,
+  type PushDeadLetterView,
+  type PushDeliveryView,
+} from './push-store.js';
 export {
   replyMaxAge,
   type ReplyScope,

@@ -81,6 +81,13 @@ export interface PushDeadLetter extends PushOutboxEntry {
 }
 
 /**
+ * An entry or dead letter without the events, the task snapshot and the trace context it holds:
+ * what the host's push deliveries API answers and the console shows (decision 0159).
+ */
+export type PushDeliveryView = Omit<PushOutboxEntry, 'events' | 'task' | 'traceContext'>;
+export type PushDeadLetterView = Omit<PushDeadLetter, 'events' | 'task' | 'traceContext'>;
+
+/**
  * How a claimed entry ended. `attempts` is the count of the delivery the entry owes next (the one
  * that failed): after an event went out during the claim it is no longer the claim's count, which
  * stands when `attempts` is absent (decision 0145).

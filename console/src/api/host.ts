@@ -5,12 +5,13 @@
  * server's.
  */
 import type { ApprovalEvent, ApprovalRecord } from '../../../src/store/approval-store';
+import type { PushDeadLetterView, PushDeliveryView } from '../../../src/store/push-store';
 import type { NamedContractSpec } from '../../../src/contracts/contract-types';
 import { agentBase } from './a2a';
 import { callJson } from './http';
 import type { ConsoleScheme } from './session';
 
-export type { ApprovalEvent, ApprovalRecord, NamedContractSpec };
+export type { ApprovalEvent, ApprovalRecord, NamedContractSpec, PushDeadLetterView, PushDeliveryView };
 
 /** One agent of `GET /agents`. */
 export interface ListedAgent {
@@ -95,31 +96,9 @@ export function decideApproval(
 
 // Push deliveries: `/agents/<id>/push/...` (decision 0159).
 
-/** A delivery still owed: one commit's events for one config, as the outbox holds it. */
-export interface PushDelivery {
-  id: number;
-  taskId: string;
-  configId: string;
-  firstSeq: number;
-  lastSeq: number;
-  /** Events up to this sequence number went out. */
-  deliveredSeq: number;
-  /** Tries of the next event, this one included. */
-  attempts: number;
-  lastError?: string;
-  createdAt: string;
-}
-
-/** A delivery given up after its last attempt. */
-export interface PushDeadLetterView extends PushDelivery {
-  url: string;
-  reason: string;
-  failedAt: string;
-}
-
-export async function listDeliveries(id: string, taskId: string): Promise<PushDelivery[]> {
+export async function listDeliveries(id: string, taskId: string): Promise<PushDeliveryView[]> {
   const query = new URLSearchParams({ taskId }).toString();
-  return (await callJson<{ deliveries: PushDelivery[] }>(`${agentBase(id)}push/deliveries?${query}`))
+  return (await callJson<{ deliveries: PushDeliveryView[] }>(`${agentBase(id)}push/deliveries?${query}`))
     .deliveries;
 }
 

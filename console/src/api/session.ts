@@ -4,16 +4,9 @@
  * card declares its scheme (decision 0159). The console has no login of its own.
  */
 
-/** A sign-in scheme as `/console/api/schemes` describes it (what a card publishes). */
-export interface ConsoleScheme {
-  name: string;
-  type: 'http' | 'apiKey';
-  scheme?: string;
-  bearerFormat?: string;
-  in?: 'header' | 'query' | 'cookie';
-  keyName?: string;
-  description?: string;
-}
+import type { ConsoleScheme } from '../../../src/host/console/console-scheme';
+
+export type { ConsoleScheme };
 
 /** The credential in use: the scheme it is for, and its value. */
 export interface Credential {

@@ -27,6 +27,7 @@ import {
 import type { AgentHost } from '../agent-host.js';
 import type { SecuritySchemeConfig } from '../host-config.js';
 import { ConsoleAssets, CONSOLE_SECURITY_HEADERS } from './console-assets.js';
+import type { ConsoleScheme } from './console-scheme.js';
 import type { TraceIndex } from './trace-index.js';
 
 export const CONSOLE_PATH = '/console';
@@ -39,18 +40,6 @@ export interface ConsoleFrontOptions {
   traces?: TraceIndex | undefined;
   /** The built files; one instance may serve several listeners. */
   assets?: ConsoleAssets | undefined;
-}
-
-/** A sign-in scheme as the page shows it: what a card publishes of it, never a key or secret. */
-export interface ConsoleScheme {
-  name: string;
-  type: 'http' | 'apiKey';
-  scheme?: string;
-  bearerFormat?: string;
-  in?: 'header' | 'query' | 'cookie';
-  /** The header, query parameter or cookie name of an API key. */
-  keyName?: string;
-  description?: string;
 }
 
 /** An HttpApp answering the console's routes and passing everything else to the host view. */
