@@ -6,7 +6,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Task } from '../../src/protocol/index.js';
+import { buyListing } from '../helpers/aump-deal.js';
 import {
   axeViolations,
   browserMissing,
@@ -29,24 +29,8 @@ describe.skipIf(browserMissing !== undefined)('console: mandates', () => {
   beforeAll(async () => {
     browser = await launchBrowser();
     host = await serveConsole('examples/aump-negotiation', ['--internal-port', '0']);
-    const response = await fetch(`${host.url}agents/buyer/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'SendMessage',
-        params: {
-          message: {
-            messageId: crypto.randomUUID(),
-            role: 'ROLE_USER',
-            parts: [{ data: { listing: 'listing_ping_pong_001', seller: `${host.url}agents/seller/` } }],
-          },
-        },
-      }),
-    });
-    const body = (await response.json()) as { result?: { task?: Task } };
-    expect(body.result?.task?.status.state).toBe('TASK_STATE_COMPLETED');
+    const task = await buyListing(host.url);
+    expect(task?.status.state).toBe('TASK_STATE_COMPLETED');
     // The seller's task of the offer, as its evidence names it (the internal listener's owner API).
     const internal = new URL('../', host.internalConsoleUrl!).href;
     const chains = (await (

@@ -6,7 +6,7 @@
  * agent without AUMP answering 404.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Task } from '../../src/protocol/index.js';
+import { buyListing } from '../helpers/aump-deal.js';
 import { serve, type Served } from '../cli/serve-helpers.js';
 
 const SELLER_MANDATE = 'aump_mnd_demo_seller_001';
@@ -58,24 +58,8 @@ describe('the evidence API', () => {
   let sellerContext: string;
 
   beforeAll(async () => {
-    const response = await fetch(`${host.url}agents/buyer/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'SendMessage',
-        params: {
-          message: {
-            messageId: crypto.randomUUID(),
-            role: 'ROLE_USER',
-            parts: [{ data: { listing: 'listing_ping_pong_001', seller: `${host.url}agents/seller/` } }],
-          },
-        },
-      }),
-    });
-    const body = (await response.json()) as { result?: { task?: Task } };
-    expect(body.result?.task?.status.state).toBe('TASK_STATE_COMPLETED');
+    const task = await buyListing(host.url);
+    expect(task?.status.state).toBe('TASK_STATE_COMPLETED');
     // The seller's own chain names the seller's task and context of the offer it received.
     const seller = await evidence(internal, 'seller', `?mandateId=${SELLER_MANDATE}`);
     const received = (seller.body.chains as ChainView[])[0]!.events.find(

@@ -7,16 +7,11 @@
  * the internal listener of a host without security; elsewhere the page says why it sees nothing.
  */
 import { useState } from 'preact/hooks';
-import { ApiError } from '../api/http';
-import {
-  decideApproval,
-  getApproval,
-  listApprovals,
-  type ConsoleSession,
-  type ListedAgent,
-} from '../api/host';
+import { decideApproval, getApproval, listApprovals } from '../api/host';
 import type { PageProps } from '../app';
+import { AgentPicker } from '../components/agent-picker';
 import { ErrorNotice, Loaded, Time, useLoad } from '../components/common';
+import { isOwner, NotOwner, OwnerError } from '../components/owner';
 import { href } from '../route';
 
 type Status = 'pending' | 'approved' | 'rejected';
@@ -227,76 +222,5 @@ function ApprovalDetail({ agent, id, onDecided }: { agent: string; id: string; o
         </Loaded>
       )}
     </section>
-  );
-}
-
-/**
- * Whether the session may use the owner APIs, as far as the console can tell: on a secured host
- * only credentials holding the owner scope (owner-access.ts). The host would answer 401, which
- * sends the whole console back to sign-in; asking first keeps the visitor where they are.
- */
-export function isOwner(session: ConsoleSession): boolean {
-  return !session.secured || session.scopes.includes(OWNER_SCOPE);
-}
-
-const OWNER_SCOPE = 'agents:approve';
-
-/** Said instead of asking the host, to a signed-in visitor without the owner scope. */
-export function NotOwner() {
-  return (
-    <div class="notice error" role="alert">
-      <p>
-        <strong>Only the agents' owners see this.</strong> Owner APIs (approvals, push deliveries, evidence)
-        need credentials holding the {OWNER_SCOPE} scope; yours do not. Sign out and sign in with such
-        credentials.
-      </p>
-    </div>
-  );
-}
-
-/** The agent select of the owner pages. */
-export function AgentPicker({
-  agents,
-  value,
-  onChange,
-}: {
-  agents: ListedAgent[];
-  value: string | undefined;
-  onChange: (id: string) => void;
-}) {
-  return (
-    <label>
-      Agent
-      <select value={value ?? ''} onChange={(e) => onChange((e.target as HTMLSelectElement).value)}>
-        {agents.map((a) => (
-          <option key={a.id} value={a.id}>
-            {a.name} ({a.id})
-          </option>
-        ))}
-      </select>
-    </label>
-  );
-}
-
-/**
- * An owner API's refusal, explained: 404 where this listener does not serve the owner APIs (a host
- * without security serves them on its internal listener only), 401/403 for credentials without
- * the owner scope; anything else as the host said it.
- */
-export function OwnerError({ error, what }: { error: unknown; what: string }) {
-  if (!(error instanceof ApiError) || ![401, 403, 404].includes(error.status)) {
-    return <ErrorNotice error={error} />;
-  }
-  return (
-    <div class="notice error" role="alert">
-      <p>
-        <strong>The host does not show {what} here</strong> ({error.status}: {error.message}).
-      </p>
-      <p>
-        {error.status === 404
-          ? 'Owner APIs (approvals, push deliveries, evidence) are served to owners only: on a host without security, open the console on the internal listener; on a secured host, sign in with credentials holding the agents:approve scope.'
-          : 'Owner APIs (approvals, push deliveries, evidence) need credentials holding the agents:approve scope: sign in with such credentials.'}
-      </p>
-    </div>
   );
 }

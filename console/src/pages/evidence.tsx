@@ -9,7 +9,8 @@ import { getEvidence, type EvidenceChainView } from '../api/host';
 import type { PageProps } from '../app';
 import { Loaded, Time, useLoad } from '../components/common';
 import { href } from '../route';
-import { AgentPicker, isOwner, NotOwner, OwnerError } from './approvals';
+import { AgentPicker } from '../components/agent-picker';
+import { isOwner, NotOwner, OwnerError } from '../components/owner';
 
 export function EvidencePage({ session, agents, route }: PageProps) {
   const owner = isOwner(session);

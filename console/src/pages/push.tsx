@@ -18,7 +18,8 @@ import {
 import type { PageProps } from '../app';
 import { ErrorNotice, Loaded, Time, useLoad } from '../components/common';
 import { href } from '../route';
-import { AgentSelect } from './tasks';
+import { PageButtons, usePages } from '../components/pager';
+import { AgentSelect } from '../components/agent-picker';
 
 export function PushPage({ session, agents, route }: PageProps) {
   const agent = agents.find((a) => a.id === route.params[0]) ?? agents[0];
@@ -188,9 +189,8 @@ function TaskPush({
 }
 
 function DeadLetters({ agent, session }: { agent: ListedAgent; session: ConsoleSession }) {
-  // Page tokens read so far: the last one is the page shown ('' is the first page).
-  const [tokens, setTokens] = useState<string[]>(['']);
-  const token = tokens[tokens.length - 1]!;
+  const pages = usePages();
+  const token = pages.token;
   const page = useLoad(
     () => listDeadLetters(agent.id, token === '' ? {} : { pageToken: token }),
     [agent.id, token],
@@ -271,18 +271,7 @@ function DeadLetters({ agent, session }: { agent: ListedAgent; session: ConsoleS
                   </tbody>
                 </table>
               )}
-              <div class="toolbar">
-                {tokens.length > 1 ? (
-                  <button type="button" class="secondary" onClick={() => setTokens([''])}>
-                    First page
-                  </button>
-                ) : null}
-                {value.nextPageToken === '' ? null : (
-                  <button type="button" onClick={() => setTokens([...tokens, value.nextPageToken])}>
-                    Next page
-                  </button>
-                )}
-              </div>
+              <PageButtons pages={pages} nextPageToken={value.nextPageToken} />
             </>
           )}
         </Loaded>

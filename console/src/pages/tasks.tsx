@@ -20,6 +20,8 @@ import { getTraceId, type ConsoleSession, type ListedAgent } from '../api/host';
 import type { PageProps } from '../app';
 import { ErrorNotice, Json, Loaded, StateBadge, Time, stateName, useLoad } from '../components/common';
 import { href } from '../route';
+import { PageButtons, usePages } from '../components/pager';
+import { AgentSelect } from '../components/agent-picker';
 import { isTerminalState, TASK_STATES } from '../../../src/protocol/model';
 
 type Part = Message['parts'][number];
@@ -46,29 +48,6 @@ export function TasksPage({ session, agents, route }: PageProps) {
   );
 }
 
-/** Picks the agent a page is about; the choice goes into the fragment, so it can be linked to. */
-export function AgentSelect({ agents, value, page }: { agents: ListedAgent[]; value: string; page: string }) {
-  return (
-    <form class="toolbar" onSubmit={(event) => event.preventDefault()}>
-      <label>
-        Agent
-        <select
-          value={value}
-          onChange={(event) => {
-            location.hash = href(page, (event.currentTarget as HTMLSelectElement).value);
-          }}
-        >
-          {agents.map((a) => (
-            <option key={a.id} value={a.id}>
-              {a.name} ({a.id})
-            </option>
-          ))}
-        </select>
-      </label>
-    </form>
-  );
-}
-
 /** A `datetime-local` value (the reader's time zone) as RFC 3339 UTC, or undefined if it is none. */
 function rfc3339(local: string | null): string | undefined {
   if (local === null || local === '') return undefined;
@@ -80,9 +59,8 @@ function TaskList({ agent, query }: { agent: ListedAgent; query: URLSearchParams
   const contextId = query.get('contextId') ?? '';
   const status = query.get('status') ?? '';
   const after = query.get('after') ?? '';
-  // Page tokens read so far: the last one is the page shown ('' is the first page).
-  const [tokens, setTokens] = useState<string[]>(['']);
-  const token = tokens[tokens.length - 1]!;
+  const pages = usePages();
+  const token = pages.token;
   const filter: TaskFilter = {
     ...(contextId === '' ? {} : { contextId }),
     ...(status === '' ? {} : { status: status as TaskState }),
@@ -135,7 +113,7 @@ function TaskList({ agent, query }: { agent: ListedAgent; query: URLSearchParams
           <>
             <p class="muted" role="status">
               {value.totalSize} task{value.totalSize === 1 ? '' : 's'} match
-              {tokens.length > 1 ? ` · page ${tokens.length}` : ''}
+              {pages.number > 1 ? ` · page ${pages.number}` : ''}
             </p>
             {value.tasks.length === 0 ? (
               <p>No tasks.</p>
@@ -174,18 +152,7 @@ function TaskList({ agent, query }: { agent: ListedAgent; query: URLSearchParams
                 </tbody>
               </table>
             )}
-            <div class="toolbar">
-              {tokens.length > 1 ? (
-                <button type="button" class="secondary" onClick={() => setTokens([''])}>
-                  First page
-                </button>
-              ) : null}
-              {value.nextPageToken === '' ? null : (
-                <button type="button" onClick={() => setTokens([...tokens, value.nextPageToken])}>
-                  Next page
-                </button>
-              )}
-            </div>
+            <PageButtons pages={pages} nextPageToken={value.nextPageToken} />
           </>
         )}
       </Loaded>

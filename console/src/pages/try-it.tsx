@@ -22,6 +22,7 @@ import {
 } from '../components/schema-form';
 import { addEvent, Timeline, whereOf, type TimelineEntry } from '../components/timeline';
 import { href } from '../route';
+import { AgentSelect } from '../components/agent-picker';
 // A pure module (its only value import is a constant): the console builds the same envelope,
 // as a data part with the contract media type, that Concord's own clients send.
 import { createContractMessage } from '../../../src/contracts/typed-contract';
@@ -41,18 +42,7 @@ export function TryItPage({ agents, route }: PageProps) {
   return (
     <>
       <h1>Try it</h1>
-      <label for="try-agent">Agent</label>
-      <select
-        id="try-agent"
-        value={agentId}
-        onChange={(e) => (location.hash = href('try', e.currentTarget.value))}
-      >
-        {agents.map((a) => (
-          <option key={a.id} value={a.id}>
-            {a.name} ({a.id})
-          </option>
-        ))}
-      </select>
+      <AgentSelect agents={agents} value={agentId ?? ''} page="try" />
       <Loaded state={contracts} what="the agent's contracts">
         {(published) => {
           const names = published.contracts.map((c) => c.name);
