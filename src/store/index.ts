@@ -2,6 +2,7 @@
 export {
   type TaskScope,
   type StoredTask,
+  type StoredTaskHead,
   type TaskEventRecord,
   type TaskCommit,
   type TaskQuery,

@@ -33,6 +33,16 @@ export interface StoredTask extends TaskScope {
   version: number;
 }
 
+/**
+ * What a task's row says without its snapshot: who may see it, its version and its state. A
+ * resumed stream needs no more (A2A 1.0 §3.1.6), and reading it costs the same whatever the task's
+ * history and artifacts weigh (issue 27: a task of 100,000 events resumed from a recent cursor).
+ */
+export interface StoredTaskHead extends TaskScope {
+  version: number;
+  state: TaskState;
+}
+
 /** One persisted event. `seq` starts at 1 per task and has no gaps. */
 export interface TaskEventRecord {
   seq: number;
@@ -128,6 +138,11 @@ export interface TaskStore {
    * by `scope.owner`. Invisible tasks read as absent, so their existence never leaks (A2A 1.0 §13.1).
    */
   get(taskId: string, scope: TaskScope): Promise<StoredTask | undefined>;
+  /**
+   * Reads a task's head as `get` reads the task (invisible reads as absent), without its snapshot.
+   * Optional: the server reads a store without it through `get`.
+   */
+  head?(taskId: string, scope: TaskScope): Promise<StoredTaskHead | undefined>;
   /** Reads a task's events with `seq > afterSeq`, in order. */
   readEvents(taskId: string, afterSeq: number, scope: TaskScope): Promise<TaskEventRecord[]>;
   /**

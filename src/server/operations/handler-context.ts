@@ -4,7 +4,7 @@
  * task in the caller's scope, a subscription that follows a task across a cluster (decision 0111).
  */
 import { A2AError, taskNotFound, type AgentCard } from '../../protocol/internal.js';
-import type { StoredTask, TaskScope, TaskStore } from '../../store/index.js';
+import type { StoredTask, StoredTaskHead, TaskScope, TaskStore } from '../../store/index.js';
 import type { CallContext } from '../call-context.js';
 import type { ClusterNode } from '../cluster/cluster-node.js';
 import type { ContractGate } from '../contracts/contract-gate.js';
@@ -73,6 +73,26 @@ export class HandlerContext {
     const stored = await this.store.get(taskId, scopeOf(call));
     if (stored === undefined) throw taskNotFound(taskId);
     return stored;
+  }
+
+  /**
+   * The caller's task's head (version and state), read without its snapshot where the store can
+   * (TaskStore `head`), or TaskNotFoundError as `load`.
+   */
+  async loadHead(taskId: string, call: CallContext): Promise<StoredTaskHead> {
+    const scope = scopeOf(call);
+    if (this.store.head === undefined) {
+      const stored = await this.load(taskId, call);
+      return {
+        tenant: stored.tenant,
+        owner: stored.owner,
+        version: stored.version,
+        state: stored.task.status.state,
+      };
+    }
+    const head = await this.store.head(taskId, scope);
+    if (head === undefined) throw taskNotFound(taskId);
+    return head;
   }
 
   /**

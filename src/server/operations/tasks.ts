@@ -12,7 +12,7 @@ import {
   type SubscribeToTaskRequest,
   type Task,
 } from '../../protocol/index.js';
-import type { StoredTask } from '../../store/index.js';
+import type { StoredTask, StoredTaskHead } from '../../store/index.js';
 import type { CallContext } from '../call-context.js';
 import { cancelTask as cancel } from '../task-run/task-cancel.js';
 import {
@@ -83,20 +83,22 @@ export async function subscribeToTask(
 ): Promise<EventStream> {
   context.requireStreaming();
   const scope = scopeOf(call);
+  // Checked before the subscription opens: a malformed cursor is refused with nothing to undo.
+  const after = lastEventId === undefined ? undefined : parseEventId(lastEventId);
   const subscription = context.subscribe(request.id, scope);
-  let stored: StoredTask;
-  try {
-    stored = await context.load(request.id, call);
-  } catch (error) {
-    subscription.close();
-    throw error;
-  }
-  subscription.seen?.(stored.version);
   const fill = context.gapFill(request.id, scope);
-  const state = stored.task.status.state;
-  if (lastEventId !== undefined) {
-    const after = parseEventId(lastEventId);
-    if (after >= stored.version && isTerminalState(state)) {
+  if (after !== undefined) {
+    // A resumed stream starts with the events after the cursor, not the Task (§3.1.6): the head
+    // is enough, so the cost is the events after the cursor, whatever the task weighs (issue 27).
+    let head: StoredTaskHead;
+    try {
+      head = await context.loadHead(request.id, call);
+    } catch (error) {
+      subscription.close();
+      throw error;
+    }
+    subscription.seen?.(head.version);
+    if (after >= head.version && isTerminalState(head.state)) {
       subscription.close();
       return empty();
     }
@@ -111,6 +113,15 @@ export async function subscribeToTask(
       fill,
     );
   }
+  let stored: StoredTask;
+  try {
+    stored = await context.load(request.id, call);
+  } catch (error) {
+    subscription.close();
+    throw error;
+  }
+  subscription.seen?.(stored.version);
+  const state = stored.task.status.state;
   if (isTerminalState(state)) {
     subscription.close();
     // 1.0 says error (§3.1.6); the 0.3 proto returns the task and closes (decision 0004).

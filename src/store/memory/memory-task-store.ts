@@ -19,6 +19,7 @@ import {
   IdempotencyKeyConflictError,
   VersionConflictError,
   type StoredTask,
+  type StoredTaskHead,
   type TaskCommit,
   type TaskEventRecord,
   type TaskPage,
@@ -133,6 +134,13 @@ export class MemoryTaskStore implements TaskStore {
     } catch (error) {
       return Promise.reject(error);
     }
+  }
+
+  head(taskId: string, scope: TaskScope): Promise<StoredTaskHead | undefined> {
+    const entry = this.tasks.get(taskId);
+    if (entry === undefined || !visible(entry, scope)) return Promise.resolve(undefined);
+    const { tenant, owner, version, state } = entry;
+    return Promise.resolve({ tenant, owner, version, state });
   }
 
   readEvents(taskId: string, afterSeq: number, scope: TaskScope): Promise<TaskEventRecord[]> {

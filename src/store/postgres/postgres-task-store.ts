@@ -14,6 +14,7 @@ import {
   IdempotencyKeyConflictError,
   VersionConflictError,
   type StoredTask,
+  type StoredTaskHead,
   type TaskCommit,
   type TaskEventRecord,
   type TaskPage,
@@ -216,6 +217,23 @@ export class PostgresTaskStore implements TaskStore {
       return undefined;
     }
     return { tenant: row.tenant, owner: row.owner, version: row.version, task: row.snapshot };
+  }
+
+  async head(taskId: string, scope: TaskScope): Promise<StoredTaskHead | undefined> {
+    if (hasNul(taskId, scope.tenant, scope.owner)) return undefined;
+    const { rows } = await this.db.query<StoredTaskHead>(
+      {
+        name: 'concord-head',
+        text: 'SELECT tenant, owner, version, state FROM tasks WHERE id = $1',
+        values: [taskId],
+      },
+      CLOSED,
+    );
+    const row = rows[0];
+    if (row === undefined || row.tenant !== scope.tenant || (row.owner !== '' && row.owner !== scope.owner)) {
+      return undefined;
+    }
+    return row;
   }
 
   async readEvents(taskId: string, afterSeq: number, scope: TaskScope): Promise<TaskEventRecord[]> {

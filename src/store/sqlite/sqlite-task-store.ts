@@ -18,6 +18,7 @@ import { replyMaxAge } from '../reply-store.js';
 import {
   scopedIdempotencyKey,
   type StoredTask,
+  type StoredTaskHead,
   type TaskCommit,
   type TaskEventRecord,
   type TaskPage,
@@ -179,6 +180,20 @@ export class SqliteTaskStore implements TaskStore {
         version: row.version,
         task: JSON.parse(row.snapshot) as Task,
       };
+    });
+  }
+
+  head(taskId: string, scope: TaskScope): Promise<StoredTaskHead | undefined> {
+    return this.attempt(() => {
+      const row = this.sql.selectTaskHead.get(taskId);
+      if (
+        row === undefined ||
+        row.tenant !== scope.tenant ||
+        (row.owner !== '' && row.owner !== scope.owner)
+      ) {
+        return undefined;
+      }
+      return row;
     });
   }
 

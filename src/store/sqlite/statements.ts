@@ -3,6 +3,7 @@
  * more than running it, and the write path runs these thousands of times a second.
  */
 import type Database from 'better-sqlite3';
+import type { TaskState } from '../../protocol/model.js';
 import type { EventRow } from './event-rows.js';
 
 /** The stored row of a task, minus the snapshot. */
@@ -25,6 +26,11 @@ export interface TaskRow extends Omit<TaskHead, 'push_configs' | 'held_keys'> {
 export interface Statements {
   selectHead: Database.Statement<[id: string], TaskHead>;
   selectTask: Database.Statement<[id: string], TaskRow>;
+  /** The head `TaskStore.head` reads: no snapshot. */
+  selectTaskHead: Database.Statement<
+    [id: string],
+    { tenant: string; owner: string; version: number; state: TaskState }
+  >;
   insertTask: Database.Statement<
     [
       id: string,
@@ -69,6 +75,7 @@ export function prepareStatements(db: Database.Database): Statements {
   return {
     selectHead: db.prepare('SELECT tenant, owner, version, push_configs, held_keys FROM tasks WHERE id = ?'),
     selectTask: db.prepare('SELECT tenant, owner, version, snapshot FROM tasks WHERE id = ?'),
+    selectTaskHead: db.prepare('SELECT tenant, owner, version, state FROM tasks WHERE id = ?'),
     insertTask: db.prepare(
       `INSERT INTO tasks (id, tenant, owner, context_id, state, status_ts, version, snapshot, held_keys)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,

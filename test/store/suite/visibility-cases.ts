@@ -51,6 +51,23 @@ export function describeVisibilityCases(ctx: SuiteContext): void {
       expect(forBob.totalSize).toBe(1);
     });
 
+    it('reads a head as get reads the task: version and state, invisible as absent', async () => {
+      await ctx.create('mine', {}, acme);
+      const w = makeTask('mine', { state: 'TASK_STATE_WORKING' });
+      await ctx.store.commit({ ...acme, task: w, expectedVersion: 1, events: [statusEvent(w)] });
+      // Every store Concord ships reads heads; the port leaves it optional for others.
+      expect(typeof ctx.store.head).toBe('function');
+      expect(await ctx.store.head!('mine', acme)).toEqual({
+        tenant: 'acme',
+        owner: 'alice',
+        version: 2,
+        state: 'TASK_STATE_WORKING',
+      });
+      expect(await ctx.store.head!('mine', globex)).toBeUndefined();
+      expect(await ctx.store.head!('mine', { tenant: 'acme', owner: 'bob' })).toBeUndefined();
+      expect(await ctx.store.head!('missing', acme)).toBeUndefined();
+    });
+
     it('keeps the creating owner when another visible caller continues a task', async () => {
       await ctx.create('open', {}, { tenant: 'acme', owner: '' });
       const w = makeTask('open', { state: 'TASK_STATE_WORKING' });
