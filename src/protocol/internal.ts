@@ -6,6 +6,7 @@
  */
 export * from './index.js';
 export { isKnownRole } from './model.js';
+export { appendArtifactChunk } from './artifact-chunks.js';
 export { taskNotFound, invalidParams, toA2AError } from './errors.js';
 export { type WireDialect, type WireCodec } from './codec.js';
 export {

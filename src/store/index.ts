@@ -3,6 +3,7 @@ export {
   type TaskScope,
   type StoredTask,
   type StoredTaskHead,
+  type TaskReadOptions,
   type TaskEventRecord,
   type TaskCommit,
   type TaskQuery,

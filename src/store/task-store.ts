@@ -43,6 +43,15 @@ export interface StoredTaskHead extends TaskScope {
   state: TaskState;
 }
 
+/**
+ * What a read of one task needs (a hint: a store may return more, and the caller trims). A long
+ * task's GetTask with `historyLength` then costs the messages it returns (issue 27).
+ */
+export interface TaskReadOptions {
+  /** Only the newest this many history messages are needed (a whole number over 0). */
+  historyLength?: number | undefined;
+}
+
 /** One persisted event. `seq` starts at 1 per task and has no gaps. */
 export interface TaskEventRecord {
   seq: number;
@@ -137,7 +146,7 @@ export interface TaskStore {
    * Reads a task visible in `scope`: same tenant, and either created anonymously (owner `''`) or
    * by `scope.owner`. Invisible tasks read as absent, so their existence never leaks (A2A 1.0 §13.1).
    */
-  get(taskId: string, scope: TaskScope): Promise<StoredTask | undefined>;
+  get(taskId: string, scope: TaskScope, options?: TaskReadOptions): Promise<StoredTask | undefined>;
   /**
    * Reads a task's head as `get` reads the task (invisible reads as absent), without its snapshot.
    * Optional: the server reads a store without it through `get`.

@@ -4,7 +4,7 @@
  * task in the caller's scope, a subscription that follows a task across a cluster (decision 0111).
  */
 import { A2AError, taskNotFound, type AgentCard } from '../../protocol/internal.js';
-import type { StoredTask, StoredTaskHead, TaskScope, TaskStore } from '../../store/index.js';
+import type { StoredTask, StoredTaskHead, TaskReadOptions, TaskScope, TaskStore } from '../../store/index.js';
 import type { CallContext } from '../call-context.js';
 import type { ClusterNode } from '../cluster/cluster-node.js';
 import type { ContractGate } from '../contracts/contract-gate.js';
@@ -69,8 +69,8 @@ export class HandlerContext {
   }
 
   /** The caller's task, or TaskNotFoundError (another caller's task is not found either). */
-  async load(taskId: string, call: CallContext): Promise<StoredTask> {
-    const stored = await this.store.get(taskId, scopeOf(call));
+  async load(taskId: string, call: CallContext, read?: TaskReadOptions): Promise<StoredTask> {
+    const stored = await this.store.get(taskId, scopeOf(call), read);
     if (stored === undefined) throw taskNotFound(taskId);
     return stored;
   }

@@ -33,8 +33,12 @@ export async function getTask(
   request: GetTaskRequest,
   call: CallContext,
 ): Promise<Task> {
-  const stored = await context.load(request.id, call);
-  return applyHistoryLength(stored.task, request.historyLength, call.version);
+  // Only the newest messages are read where the store keeps them apart (decision 0164); the
+  // version's own rules for 0 and absent (history-length.ts) are applied to what comes back.
+  const { historyLength } = request;
+  const read = historyLength !== undefined && historyLength > 0 ? { historyLength } : undefined;
+  const stored = await context.load(request.id, call, read);
+  return applyHistoryLength(stored.task, historyLength, call.version);
 }
 
 /** `ListTasks` (A2A 1.0 §3.1.4): only the caller's tasks, newest first, paged. */

@@ -2,7 +2,8 @@
  * Applies events to a task snapshot, producing a new snapshot (the old one is never mutated, so
  * readers holding it are safe). This is the one place that defines how events change a task.
  */
-import type { Artifact, Message, StreamResponse, Task } from '../../protocol/index.js';
+import type { Message, StreamResponse, Task } from '../../protocol/index.js';
+import { appendArtifactChunk } from '../../protocol/internal.js';
 
 /**
  * The snapshot after `events`, in order. One commit's batch is applied to a single shallow copy
@@ -57,7 +58,7 @@ export function applyEvents(base: Task, events: readonly StreamResponse[]): Task
       const artifacts = task.artifacts;
       const index = artifacts.findIndex((a) => a.artifactId === artifact.artifactId);
       if (index === -1) artifacts.push(artifact);
-      else artifacts[index] = append === true ? mergeArtifact(artifacts[index]!, artifact) : artifact;
+      else artifacts[index] = append === true ? appendArtifactChunk(artifacts[index]!, artifact) : artifact;
     }
   }
   return task;
@@ -66,11 +67,4 @@ export function applyEvents(base: Task, events: readonly StreamResponse[]): Task
 /** Adds a message to history, returning a new array. */
 export function appendMessage(history: Message[] | undefined, message: Message): Message[] {
   return history === undefined ? [message] : [...history, message];
-}
-
-function mergeArtifact(existing: Artifact, chunk: Artifact): Artifact {
-  const merged: Artifact = Object.assign({}, existing, { parts: [...existing.parts, ...chunk.parts] });
-  // eslint-disable-next-line no-restricted-syntax -- open-ended metadata: a spread keeps a `__proto__` key plain data, where Object.assign would run its setter
-  if (chunk.metadata !== undefined) merged.metadata = { ...existing.metadata, ...chunk.metadata };
-  return merged;
 }

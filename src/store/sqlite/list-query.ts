@@ -8,11 +8,14 @@ import type { Task } from '../../protocol/model.js';
 import type { ListPlan } from '../list-plan.js';
 import { encodePageToken } from '../page-token.js';
 import type { TaskPage } from '../task-store.js';
+import type { TaskParts } from './task-parts.js';
 
 interface PageRow {
   id: string;
   status_ts: string;
   snapshot: string;
+  /** Set once the task is split into rows (task-parts.ts). */
+  history_rows: number | null;
 }
 
 const CONTEXT = 1;
@@ -26,7 +29,10 @@ export class ListQuery {
   private readonly counts = new Map<number, Database.Statement<unknown[], number>>();
   private readonly read: Database.Transaction<(plan: ListPlan) => TaskPage>;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly parts: TaskParts,
+  ) {
     this.read = db.transaction((plan: ListPlan) => this.run(plan));
   }
 
@@ -54,7 +60,14 @@ export class ListQuery {
     const rows = this.pageStatement(shape).all(...pageParams, plan.pageSize + 1);
     const end = Math.min(rows.length, plan.pageSize);
     const tasks: Task[] = [];
-    for (let i = 0; i < end; i++) tasks.push(JSON.parse(rows[i]!.snapshot) as Task);
+    for (let i = 0; i < end; i++) {
+      const row = rows[i]!;
+      tasks.push(
+        row.history_rows === null
+          ? (JSON.parse(row.snapshot) as Task)
+          : this.parts.read(row.id, row.snapshot, row.history_rows),
+      );
+    }
     const last = rows[end - 1];
     const nextPageToken =
       rows.length > end && last !== undefined
@@ -67,7 +80,7 @@ export class ListQuery {
     let statement = this.pages.get(shape);
     if (statement === undefined) {
       statement = this.db.prepare<unknown[], PageRow>(
-        `SELECT id, status_ts, snapshot FROM tasks WHERE ${where(shape)} ORDER BY status_ts DESC, id DESC LIMIT ?`,
+        `SELECT id, status_ts, snapshot, history_rows FROM tasks WHERE ${where(shape)} ORDER BY status_ts DESC, id DESC LIMIT ?`,
       );
       this.pages.set(shape, statement);
     }

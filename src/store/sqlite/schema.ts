@@ -225,6 +225,35 @@ const MIGRATIONS: readonly (string | ((db: Database.Database) => void))[] = [
       db.exec('ALTER TABLE push_outbox ADD COLUMN trace_context TEXT');
     }
   },
+  // 10 -> 11: a heavy task's history and artifact updates in rows of their own (decision 0164,
+  // task-parts.ts), so a commit writes what it adds rather than the task's whole past again. Files
+  // rolled back by hand in tests may still have the columns and tables.
+  (db) => {
+    const columns = db.pragma('table_info(tasks)') as { name: string }[];
+    if (!columns.some((column) => column.name === 'history_rows')) {
+      // How many history messages and artifact updates the task has in rows; both NULL while the
+      // task is whole in its snapshot, as every task written before schema 11 is.
+      db.exec(`
+        ALTER TABLE tasks ADD COLUMN history_rows INTEGER;
+        ALTER TABLE tasks ADD COLUMN artifact_rows INTEGER;
+      `);
+    }
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS task_history (
+        task_id TEXT NOT NULL,
+        n INTEGER NOT NULL,
+        message TEXT NOT NULL,
+        PRIMARY KEY (task_id, n)
+      ) WITHOUT ROWID;
+      -- A rowid table, not WITHOUT ROWID: a row can hold a megabyte-sized chunk of an artifact.
+      CREATE TABLE IF NOT EXISTS task_artifact_updates (
+        task_id TEXT NOT NULL,
+        n INTEGER NOT NULL,
+        event TEXT NOT NULL,
+        PRIMARY KEY (task_id, n)
+      );
+    `);
+  },
 ];
 
 /** The schema version this code writes (`PRAGMA user_version`). */

@@ -52,6 +52,9 @@ export class SqliteRetention {
     );
     const deletes = [
       'DELETE FROM task_events WHERE task_id = ?',
+      // A split task's rows (task-parts.ts): none for almost every task, found by their key.
+      'DELETE FROM task_history WHERE task_id = ?',
+      'DELETE FROM task_artifact_updates WHERE task_id = ?',
       'DELETE FROM push_configs WHERE task_id = ?',
       'DELETE FROM push_dead_letters WHERE task_id = ?',
       'DELETE FROM tasks WHERE id = ?',

@@ -23,6 +23,7 @@ import {
   type TaskEventRecord,
   type TaskPage,
   type TaskQuery,
+  type TaskReadOptions,
   type TaskScope,
   type TaskStore,
   type UnfinishedTask,
@@ -38,6 +39,7 @@ import { SqliteRetention } from './sqlite-retention.js';
 import { openDatabase } from './schema.js';
 import { prepareStatements, type Statements } from './statements.js';
 import { StoreOwnerLease, type StoreOwner } from './store-owner.js';
+import { TaskParts } from './task-parts.js';
 import { TENANTS_CTE } from './tenant-walk.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 import { WriteQueue } from './write-queue.js';
@@ -74,6 +76,8 @@ export class SqliteTaskStore implements TaskStore {
   private readonly sql: Statements;
   private readonly writes: WriteQueue;
   private readonly lists: ListQuery;
+  /** Heavy tasks' history and artifact rows (task-parts.ts, decision 0164). */
+  private readonly parts: TaskParts;
   private closed = false;
   private readonly expiry: SqliteRetention;
   private readonly retention: RetentionTimer | undefined;
@@ -109,8 +113,9 @@ export class SqliteTaskStore implements TaskStore {
       beforeWrite: flush,
       maxAgeMs: replyMaxAge(options.retention?.maxAgeMs),
     });
-    this.writes = new WriteQueue(this.db, this.sql, this.push, this.keys, this.replies);
-    this.lists = new ListQuery(this.db);
+    this.parts = new TaskParts(this.db);
+    this.writes = new WriteQueue(this.db, this.sql, this.push, this.keys, this.replies, this.parts);
+    this.lists = new ListQuery(this.db, this.parts);
     this.approvals = new SqliteApprovalStore({ db: this.db, beforeWrite: flush });
     this.evidence = new SqliteEvidenceStore({ db: this.db, beforeWrite: flush });
     this.expiry = new SqliteRetention(this.db, flush);
@@ -163,7 +168,7 @@ export class SqliteTaskStore implements TaskStore {
     return this.attempt(() => this.sql.selectKey.get(scope.tenant, scope.owner, key)?.task_id);
   }
 
-  get(taskId: string, scope: TaskScope): Promise<StoredTask | undefined> {
+  get(taskId: string, scope: TaskScope, options?: TaskReadOptions): Promise<StoredTask | undefined> {
     return this.attempt(() => {
       const row = this.sql.selectTask.get(taskId);
       // Invisible reads as absent, so existence never leaks (A2A 1.0 §13.1).
@@ -178,7 +183,10 @@ export class SqliteTaskStore implements TaskStore {
         tenant: row.tenant,
         owner: row.owner,
         version: row.version,
-        task: JSON.parse(row.snapshot) as Task,
+        task:
+          row.history_rows === null
+            ? (JSON.parse(row.snapshot) as Task)
+            : this.parts.read(taskId, row.snapshot, row.history_rows, options?.historyLength),
       };
     });
   }

@@ -15,10 +15,14 @@ export interface TaskHead {
   push_configs: number;
   /** The idempotency keys the task holds, a JSON array of [owner, key], or null (schema 8). */
   held_keys: string | null;
+  /** History messages and artifact updates in rows, null while whole (schema 11, task-parts.ts). */
+  history_rows: number | null;
+  artifact_rows: number | null;
 }
 
 /** A task row as `get` reads it. */
-export interface TaskRow extends Omit<TaskHead, 'push_configs' | 'held_keys'> {
+export interface TaskRow extends Omit<TaskHead, 'push_configs' | 'held_keys' | 'artifact_rows'> {
+  /** The whole task, or its head once split (task-parts.ts, schema 11). */
   snapshot: string;
 }
 
@@ -42,6 +46,8 @@ export interface Statements {
       version: number,
       snapshot: string,
       heldKeys: string | null,
+      historyRows: number | null,
+      artifactRows: number | null,
     ]
   >;
   updateTask: Database.Statement<
@@ -52,9 +58,13 @@ export interface Statements {
       version: number,
       snapshot: string,
       heldKeys: string | null,
+      historyRows: number | null,
+      artifactRows: number | null,
       id: string,
     ]
   >;
+  /** Whether (and how far) a task is split into rows (task-parts.ts). */
+  selectParts: Database.Statement<[id: string], Pick<TaskHead, 'history_rows' | 'artifact_rows'>>;
   /** One commit's events (event-rows.ts). */
   insertEvents: Database.Statement<[taskId: string, lastSeq: number, events: string]>;
   /** The task holding an idempotency key in a caller's scope (schema 5). */
@@ -73,17 +83,22 @@ export interface Statements {
 /** Prepares the fixed statements on `db`. */
 export function prepareStatements(db: Database.Database): Statements {
   return {
-    selectHead: db.prepare('SELECT tenant, owner, version, push_configs, held_keys FROM tasks WHERE id = ?'),
-    selectTask: db.prepare('SELECT tenant, owner, version, snapshot FROM tasks WHERE id = ?'),
+    selectHead: db.prepare(
+      'SELECT tenant, owner, version, push_configs, held_keys, history_rows, artifact_rows FROM tasks WHERE id = ?',
+    ),
+    selectTask: db.prepare('SELECT tenant, owner, version, snapshot, history_rows FROM tasks WHERE id = ?'),
     selectTaskHead: db.prepare('SELECT tenant, owner, version, state FROM tasks WHERE id = ?'),
     insertTask: db.prepare(
-      `INSERT INTO tasks (id, tenant, owner, context_id, state, status_ts, version, snapshot, held_keys)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO tasks (id, tenant, owner, context_id, state, status_ts, version, snapshot, held_keys,
+                          history_rows, artifact_rows)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     updateTask: db.prepare(
-      `UPDATE tasks SET context_id = ?, state = ?, status_ts = ?, version = ?, snapshot = ?, held_keys = ?
+      `UPDATE tasks SET context_id = ?, state = ?, status_ts = ?, version = ?, snapshot = ?, held_keys = ?,
+                        history_rows = ?, artifact_rows = ?
         WHERE id = ?`,
     ),
+    selectParts: db.prepare('SELECT history_rows, artifact_rows FROM tasks WHERE id = ?'),
     insertEvents: db.prepare('INSERT INTO task_events (task_id, last_seq, events) VALUES (?, ?, ?)'),
     selectKey: db.prepare('SELECT task_id FROM idempotency_keys WHERE tenant = ? AND owner = ? AND key = ?'),
     insertKey: db.prepare(

@@ -36,10 +36,16 @@ import type { KeyFilter } from './key-filter.js';
 import type { SqlitePushStore } from './sqlite-push-store.js';
 import type { PendingReply, SqliteReplyStore } from './sqlite-reply-store.js';
 import type { Statements, TaskHead } from './statements.js';
+import { moreRows, SPLIT_BYTES, splitRows, type PartRows, type TaskParts } from './task-parts.js';
 
 interface PendingCommit {
   commit: TaskCommit;
+  /** The whole task as JSON, or its head when the task is split (task-parts.ts). */
   snapshot: string;
+  /** The rows a split task's commit adds; undefined while the task stays whole. */
+  parts: PartRows | undefined;
+  /** The history rows the commit was computed against (null: the task was whole). */
+  partsBase: number | null;
   events: string[];
   statusKey: string;
   resolve: (version: number) => void;
@@ -98,6 +104,8 @@ export class WriteQueue {
     private readonly keys: KeyFilter,
     /** Writes kept replies inside the batch transaction. */
     private readonly replies: SqliteReplyStore,
+    /** A split task's history and artifact rows (task-parts.ts). */
+    private readonly parts: TaskParts,
   ) {
     this.writeBatch = db.transaction((batch: Pending[]) => this.write(batch));
     this.busyTimeoutMs = db.pragma('busy_timeout', { simple: true }) as number;
@@ -110,12 +118,27 @@ export class WriteQueue {
       return Promise.reject(new Error(`commit of task ${commit.task.id} carries no events`));
     }
     let snapshot: string;
+    let parts: PartRows | undefined;
+    let partsBase: number | null = null;
     const events: string[] = [];
     try {
       // Serialised here, once, outside the transaction: a value JSON cannot hold fails its own
       // commit only, and the write lock is held for SQL work alone.
-      snapshot = JSON.stringify(commit.task);
       for (const event of commit.events) events.push(JSON.stringify(event));
+      // A split task writes its head and what the commit adds (decision 0164); a new task is whole.
+      const split = commit.expectedVersion > 0 ? this.sql.selectParts.get(commit.task.id) : undefined;
+      if (split !== undefined && split.history_rows !== null) {
+        partsBase = split.history_rows;
+        const counts = { history: split.history_rows, artifacts: split.artifact_rows ?? 0 };
+        parts = moreRows(commit.task, counts, commit.events, events);
+        snapshot = parts.head;
+      } else {
+        snapshot = JSON.stringify(commit.task);
+        if (snapshot.length > SPLIT_BYTES) {
+          parts = splitRows(commit.task);
+          snapshot = parts.head;
+        }
+      }
     } catch (error) {
       return Promise.reject(error);
     }
@@ -123,7 +146,7 @@ export class WriteQueue {
     const key = commit.idempotencyKey;
     if (key !== undefined) this.keys.add(scopedIdempotencyKey(key, commit));
     return new Promise<number>((resolve, reject) => {
-      this.park({ commit, snapshot, events, statusKey, resolve, reject });
+      this.park({ commit, snapshot, parts, partsBase, events, statusKey, resolve, reject });
     });
   }
 
@@ -267,7 +290,8 @@ export class WriteQueue {
       // since the id is taken.
       let actual = 0;
       if (head !== undefined && (expectedVersion === 0 || visible(head, p.commit))) actual = head.version;
-      if (actual !== expectedVersion) {
+      // A split the commit did not see (or saw that is gone) makes its rows wrong: it is stale.
+      if (actual !== expectedVersion || (head?.history_rows ?? null) !== p.partsBase) {
         outcomes.push(new VersionConflictError(task.id, expectedVersion, actual));
         continue;
       }
@@ -289,6 +313,9 @@ export class WriteQueue {
       }
       const version = expectedVersion + p.events.length;
       const state = task.status.state;
+      const counts = p.parts === undefined ? undefined : this.parts.write(task.id, p.parts);
+      const historyRows = counts?.history ?? null;
+      const artifactRows = counts?.artifacts ?? null;
       let after: TaskHead;
       if (head === undefined) {
         const { tenant, owner } = p.commit;
@@ -302,18 +329,40 @@ export class WriteQueue {
           version,
           p.snapshot,
           heldKeys,
+          historyRows,
+          artifactRows,
         );
-        after = { tenant, owner, version, push_configs: 0, held_keys: heldKeys };
+        after = {
+          tenant,
+          owner,
+          version,
+          push_configs: 0,
+          held_keys: heldKeys,
+          history_rows: historyRows,
+          artifact_rows: artifactRows,
+        };
       } else {
         // Tenant and owner stay as created: a follow-up by another visible caller (an anonymous
         // task continued by a signed-in user) must not take the task over.
-        updateTask.run(task.contextId, state, p.statusKey, version, p.snapshot, heldKeys, task.id);
+        updateTask.run(
+          task.contextId,
+          state,
+          p.statusKey,
+          version,
+          p.snapshot,
+          heldKeys,
+          historyRows,
+          artifactRows,
+          task.id,
+        );
         after = {
           tenant: head.tenant,
           owner: head.owner,
           version,
           push_configs: head.push_configs,
           held_keys: heldKeys,
+          history_rows: historyRows,
+          artifact_rows: artifactRows,
         };
       }
       // The commit's events in one row, keyed by the last one's sequence number (event-rows.ts).
@@ -326,7 +375,8 @@ export class WriteQueue {
           task.id,
           expectedVersion + 1,
           p.events,
-          p.snapshot,
+          // Push bodies carry the whole task (0.3): a split task's is serialised for them alone.
+          p.parts === undefined ? p.snapshot : JSON.stringify(task),
           pushConfigs,
           after.push_configs,
           p.commit.traceContext,
