@@ -8,7 +8,7 @@ import { request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 
 /**
- * CPU seconds the process `pid` has used, summed over its threads from /proc/<pid>/task/*​/schedstat
+ * CPU seconds the process `pid` has used, summed over its threads from /proc/<pid>/task/<tid>/schedstat
  * (nanoseconds; /proc/<pid>/stat counts 10 ms ticks, too coarse for a 1 ms call). Null off Linux.
  */
 export function processCpuSeconds(pid) {

@@ -24,6 +24,7 @@
 //   SCALE_SERVER_NODE_ARGS  extra node options of the server, space-separated (e.g. `--cpu-prof
 //                       --cpu-prof-dir=bench/.tmp/prof` to profile where its time goes)
 
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { dirname, join } from 'node:path';
@@ -99,7 +100,7 @@ async function runStore(kind) {
       headers: A2A,
       keep: true,
       body: JSON.stringify({
-        message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'work long' }] },
+        message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'work long' }] },
         configuration: { returnImmediately: true },
       }),
     });
