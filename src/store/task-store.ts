@@ -152,6 +152,12 @@ export interface TaskStore {
    * Optional: the server reads a store without it through `get`.
    */
   head?(taskId: string, scope: TaskScope): Promise<StoredTaskHead | undefined>;
+  /**
+   * Whether the store keeps this task's artifact updates apart and rebuilds its artifacts from
+   * them (decision 0164): from then on a commit's `task` need not carry the artifacts' parts, so
+   * the server can let go of them. Optional: a store without it always gets whole tasks.
+   */
+  keepsArtifactUpdates?(taskId: string): Promise<boolean>;
   /** Reads a task's events with `seq > afterSeq`, in order. */
   readEvents(taskId: string, afterSeq: number, scope: TaskScope): Promise<TaskEventRecord[]>;
   /**

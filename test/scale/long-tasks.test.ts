@@ -102,6 +102,23 @@ describe('an artifact streamed in many chunks', () => {
     expect(stored).toHaveLength(chunks.length);
     expect(sha256(stored)).toBe(expected);
   });
+
+  // Past the SQLite store's split (decision 0164) the server lets go of the parts it committed; a
+  // blocking send's answer, the task read back, must still carry every byte.
+  it.each(['sqlite', 'memory'] as const)(
+    'is whole in the answer of a blocking send (%s store)',
+    async (store) => {
+      const server = await serve(executor, store);
+      const client = await connect(server, { bindings: ['HTTP+JSON'], versions: ['1.0'] });
+      const answer = await client.sendMessage({ message: userMessage('send the blob') });
+      expect('task' in answer).toBe(true);
+      const task = (answer as { task: Task }).task;
+      expect(task.status.state).toBe('TASK_STATE_COMPLETED');
+      const parts = task.artifacts![0]!.parts.map((part) => Buffer.from(part.raw!, 'base64'));
+      expect(parts).toHaveLength(chunks.length);
+      expect(sha256(parts)).toBe(expected);
+    },
+  );
 });
 
 /** An agent that emits `count` events, one commit each, and then stays working until released. */

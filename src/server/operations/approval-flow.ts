@@ -140,7 +140,7 @@ export async function decideApproval(
     execution.forceStatus('TASK_STATE_REJECTED', `Contract "${approval.contract}" was not approved${why}`);
     await execution.waitFor(() => execution.hasCommitted);
   }
-  return { approval, task: execution.task };
+  return { approval, task: await execution.fullTask() };
 }
 
 function lastUserMessage(task: Task): Message | undefined {

@@ -40,7 +40,7 @@ export async function sendMessage(
   }
   const reply = execution.replyMessage;
   if (reply !== undefined) return { message: reply };
-  const task = execution.task;
+  const task = await execution.fullTask();
   if (task === undefined) throw new A2AError('InvalidAgentResponseError', 'the agent produced no task');
   return { task: applyHistoryLength(task, config?.historyLength, call.version) };
 }
@@ -112,7 +112,7 @@ async function answerRetry(
   const live = context.runner.get(task.id)?.execution;
   if (live !== undefined && config?.returnImmediately !== true) {
     await live.waitFor(() => live.reachedStop());
-    task = live.task ?? task;
+    task = (await live.fullTask()) ?? task;
   }
   return { task: applyHistoryLength(task, config?.historyLength, call.version) };
 }

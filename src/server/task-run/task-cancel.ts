@@ -57,7 +57,7 @@ async function commitCancel(execution: TaskExecution): Promise<Task | undefined>
     const state = execution.task?.status.state;
     return state !== undefined && isTerminalState(state);
   });
-  return execution.task;
+  return execution.fullTask();
 }
 
 function canceledOrRefused(task: Task | undefined, fallback?: Task): Task {

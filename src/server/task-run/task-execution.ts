@@ -29,7 +29,7 @@ import {
 } from '../../store/internal.js';
 import type { EventHub } from './event-hub.js';
 import { keepReply } from '../operations/kept-replies.js';
-import { appendMessage, applyEvents } from './task-projection.js';
+import { appendMessage, applyEvents, withoutArtifactParts } from './task-projection.js';
 import { assertTransition } from './task-state-machine.js';
 import type { TaskEventSink } from './task-updater.js';
 import type { Context } from '../../telemetry/index.js';
@@ -102,6 +102,11 @@ export class TaskExecution implements TaskEventSink {
   private aborted = false;
 
   private snapshot: Task | undefined;
+  /**
+   * The snapshot's artifacts carry no parts: the store keeps them and rebuilds them from the
+   * commits' events (decision 0164). Answers that return the task read it back (`fullTask`).
+   */
+  private shed = false;
   private version: number;
   private projected: TaskState;
   /** Ids of the artifacts sent so far, made on the first artifact. */
@@ -187,9 +192,19 @@ export class TaskExecution implements TaskEventSink {
     this.controller?.abort();
   }
 
-  /** The last committed snapshot (undefined until the first commit of a new task). */
+  /**
+   * The last committed snapshot (undefined until the first commit of a new task). Its artifacts
+   * may have no parts (see `shed`): status and ids are exact, but a caller that answers with the
+   * task takes `fullTask()`.
+   */
   get task(): Task | undefined {
     return this.snapshot;
+  }
+
+  /** The last committed task whole, read back from the store when the run let go of its parts. */
+  async fullTask(): Promise<Task | undefined> {
+    if (!this.shed) return this.snapshot;
+    return (await this.deps.store.get(this.taskId, this.scope))?.task ?? this.snapshot;
   }
 
   /** The version of the last committed snapshot. */
@@ -406,7 +421,12 @@ export class TaskExecution implements TaskEventSink {
         if (!(await this.rebase(events))) return;
         continue;
       }
-      this.snapshot = task;
+      // A task whose artifacts the store now keeps apart is held without their parts, from the
+      // second commit on (a quick task commits once and never asks).
+      if (!this.shed && this.commits > 0 && events.some((event) => 'artifactUpdate' in event)) {
+        this.shed = await this.storeKeepsArtifacts();
+      }
+      this.snapshot = this.shed ? withoutArtifactParts(task) : task;
       this.commits++;
       countTransitions(events);
       this.pendingUserMessage = undefined;
@@ -422,6 +442,17 @@ export class TaskExecution implements TaskEventSink {
       }
       this.checkWaiters();
       return;
+    }
+  }
+
+  private async storeKeepsArtifacts(): Promise<boolean> {
+    const { store } = this.deps;
+    if (store.keepsArtifactUpdates === undefined) return false;
+    try {
+      return await store.keepsArtifactUpdates(this.taskId);
+    } catch {
+      // Unanswered, the run keeps the parts: more memory, never a wrong answer.
+      return false;
     }
   }
 

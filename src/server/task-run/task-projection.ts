@@ -68,3 +68,19 @@ export function applyEvents(base: Task, events: readonly StreamResponse[]): Task
 export function appendMessage(history: Message[] | undefined, message: Message): Message[] {
   return history === undefined ? [message] : [...history, message];
 }
+
+/**
+ * The task with every artifact's parts let go of: what the server keeps of a task whose store
+ * keeps the artifact updates apart (TaskStore `keepsArtifactUpdates`, decision 0164), so a 200 MB
+ * artifact sent in chunks is not held whole in the serving process. Appends then join an empty
+ * list, and the store, which reads the commit's events, never looks at them.
+ */
+export function withoutArtifactParts(task: Task): Task {
+  if (task.artifacts === undefined || task.artifacts.every((artifact) => artifact.parts.length === 0))
+    return task;
+  return Object.assign({}, task, {
+    artifacts: task.artifacts.map((artifact) =>
+      artifact.parts.length === 0 ? artifact : Object.assign({}, artifact, { parts: [] }),
+    ),
+  });
+}

@@ -205,6 +205,10 @@ export class SqliteTaskStore implements TaskStore {
     });
   }
 
+  keepsArtifactUpdates(taskId: string): Promise<boolean> {
+    return this.attempt(() => (this.sql.selectParts.get(taskId)?.history_rows ?? null) !== null);
+  }
+
   readEvents(taskId: string, afterSeq: number, scope: TaskScope): Promise<TaskEventRecord[]> {
     return this.attempt(() =>
       decodeEventRows(this.sql.selectEvents.all(taskId, afterSeq, scope.tenant, scope.owner), afterSeq),
