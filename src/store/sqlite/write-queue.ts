@@ -377,7 +377,9 @@ export class WriteQueue {
           p.events,
           // Push bodies carry the whole task (0.3): a split task's is read back from its rows for
           // them alone, since the server may have let go of its artifacts' parts (decision 0164).
-          p.parts === undefined ? p.snapshot : JSON.stringify(this.parts.read(task.id, p.snapshot, historyRows!)),
+          p.parts === undefined
+            ? p.snapshot
+            : JSON.stringify(this.parts.read(task.id, p.snapshot, historyRows!)),
           pushConfigs,
           after.push_configs,
           p.commit.traceContext,
