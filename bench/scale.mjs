@@ -32,7 +32,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const PARTS = ['stores', 'streams', 'long-tasks', 'artifacts'];
 const chosen = (process.env.SCALE_PARTS ?? PARTS.join(',')).split(',').map((p) => p.trim());
 for (const part of chosen) {
-  if (!PARTS.includes(part)) throw new RangeError(`SCALE_PARTS: unknown part ${part} (parts: ${PARTS.join(', ')})`);
+  if (!PARTS.includes(part))
+    throw new RangeError(`SCALE_PARTS: unknown part ${part} (parts: ${PARTS.join(', ')})`);
 }
 const outDir = join(here, '.tmp', 'scale');
 const recordDir = join(here, '..', 'docs', 'images', 'scale');

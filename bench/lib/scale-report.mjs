@@ -80,7 +80,11 @@ const COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9
 const DASHES = ['', '6 3', '2 3', '8 3 2 3', '1 2', '10 4'];
 
 const escapeXml = (s) =>
-  String(s).replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+  String(s)
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;');
 
 /** Axis scale: domain [lo, hi] to pixels [a, b], log10 or linear. */
 function scale(lo, hi, a, b, log) {
@@ -105,7 +109,8 @@ function ticks(lo, hi, log) {
   const mag = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? raw;
   const out = [];
-  for (let t = Math.ceil(lo / step) * step; t <= hi + step * 1e-9; t += step) out.push(Number(t.toPrecision(12)));
+  for (let t = Math.ceil(lo / step) * step; t <= hi + step * 1e-9; t += step)
+    out.push(Number(t.toPrecision(12)));
   return out;
 }
 
