@@ -72,12 +72,19 @@ async function phase(serverPid, env) {
 const rows = [];
 const rssCurves = [];
 const bare = await startServer(join(here, 'agents', 'bare-bytes-server.mjs'), {});
-const grpcPort = await freePort();
-const concord = await startServer(join(here, 'agents', 'artifact-server.mjs'), {
-  SCALE_ARTIFACT_STORE: STORE,
-  GRPC_PORT: String(grpcPort),
-});
-const concordUrl = `http://127.0.0.1:${concord.port}`;
+/**
+ * A Concord server of its own for each streamed phase: V8 keeps the heap a phase grew (a read-back
+ * of the whole task grows it by several times the artifact), so a server shared across phases and
+ * sizes would report in each peak what the phases before it left, not what this one needs.
+ */
+async function startConcord() {
+  const grpcPort = await freePort();
+  const server = await startServer(join(here, 'agents', 'artifact-server.mjs'), {
+    SCALE_ARTIFACT_STORE: STORE,
+    GRPC_PORT: String(grpcPort),
+  });
+  return { server, url: `http://127.0.0.1:${server.port}` };
+}
 try {
   for (const mb of POINTS) {
     const sizeEnv = { TOTAL: String(mb * MB), CHUNK: String(CHUNK) };
@@ -92,28 +99,35 @@ try {
       ['sse', 'HTTP+JSON'],
       ['grpc', 'GRPC'],
     ]) {
-      log(`${mb} MB: streamed over ${binding}`);
-      results[name] = await phase(concord.child.pid, {
-        ...sizeEnv,
-        MODE: 'stream',
-        BINDING: binding,
-        URL: concordUrl,
-      });
+      const concord = await startConcord();
+      try {
+        log(`${mb} MB: streamed over ${binding}`);
+        results[name] = await phase(concord.server.child.pid, {
+          ...sizeEnv,
+          MODE: 'stream',
+          BINDING: binding,
+          URL: concord.url,
+        });
+        if (name !== 'grpc') continue;
+        // Read back from the server that holds the task, once it has streamed it.
+        const taskId = results.grpc.taskId;
+        log(`${mb} MB: read back (task ${taskId})`);
+        results.readback = await phase(concord.server.child.pid, {
+          ...sizeEnv,
+          MODE: 'readback',
+          URL: concord.url,
+          TASK_ID: taskId,
+        });
+        results.rawread = await phase(concord.server.child.pid, {
+          ...sizeEnv,
+          MODE: 'rawread',
+          URL: concord.url,
+          TASK_ID: taskId,
+        });
+      } finally {
+        await stopServer(concord.server.child);
+      }
     }
-    const taskId = results.sse.taskId;
-    log(`${mb} MB: read back (task ${taskId})`);
-    results.readback = await phase(concord.child.pid, {
-      ...sizeEnv,
-      MODE: 'readback',
-      URL: concordUrl,
-      TASK_ID: taskId,
-    });
-    results.rawread = await phase(concord.child.pid, {
-      ...sizeEnv,
-      MODE: 'rawread',
-      URL: concordUrl,
-      TASK_ID: taskId,
-    });
     for (const [name, r] of Object.entries(results)) {
       rows.push({ mb, phase: name, ...r });
       log(
@@ -129,7 +143,6 @@ try {
     }
   }
 } finally {
-  await stopServer(concord.child);
   await stopServer(bare.child);
 }
 

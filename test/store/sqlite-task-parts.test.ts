@@ -14,7 +14,7 @@ import type { StreamResponse, Task } from '../../src/protocol/index.js';
 import { applyEvents } from '../../src/server/task-run/task-projection.js';
 import type { TaskScope, TaskStore } from '../../src/store/index.js';
 import { SqliteTaskStore } from '../../src/store/sqlite/internal.js';
-import { SPLIT_BYTES } from '../../src/store/sqlite/task-parts.js';
+import { SPLIT_BYTES } from '../../src/store/heavy-tasks.js';
 
 const scope: TaskScope = { tenant: 'acme', owner: 'alice' };
 const dirs: string[] = [];

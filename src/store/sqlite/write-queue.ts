@@ -36,7 +36,8 @@ import type { KeyFilter } from './key-filter.js';
 import type { SqlitePushStore } from './sqlite-push-store.js';
 import type { PendingReply, SqliteReplyStore } from './sqlite-reply-store.js';
 import type { Statements, TaskHead } from './statements.js';
-import { moreRows, SPLIT_BYTES, splitRows, type PartRows, type TaskParts } from './task-parts.js';
+import { moreRows, SPLIT_BYTES, splitRows, type PartRows } from '../heavy-tasks.js';
+import type { TaskParts } from './task-parts.js';
 
 interface PendingCommit {
   commit: TaskCommit;

@@ -1,0 +1,106 @@
+/**
+ * A heavy task's history and artifact updates kept in rows of their own (decision 0164): what the
+ * SQLite and PostgreSQL stores share. The snapshot of a task past SPLIT_BYTES is split once into
+ * its head (the task without `history` and `artifacts`), one row per history message and one per
+ * artifact update; a later commit writes its head and only what it adds, and a read folds the
+ * updates back into artifacts. Small tasks, almost all of them, stay whole in their row: splitting
+ * would cost every quick commit more writes (docs/performance.md, 'Fewer B-trees per commit').
+ */
+import type { Artifact, StreamResponse, Task } from '../protocol/model.js';
+import { appendArtifactChunk } from '../protocol/artifact-chunks.js';
+
+/** An artifact update event, as the rows keep it. */
+export type ArtifactUpdate = Extract<StreamResponse, { artifactUpdate: unknown }>;
+
+/**
+ * Snapshots up to this many characters of JSON stay whole; a task past it is split. Big enough
+ * that an ordinary task (a few kilobytes) never is, small enough that rewriting one costs about as
+ * much as the commit's own rows.
+ */
+export const SPLIT_BYTES = 64 * 1024;
+
+/** What a commit of a split task writes besides its head: rows numbered from where the task's end. */
+export interface PartRows {
+  /** The head: the task without `history` and `artifacts`. */
+  head: string;
+  historyFrom: number;
+  history: string[];
+  artifactsFrom: number;
+  /** Artifact update events as JSON (`{"artifactUpdate": …}`), in order. */
+  artifactUpdates: string[];
+}
+
+/** The task as the row keeps it once split: everything but its history and artifacts. */
+export function headText(task: Task): string {
+  return JSON.stringify(Object.assign({}, task, { history: undefined, artifacts: undefined }));
+}
+
+/**
+ * The rows of the commit that splits a task: its whole history, and each artifact as it stands
+ * now, as an update that replaces it.
+ */
+export function splitRows(task: Task): PartRows {
+  return {
+    head: headText(task),
+    historyFrom: 0,
+    history: (task.history ?? []).map((message) => JSON.stringify(message)),
+    artifactsFrom: 0,
+    artifactUpdates: (task.artifacts ?? []).map((artifact) =>
+      JSON.stringify({ artifactUpdate: { taskId: task.id, contextId: task.contextId, artifact } }),
+    ),
+  };
+}
+
+/**
+ * The rows of a later commit of a split task: the history messages past the ones in rows (the
+ * snapshot's history only ever grows at its end), and the commit's artifact updates, already
+ * serialised as its events.
+ */
+export function moreRows(
+  task: Task,
+  counts: { history: number; artifacts: number },
+  events: readonly StreamResponse[],
+  eventTexts: readonly string[],
+): PartRows {
+  const history = task.history ?? [];
+  const added: string[] = [];
+  for (let i = counts.history; i < history.length; i++) added.push(JSON.stringify(history[i]));
+  const updates: string[] = [];
+  for (let i = 0; i < events.length; i++) if ('artifactUpdate' in events[i]!) updates.push(eventTexts[i]!);
+  return {
+    head: headText(task),
+    historyFrom: counts.history,
+    history: added,
+    artifactsFrom: counts.artifacts,
+    artifactUpdates: updates,
+  };
+}
+
+/** Artifacts from their updates (parsed artifact update events), in order: an append joins its artifact, anything else replaces or adds. */
+export function foldUpdates(updates: readonly ArtifactUpdate[]): Artifact[] {
+  const artifacts: Artifact[] = [];
+  const index = new Map<string, number>();
+  // Artifacts whose parts array is this fold's own copy, so appends push onto it: copying the
+  // parts for every chunk would cost the square of the chunk count.
+  const own = new Set<number>();
+  for (const update of updates) {
+    const { artifact, append } = update.artifactUpdate;
+    const at = index.get(artifact.artifactId);
+    if (at === undefined) {
+      index.set(artifact.artifactId, artifacts.length);
+      artifacts.push(artifact);
+    } else if (append !== true) {
+      artifacts[at] = artifact;
+      own.delete(at);
+    } else if (own.has(at)) {
+      const target = artifacts[at]!;
+      for (const part of artifact.parts) target.parts.push(part);
+      // eslint-disable-next-line no-restricted-syntax -- open-ended metadata: a spread keeps a `__proto__` key plain data, where Object.assign would run its setter
+      if (artifact.metadata !== undefined) target.metadata = { ...target.metadata, ...artifact.metadata };
+    } else {
+      artifacts[at] = appendArtifactChunk(artifacts[at]!, artifact);
+      own.add(at);
+    }
+  }
+  return artifacts;
+}
