@@ -6,7 +6,7 @@
  * updates back into artifacts. Small tasks, almost all of them, stay whole in their row: splitting
  * would cost every quick commit more writes (docs/performance.md, 'Fewer B-trees per commit').
  */
-import type { Artifact, StreamResponse, Task } from '../protocol/model.js';
+import type { Artifact, Message, StreamResponse, Task } from '../protocol/model.js';
 import { appendArtifactChunk } from '../protocol/artifact-chunks.js';
 
 /** An artifact update event, as the rows keep it. */
@@ -103,4 +103,12 @@ export function foldUpdates(updates: readonly ArtifactUpdate[]): Artifact[] {
     }
   }
   return artifacts;
+}
+
+/** A split task put back together: its head, the history read, and its artifacts folded. */
+export function assembleTask(head: Task, history: Message[], updates: readonly ArtifactUpdate[]): Task {
+  if (history.length > 0) head.history = history;
+  const artifacts = foldUpdates(updates);
+  if (artifacts.length > 0) head.artifacts = artifacts;
+  return head;
 }

@@ -20,7 +20,12 @@ export interface CommitRow {
 // Parameters, in order, shared by both statements.
 //  $1 id, $2 expectedVersion, $3 contextId, $4 state, $5 status key, $6 new version,
 //  $7 snapshot JSON, $8 tenant, $9 owner, $10 events JSON array, $11 createdAt (outbox),
-//  $12 idempotency key or null, $13 trace context headers JSON or null (decision 0157).
+//  $12 idempotency key or null, $13 trace context headers JSON or null (decision 0157),
+//  and for a heavy task's rows (heavy-tasks.ts, decision 0164): $14 the history_rows the commit
+//  was computed against (null: whole), $15 and $16 history_rows and artifact_rows after it (null:
+//  whole), $17 the history messages it adds and $18 the artifact updates it adds (JSON arrays),
+//  numbered from $19 and $20, $21 the whole task for the outbox when $7 is only its head (null
+//  when the commit did not serialise it: then the task must have no push configs, see UPDATE).
 const EVENTS_AND_OUTBOX = `
   -- The send's idempotency key (decision 0091), in the caller's scope. Already held by this task
   -- (a retried follow-up), it is left alone; held by another task, the INSERT violates the primary
@@ -38,11 +43,22 @@ const EVENTS_AND_OUTBOX = `
     SELECT t.id, $2::integer + x.n, x.ev
       FROM t, json_array_elements($10::json) WITH ORDINALITY AS x(ev, n)
   ),
+  h AS (
+    INSERT INTO task_history (task_id, n, message)
+    SELECT t.id, $19::integer + x.n - 1, x.m
+      FROM t, json_array_elements($17::json) WITH ORDINALITY AS x(m, n)
+  ),
+  a AS (
+    INSERT INTO task_artifact_updates (task_id, n, event)
+    SELECT t.id, $20::integer + x.n - 1, x.ev
+      FROM t, json_array_elements($18::json) WITH ORDINALITY AS x(ev, n)
+  ),
   -- One outbox entry per config of the task, in the configs' creation order (push-store.ts).
   o AS (
     INSERT INTO push_outbox (task_id, config_id, first_seq, last_seq, delivered_seq, events, snapshot,
       created_at, trace_context)
-    SELECT t.id, c.id, $2::integer + 1, $6::integer, $2::integer, $10::json, $7::json, $11::text, $13::text
+    SELECT t.id, c.id, $2::integer + 1, $6::integer, $2::integer, $10::json, coalesce($21::json, $7::json),
+           $11::text, $13::text
       FROM t JOIN push_configs c ON c.task_id = t.id
      ORDER BY c.created_seq
     RETURNING 1
@@ -51,8 +67,11 @@ SELECT (SELECT count(*) FROM t)::integer AS written, (SELECT count(*) FROM o)::i
 
 const CREATE = `
 WITH t AS (
-  INSERT INTO tasks (id, tenant, owner, context_id, state, status_ts, version, snapshot)
-  VALUES ($1, $8::text, $9::text, $3, $4, $5, $6::integer, $7::json)
+  INSERT INTO tasks (id, tenant, owner, context_id, state, status_ts, version, snapshot, history_rows,
+    artifact_rows)
+  -- A new task has no rows yet: $14 is null for it, and only named so both statements take it.
+  SELECT $1, $8::text, $9::text, $3, $4, $5, $6::integer, $7::json, $15::integer, $16::integer
+   WHERE $14::integer IS NULL
   ON CONFLICT (id) DO NOTHING
   RETURNING id
 ),${EVENTS_AND_OUTBOX}`;
@@ -62,8 +81,15 @@ WITH t AS (
 const UPDATE = `
 WITH t AS (
   UPDATE tasks
-     SET context_id = $3, state = $4, status_ts = $5, version = $6::integer, snapshot = $7::json
+     SET context_id = $3, state = $4, status_ts = $5, version = $6::integer, snapshot = $7::json,
+         history_rows = $15::integer, artifact_rows = $16::integer
    WHERE id = $1 AND version = $2::integer AND tenant = $8::text AND (owner = '' OR owner = $9::text)
+     -- Rows numbered from what the commit saw: a split it missed makes it stale.
+     AND history_rows IS NOT DISTINCT FROM $14::integer
+     -- A split task's commit sends its whole text only when asked: a task with push configs
+     -- needs it for the outbox, and the store tries again with it (postgres-task-store.ts).
+     AND ($21::json IS NOT NULL OR $15::integer IS NULL
+          OR NOT EXISTS (SELECT 1 FROM push_configs c WHERE c.task_id = $1))
   RETURNING id
 ),${EVENTS_AND_OUTBOX}`;
 
@@ -78,7 +104,7 @@ export function commitStatement(values: unknown[], create: boolean): Statement {
 export const IDEMPOTENCY_KEY_CONSTRAINT = 'idempotency_keys_pkey';
 
 /** Reads what a failed commit ran into. */
-export const HEAD_STATEMENT = 'SELECT tenant, owner, version FROM tasks WHERE id = $1';
+export const HEAD_STATEMENT = 'SELECT tenant, owner, version, history_rows FROM tasks WHERE id = $1';
 
 /** Creates or replaces a push config; the creation order (`created_seq`) stays on replace. */
 export const UPSERT_CONFIG = `

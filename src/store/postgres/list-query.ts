@@ -9,8 +9,12 @@ import type { ListPlan } from '../list-plan.js';
 import { encodePageToken } from '../page-token.js';
 import type { TaskPage } from '../task-store.js';
 import type { Statement } from './database.js';
+import { SPLIT_COLUMNS, wholeTask, type SplitColumns } from './split-rows.js';
 
-interface PageRow {
+/** Every history message of a listed split task (the largest `integer`). */
+const MAX_HISTORY = 2 ** 31 - 1;
+
+interface PageRow extends SplitColumns {
   total: number;
   /** Null (with the other page columns) when the page is empty. */
   id: string | null;
@@ -47,7 +51,10 @@ export async function runListPlan(
   const found = rows.filter((row) => row.id !== null);
   const end = Math.min(found.length, plan.pageSize);
   const tasks: Task[] = [];
-  for (let i = 0; i < end; i++) tasks.push(found[i]!.snapshot!);
+  for (let i = 0; i < end; i++) {
+    const row = found[i]!;
+    tasks.push(wholeTask({ snapshot: row.snapshot!, history: row.history, updates: row.updates }));
+  }
   const last = found[end - 1];
   const nextPageToken =
     found.length > end && last !== undefined
@@ -62,10 +69,12 @@ function listText(shape: number): string {
     const { filters, cursor, limit } = where(shape);
     // totalSize counts every match, not only those after the cursor (A2A 1.0 §3.1.4). The LEFT
     // JOIN keeps the count row when the page is empty.
-    text = `SELECT c.total, p.id, p.status_ts, p.snapshot
+    // A split task's rows come in the same statement (split-rows.ts), all of its history.
+    text = `SELECT c.total, p.id, p.status_ts, p.snapshot, p.history, p.updates
       FROM (SELECT count(*)::integer AS total FROM tasks WHERE ${filters}) c
       LEFT JOIN LATERAL (
-        SELECT id, status_ts, snapshot FROM tasks WHERE ${filters}${cursor}
+        SELECT id, status_ts, snapshot, ${SPLIT_COLUMNS.replace('$LIMIT', String(MAX_HISTORY))}
+          FROM tasks t WHERE ${filters}${cursor}
          ORDER BY status_ts DESC, id DESC LIMIT ${limit}
       ) p ON true
       ORDER BY p.status_ts DESC, p.id DESC`;

@@ -21,6 +21,11 @@ WITH doomed AS (
   DELETE FROM tasks USING doomed WHERE tasks.id = doomed.id RETURNING tasks.id
 ), events AS (
   DELETE FROM task_events e USING gone WHERE e.task_id = gone.id
+), history AS (
+  -- A split task's rows (heavy-tasks.ts): none for almost every task.
+  DELETE FROM task_history h USING gone WHERE h.task_id = gone.id
+), updates AS (
+  DELETE FROM task_artifact_updates a USING gone WHERE a.task_id = gone.id
 ), configs AS (
   DELETE FROM push_configs c USING gone WHERE c.task_id = gone.id
 ), dead AS (

@@ -19,6 +19,7 @@ import {
   type TaskEventRecord,
   type TaskPage,
   type TaskQuery,
+  type TaskReadOptions,
   type TaskScope,
   type TaskStore,
   scopedIdempotencyKey,
@@ -32,6 +33,7 @@ import {
 } from './commit-statements.js';
 import type { Database } from './database.js';
 import { runListPlan } from './list-query.js';
+import { SPLIT_COLUMNS, wholeTask, type SplitColumns } from './split-rows.js';
 import { PostgresApprovalStore } from './postgres-approval-store.js';
 import { PostgresEvidenceStore } from './postgres-evidence-store.js';
 import { configParams, traceContextColumn } from '../sql/push-rows.js';
@@ -39,10 +41,20 @@ import { PostgresPushStore } from './postgres-push-store.js';
 import { PostgresReplyStore } from './postgres-reply-store.js';
 import { capCutoff, deleteFinishedBefore } from './postgres-retention.js';
 import { RecentKeys } from './recent-keys.js';
+import { SplitHints } from './split-hints.js';
+import { moreRows, SPLIT_BYTES, splitRows, type PartRows } from '../heavy-tasks.js';
 import { MIGRATIONS_TABLE } from './migrate.js';
 import { POSTGRES_SCHEMA_VERSION } from './schema.js';
 
 const CLOSED = 'task store is closed';
+
+/**
+ * `get` in one statement, so a split task's head and rows (heavy-tasks.ts, decision 0164) are read
+ * as of one moment: the newest $2 history messages and every artifact update, or nulls while the
+ * task is whole in its row.
+ */
+const GET_STATEMENT = `SELECT t.tenant, t.owner, t.version, t.snapshot, ${SPLIT_COLUMNS.replace('$LIMIT', '$2::integer')}
+  FROM tasks t WHERE t.id = $1`;
 
 interface TaskRow {
   tenant: string;
@@ -67,6 +79,8 @@ export class PostgresTaskStore implements TaskStore {
   /** The last commit of each task still in progress (see `commit`). */
   private readonly tails = new Map<string, Promise<void>>();
   private closing = false;
+  /** Where this process's recent commits left their tasks' rows (split-hints.ts, decision 0164). */
+  private readonly splits = new SplitHints();
   /** Keys committed while lookups ran, so a lookup never misses a commit resolved before it. */
   private readonly recentKeys = new RecentKeys();
 
@@ -148,13 +162,33 @@ export class PostgresTaskStore implements TaskStore {
     }
   }
 
-  private async write(commit: TaskCommit): Promise<number> {
+  private async write(commit: TaskCommit, withWhole = false): Promise<number> {
     const { task, expectedVersion, events, tenant, owner, pushConfigs } = commit;
     if (events.length === 0) throw new Error(`commit of task ${task.id} carries no events`);
+    // Where the task's rows stand (decision 0164): a hint this process kept, or the row's own.
+    const base = expectedVersion === 0 ? null : await this.splitBase(task.id, expectedVersion);
     // Serialised before any round trip: a value JSON cannot hold fails its own commit only.
-    const snapshot = JSON.stringify(task);
-    const eventsJson = JSON.stringify(events);
+    const eventTexts = events.map((event) => JSON.stringify(event));
+    let snapshot: string;
+    let parts: PartRows | undefined;
+    // The whole task's text, for the outbox of a split task with push configs (see UPDATE).
+    let whole: string | null = null;
+    if (base !== null) {
+      parts = moreRows(task, base, events, eventTexts);
+      snapshot = parts.head;
+      if (withWhole) whole = JSON.stringify(task);
+    } else {
+      snapshot = JSON.stringify(task);
+      if (snapshot.length > SPLIT_BYTES) {
+        whole = snapshot;
+        parts = splitRows(task);
+        snapshot = parts.head;
+      }
+    }
+    const eventsJson = `[${eventTexts.join(',')}]`;
     const version = expectedVersion + events.length;
+    const historyRows = parts === undefined ? null : parts.historyFrom + parts.history.length;
+    const artifactRows = parts === undefined ? null : parts.artifactsFrom + parts.artifactUpdates.length;
     const values = [
       task.id,
       expectedVersion,
@@ -169,6 +203,14 @@ export class PostgresTaskStore implements TaskStore {
       new Date().toISOString(),
       commit.idempotencyKey ?? null,
       traceContextColumn(commit.traceContext),
+      base?.history ?? null,
+      historyRows,
+      artifactRows,
+      parts === undefined ? '[]' : `[${parts.history.join(',')}]`,
+      parts === undefined ? '[]' : `[${parts.artifactUpdates.join(',')}]`,
+      parts?.historyFrom ?? 0,
+      parts?.artifactsFrom ?? 0,
+      whole,
     ];
     const statement = commitStatement(values, expectedVersion === 0);
     let row: CommitRow;
@@ -188,11 +230,23 @@ export class PostgresTaskStore implements TaskStore {
           return result;
         });
       } catch (error) {
-        if (error === lost) throw await this.conflict(commit);
+        if (error === lost) {
+          this.splits.delete(task.id);
+          throw (await this.conflict(commit)).error;
+        }
         throw error;
       }
     }
-    if (row.written === 0) throw await this.conflict(commit);
+    if (row.written === 0) {
+      const conflict = await this.conflict(commit);
+      this.splits.delete(task.id);
+      // Not stale: a split task's commit that needs its whole text for push configs (UPDATE).
+      if (!withWhole && parts !== undefined && whole === null && conflict.sameBase(base?.history ?? null)) {
+        return this.write(commit, true);
+      }
+      throw conflict.error;
+    }
+    this.splits.remember(task.id, version, historyRows, artifactRows, task.status.state);
     if (commit.idempotencyKey !== undefined) {
       this.recentKeys.committed(scopedIdempotencyKey(commit.idempotencyKey, commit), task.id);
     }
@@ -200,14 +254,14 @@ export class PostgresTaskStore implements TaskStore {
     return version;
   }
 
-  async get(taskId: string, scope: TaskScope): Promise<StoredTask | undefined> {
+  async get(taskId: string, scope: TaskScope, options?: TaskReadOptions): Promise<StoredTask | undefined> {
     // No stored text holds NUL (PostgreSQL refuses it), so such a name matches nothing.
     if (hasNul(taskId, scope.tenant, scope.owner)) return undefined;
-    const { rows } = await this.db.query<TaskRow>(
+    const { rows } = await this.db.query<TaskRow & SplitColumns>(
       {
         name: 'concord-get',
-        text: 'SELECT tenant, owner, version, snapshot FROM tasks WHERE id = $1',
-        values: [taskId],
+        text: GET_STATEMENT,
+        values: [taskId, options?.historyLength ?? MAX_SEQ],
       },
       CLOSED,
     );
@@ -216,7 +270,7 @@ export class PostgresTaskStore implements TaskStore {
     if (row === undefined || row.tenant !== scope.tenant || (row.owner !== '' && row.owner !== scope.owner)) {
       return undefined;
     }
-    return { tenant: row.tenant, owner: row.owner, version: row.version, task: row.snapshot };
+    return { tenant: row.tenant, owner: row.owner, version: row.version, task: wholeTask(row) };
   }
 
   async head(taskId: string, scope: TaskScope): Promise<StoredTaskHead | undefined> {
@@ -299,9 +353,14 @@ export class PostgresTaskStore implements TaskStore {
     await this.db.close();
   }
 
-  /** The VersionConflictError of a commit that wrote nothing, naming the version it ran into. */
-  private async conflict(commit: TaskCommit): Promise<VersionConflictError> {
-    const { rows } = await this.db.query<Omit<TaskRow, 'snapshot'>>(
+  /**
+   * Why a commit wrote nothing: the VersionConflictError naming the version it ran into, and
+   * whether the row was as the commit saw it (then the push-config guard of UPDATE refused it).
+   */
+  private async conflict(
+    commit: TaskCommit,
+  ): Promise<{ error: VersionConflictError; sameBase(history: number | null): boolean }> {
+    const { rows } = await this.db.query<Omit<TaskRow, 'snapshot'> & { history_rows: number | null }>(
       { name: 'concord-head', text: HEAD_STATEMENT, values: [commit.task.id] },
       CLOSED,
     );
@@ -313,7 +372,30 @@ export class PostgresTaskStore implements TaskStore {
       head.tenant === commit.tenant &&
       (head.owner === '' || head.owner === commit.owner);
     const actual = head !== undefined && (commit.expectedVersion === 0 || visible) ? head.version : 0;
-    return new VersionConflictError(commit.task.id, commit.expectedVersion, actual);
+    return {
+      error: new VersionConflictError(commit.task.id, commit.expectedVersion, actual),
+      sameBase: (history) => visible && actual === commit.expectedVersion && head.history_rows === history,
+    };
+  }
+
+  /** The split rows of a task at `version`, or null while it is whole (SplitHints, then the row). */
+  private async splitBase(
+    taskId: string,
+    version: number,
+  ): Promise<{ history: number; artifacts: number } | null> {
+    const hint = this.splits.at(taskId, version);
+    if (hint !== undefined) return hint;
+    const { rows } = await this.db.query<{ history_rows: number | null; artifact_rows: number | null }>(
+      {
+        name: 'concord-split-base',
+        text: 'SELECT history_rows, artifact_rows FROM tasks WHERE id = $1',
+        values: [taskId],
+      },
+      CLOSED,
+    );
+    const row = rows[0];
+    if (row === undefined || row.history_rows === null) return null;
+    return { history: row.history_rows, artifacts: row.artifact_rows ?? 0 };
   }
 }
 

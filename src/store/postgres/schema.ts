@@ -171,6 +171,27 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   -- The trace context headers as a JSON object ({"traceparent": ..., "tracestate": ...}).
   ALTER TABLE push_outbox ADD COLUMN IF NOT EXISTS trace_context text;
   `,
+  // 4 -> 5: a heavy task's history and artifact updates in rows of their own (decision 0164,
+  // heavy-tasks.ts), so a commit writes what it adds rather than the task's whole past again; the
+  // SQLite file's migration 10 -> 11 is its twin.
+  `
+  -- How many history messages and artifact updates the task has in rows; both NULL while the
+  -- task is whole in its snapshot, as every task written before is.
+  ALTER TABLE tasks ADD COLUMN IF NOT EXISTS history_rows integer;
+  ALTER TABLE tasks ADD COLUMN IF NOT EXISTS artifact_rows integer;
+  CREATE TABLE IF NOT EXISTS task_history (
+    task_id text COLLATE "C" NOT NULL,
+    n integer NOT NULL,
+    message json NOT NULL,
+    PRIMARY KEY (task_id, n)
+  );
+  CREATE TABLE IF NOT EXISTS task_artifact_updates (
+    task_id text COLLATE "C" NOT NULL,
+    n integer NOT NULL,
+    event json NOT NULL,
+    PRIMARY KEY (task_id, n)
+  );
+  `,
 ];
 
 /** The schema version this code writes. */

@@ -4,7 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { Message, Task } from '../../protocol/model.js';
-import { foldUpdates, type ArtifactUpdate, type PartRows } from '../heavy-tasks.js';
+import { assembleTask, type ArtifactUpdate, type PartRows } from '../heavy-tasks.js';
 
 /** The statements of the split parts, prepared once per connection. */
 export class TaskParts {
@@ -45,16 +45,11 @@ export class TaskParts {
    * given, for GetTask) and its artifacts folded from their updates in order.
    */
   read(taskId: string, head: string, historyRows: number, historyLength?: number): Task {
-    const task = JSON.parse(head) as Task;
     const from =
       historyLength !== undefined && historyLength > 0 ? Math.max(0, historyRows - historyLength) : 0;
     const history: Message[] = [];
     for (const text of this.selectHistory.all(taskId, from)) history.push(JSON.parse(text) as Message);
-    if (history.length > 0) task.history = history;
-    const artifacts = foldUpdates(
-      this.selectUpdates.all(taskId).map((text) => JSON.parse(text) as ArtifactUpdate),
-    );
-    if (artifacts.length > 0) task.artifacts = artifacts;
-    return task;
+    const updates = this.selectUpdates.all(taskId).map((text) => JSON.parse(text) as ArtifactUpdate);
+    return assembleTask(JSON.parse(head) as Task, history, updates);
   }
 }

@@ -1,0 +1,296 @@
+/**
+ * A heavy task on SQLite and PostgreSQL (decision 0164, src/store/heavy-tasks.ts): past
+ * SPLIT_BYTES its history and artifact updates move to rows of their own, and every read still
+ * returns exactly the task the commits described — across the split, after reopening the store,
+ * in lists, with GetTask's historyLength, in a push outbox entry, and gone with the task when
+ * retention deletes it. Sizes are small and nothing is timed: the cost curve lives in the
+ * benchmark (bench/scale/long-tasks.mjs).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { StreamResponse, Task } from '../../src/protocol/index.js';
+import { applyEvents } from '../../src/server/task-run/task-projection.js';
+import type { PushConfigRecord, TaskScope, TaskStore } from '../../src/store/index.js';
+import { openPostgresStore, type PostgresTaskStore } from '../../src/store/postgres/index.js';
+import { SqliteTaskStore } from '../../src/store/sqlite/internal.js';
+import { SPLIT_BYTES } from '../../src/store/heavy-tasks.js';
+import { POSTGRES_SKIP_NOTE, POSTGRES_URL, freshSchema } from '../helpers/postgres.js';
+
+const scope: TaskScope = { tenant: 'acme', owner: 'alice' };
+const dirs: string[] = [];
+
+function tempDb(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'concord-parts-'));
+  dirs.push(dir);
+  return join(dir, 'tasks.db');
+}
+
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A task that grows by commits as a long-running agent's would, committed as the server does. */
+class GrowingTask {
+  task: Task;
+  version = 0;
+  private n = 0;
+
+  constructor(
+    readonly id: string,
+    private readonly store: TaskStore,
+  ) {
+    this.task = {
+      id,
+      contextId: `ctx-${id}`,
+      status: { state: 'TASK_STATE_SUBMITTED', timestamp: '2026-01-01T00:00:00.000Z' },
+      history: [{ messageId: `${id}-user`, role: 'ROLE_USER', parts: [{ text: 'start' }] }],
+    };
+  }
+
+  async create(): Promise<void> {
+    await this.commit([{ task: this.task }], this.task);
+  }
+
+  /** A status update whose message joins the history, and an appended artifact chunk. */
+  async step(chunkChars = 900): Promise<void> {
+    const i = this.n++;
+    const status = {
+      state: 'TASK_STATE_WORKING' as const,
+      timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, 1 + i)).toISOString(),
+      message: { messageId: `${this.id}-m${i}`, role: 'ROLE_AGENT' as const, parts: [{ text: `step ${i}` }] },
+    };
+    const events: StreamResponse[] = [
+      { statusUpdate: { taskId: this.id, contextId: this.task.contextId, status } },
+      {
+        artifactUpdate: {
+          taskId: this.id,
+          contextId: this.task.contextId,
+          artifact: { artifactId: 'log', parts: [{ text: String(i % 10).repeat(chunkChars) }] },
+          ...(i === 0 ? {} : { append: true }),
+        },
+      },
+    ];
+    // A second artifact replaced now and then: a replace must win over what came before it.
+    if (i % 7 === 3) {
+      events.push({
+        artifactUpdate: {
+          taskId: this.id,
+          contextId: this.task.contextId,
+          artifact: { artifactId: 'summary', parts: [{ text: `summary after ${i}` }], metadata: { step: i } },
+        },
+      });
+    }
+    await this.commit(events, applyEvents(this.task, events));
+  }
+
+  private async commit(events: StreamResponse[], task: Task): Promise<void> {
+    this.version = await this.store.commit({ ...scope, task, expectedVersion: this.version, events });
+    this.task = task;
+  }
+}
+
+/** A store Concord ships, as the cases drive it, and a look at its rows underneath. */
+interface Backend {
+  open(): Promise<HeavyStore>;
+  /** The same data, opened again (a restart). */
+  reopen(): Promise<HeavyStore>;
+  row(id: string): Promise<{ snapshot: string; history_rows: number | null }>;
+  count(table: 'task_history' | 'task_artifact_updates'): Promise<number>;
+}
+
+type HeavyStore = TaskStore & {
+  deleteExpiredTasks(maxAgeMs: number, now?: number): Promise<number>;
+};
+
+function sqliteBackend(): Backend {
+  const path = tempDb();
+  const read = <T>(run: (db: Database.Database) => T): T => {
+    const db = new Database(path, { readonly: true });
+    try {
+      return run(db);
+    } finally {
+      db.close();
+    }
+  };
+  return {
+    open: () => Promise.resolve(new SqliteTaskStore({ path })),
+    reopen: () => Promise.resolve(new SqliteTaskStore({ path })),
+    row: (id) =>
+      Promise.resolve(
+        read(
+          (db) =>
+            db.prepare('SELECT snapshot, history_rows FROM tasks WHERE id = ?').get(id) as {
+              snapshot: string;
+              history_rows: number | null;
+            },
+        ),
+      ),
+    count: (table) =>
+      Promise.resolve(read((db) => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number)),
+  };
+}
+
+function postgresBackend(): Backend {
+  const schema = freshSchema();
+  const open = (): Promise<PostgresTaskStore> =>
+    openPostgresStore({ connectionString: POSTGRES_URL!, schema, poolSize: 2 });
+  const query = async <T>(text: string, values: unknown[] = []): Promise<T[]> => {
+    const client = new pg.Client({ connectionString: POSTGRES_URL });
+    await client.connect();
+    try {
+      return (await client.query(text, values)).rows as T[];
+    } finally {
+      await client.end();
+    }
+  };
+  return {
+    open,
+    reopen: open,
+    row: async (id) =>
+      (
+        await query<{ snapshot: string; history_rows: number | null }>(
+          `SELECT snapshot::text AS snapshot, history_rows FROM ${schema}.tasks WHERE id = $1`,
+          [id],
+        )
+      )[0]!,
+    count: async (table) =>
+      (await query<{ n: number }>(`SELECT count(*)::integer AS n FROM ${schema}.${table}`))[0]!.n,
+  };
+}
+
+const backends: [string, () => Backend][] = [
+  ['SQLite', sqliteBackend],
+  ...(POSTGRES_URL === undefined ? [] : ([['PostgreSQL', postgresBackend]] as [string, () => Backend][])),
+];
+if (POSTGRES_URL === undefined) {
+  describe('PostgreSQL: a heavy task kept in rows', () => {
+    it.skip(`runs against PostgreSQL${POSTGRES_SKIP_NOTE}`, () => {});
+  });
+}
+
+const webhook = (taskId: string): PushConfigRecord => ({
+  taskId,
+  id: 'hook',
+  tenant: scope.tenant,
+  url: 'https://hooks.example/a2a',
+  protocolVersion: '0.3',
+  createdAt: '2026-01-01T00:00:00.000Z',
+});
+
+describe.each(backends)('%s: a heavy task kept in rows', (_name, make) => {
+  const opened: HeavyStore[] = [];
+  afterEach(async () => {
+    for (const store of opened.splice(0)) await store.close();
+  });
+  const open = async (backend: Backend, again = false): Promise<HeavyStore> => {
+    const store = await (again ? backend.reopen() : backend.open());
+    opened.push(store);
+    return store;
+  };
+
+  it('reads back exactly what the commits described, before and after the split', async () => {
+    const backend = make();
+    const store = await open(backend);
+    const grown = new GrowingTask('long', store);
+    await grown.create();
+    let splitAt: number | undefined;
+    for (let i = 0; i < 150; i++) {
+      await grown.step();
+      expect((await store.get('long', scope))?.task).toEqual(grown.task);
+      if (splitAt === undefined && (await backend.row('long')).history_rows !== null) splitAt = i;
+    }
+    // It did split, and only once it had outgrown the threshold.
+    expect(splitAt).toBeDefined();
+    expect(JSON.stringify(grown.task).length).toBeGreaterThan(SPLIT_BYTES);
+    // The row keeps the head only: no history, no artifacts, small whatever the task weighs.
+    const row = await backend.row('long');
+    expect(row.history_rows).toBe(grown.task.history!.length);
+    const head = JSON.parse(row.snapshot) as Task;
+    expect(head.history).toBeUndefined();
+    expect(head.artifacts).toBeUndefined();
+    expect(head.status).toEqual(grown.task.status);
+    expect(row.snapshot.length).toBeLessThan(1000);
+    expect((await store.get('long', scope))?.version).toBe(grown.version);
+  });
+
+  it('reads only the newest messages for historyLength, and the whole task in lists', async () => {
+    const backend = make();
+    const store = await open(backend);
+    const grown = new GrowingTask('long', store);
+    await grown.create();
+    for (let i = 0; i < 100; i++) await grown.step();
+    expect((await backend.row('long')).history_rows).not.toBeNull();
+    const recent = (await store.get('long', scope, { historyLength: 5 }))!.task;
+    expect(recent.history).toEqual(grown.task.history!.slice(-5));
+    expect(recent.artifacts).toEqual(grown.task.artifacts);
+    expect(recent.status).toEqual(grown.task.status);
+    // More than there are: all of them.
+    const all = (await store.get('long', scope, { historyLength: 10_000 }))!.task;
+    expect(all.history).toEqual(grown.task.history);
+    const page = await store.list({ ...scope, pageSize: 10 });
+    expect(page.tasks).toEqual([grown.task]);
+  });
+
+  it('queues the whole task for a push config, once split too', async () => {
+    const backend = make();
+    const store = await open(backend);
+    const grown = new GrowingTask('pushed', store);
+    await grown.create();
+    await store.push!.putConfig(webhook('pushed'));
+    for (let i = 0; i < 90; i++) await grown.step();
+    expect((await backend.row('pushed')).history_rows).not.toBeNull();
+    const pending = await store.push!.listPending('pushed');
+    expect(pending.length).toBeGreaterThan(80);
+    // Each entry holds the task as its commit left it: the last one is the task now.
+    expect(pending.at(-1)!.task).toEqual(grown.task);
+  });
+
+  it('goes on after the store is reopened, refuses a stale commit, and is deleted whole by retention', async () => {
+    const backend = make();
+    const first = await open(backend);
+    const grown = new GrowingTask('long', first);
+    await grown.create();
+    for (let i = 0; i < 90; i++) await grown.step();
+    await first.close();
+    opened.splice(opened.indexOf(first), 1);
+    expect((await backend.row('long')).history_rows).not.toBeNull();
+
+    const store = await open(backend, true);
+    const again = Object.assign(new GrowingTask('long', store), { task: grown.task, version: grown.version });
+    for (let i = 0; i < 5; i++) await again.step();
+    expect((await store.get('long', scope))?.task).toEqual(again.task);
+    // A writer that missed the last commits is refused, and writes no rows.
+    const rows = await backend.count('task_history');
+    const failed: StreamResponse = {
+      statusUpdate: { taskId: 'long', contextId: 'ctx-long', status: { state: 'TASK_STATE_FAILED' } },
+    };
+    await expect(
+      store.commit({
+        ...scope,
+        task: applyEvents(grown.task, [failed]),
+        expectedVersion: grown.version,
+        events: [failed],
+      }),
+    ).rejects.toMatchObject({ name: 'VersionConflictError' });
+    expect(await backend.count('task_history')).toBe(rows);
+
+    const completed: StreamResponse = {
+      statusUpdate: {
+        taskId: 'long',
+        contextId: 'ctx-long',
+        status: { state: 'TASK_STATE_COMPLETED', timestamp: '2026-01-02T00:00:00.000Z' },
+      },
+    };
+    const done = applyEvents(again.task, [completed]);
+    await store.commit({ ...scope, task: done, expectedVersion: again.version, events: [completed] });
+    expect((await store.get('long', scope))?.task).toEqual(done);
+    expect(await store.deleteExpiredTasks(1000, Date.parse('2026-02-01T00:00:00Z'))).toBe(1);
+    expect(await store.get('long', scope)).toBeUndefined();
+    expect(await backend.count('task_history')).toBe(0);
+    expect(await backend.count('task_artifact_updates')).toBe(0);
+  });
+});
