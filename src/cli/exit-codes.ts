@@ -73,6 +73,7 @@ export interface DescribedFailure {
 
 // The client's SSRF message tells library users about options; the CLI's users have a flag.
 const LIBRARY_HINT = /;? ?pass allowPrivateNetworks: true or list the host in allowedHosts to allow it$/;
+const MAX_RESPONSE_HINT = /\(the client's maxResponseBytes\)$/;
 
 /** Describes any thrown value for the terminal and for machines. */
 export function describeFailure(error: unknown): DescribedFailure {
@@ -99,6 +100,7 @@ export function describeFailure(error: unknown): DescribedFailure {
     if (error.kind === 'SSRF_BLOCKED') {
       message = `${message.replace(LIBRARY_HINT, '')}; pass --allow-private to allow private targets`;
     }
+    message = message.replace(MAX_RESPONSE_HINT, '(raise the limit with --max-response-bytes)');
     const json: Record<string, unknown> = { kind: error.kind, message };
     if (error.httpStatus !== undefined) json.httpStatus = error.httpStatus;
     if (error.url !== undefined) json.url = error.url;

@@ -84,6 +84,7 @@ function pipelineFor(
     ...(options.streamIdleTimeoutMs === undefined
       ? {}
       : { streamIdleTimeoutMs: options.streamIdleTimeoutMs }),
+    ...(options.maxResponseBytes === undefined ? {} : { maxResponseBytes: options.maxResponseBytes }),
   });
 }
 

@@ -38,6 +38,14 @@ export interface A2AClientCommonOptions extends NetworkPolicy {
    * dropped and resumed (default 60 000, four of Concord's heartbeats; 0 turns it off). HTTP only.
    */
   streamIdleTimeoutMs?: number;
+  /**
+   * Largest answer the client reads into memory, in bytes (default 16 MiB): a unary HTTP body (a
+   * task, a list page, a card) or one gRPC message. A longer answer fails with a BAD_RESPONSE
+   * A2ALocalError naming the limit; the bound guards against a server that sends without end, so
+   * raise it for agents whose tasks carry large artifacts (a GetTask answer holds them all).
+   * Events of an HTTP stream are read as they arrive and are not bounded by it.
+   */
+  maxResponseBytes?: number;
   /** Credentials; the ones matching the card's security requirements are presented. */
   auth?: Credential | readonly Credential[];
   /** Before/after hooks on every request. */

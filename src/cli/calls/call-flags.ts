@@ -26,6 +26,7 @@ export const CALL_OPTIONS = {
   'api-key': { type: 'string' },
   'allow-private': { type: 'boolean', default: false },
   timeout: { type: 'string' },
+  'max-response-bytes': { type: 'string' },
   help: { type: 'boolean', default: false },
 } as const;
 
@@ -37,6 +38,8 @@ export const CALL_OPTIONS_USAGE = `Connection options (every calling command):
   --api-key <key>      API key, placed where the card's apiKey scheme says (default: $CONCORD_API_KEY)
   --allow-private      allow private and loopback targets beyond a loopback URL you typed
   --timeout <seconds>  per request (default 30; streams: until the stream starts)
+  --max-response-bytes <n>
+                       largest answer read, e.g. a task with large artifacts (default 16777216)
   --json               machine output: one JSON object per line (NDJSON)`;
 
 /** The shared option values as parseArgs returns them. */
@@ -48,9 +51,13 @@ export interface CallFlags {
   'api-key'?: string | undefined;
   'allow-private'?: boolean | undefined;
   timeout?: string | undefined;
+  'max-response-bytes'?: string | undefined;
 }
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1'];
+
+/** The client's own upper bound of `maxResponseBytes` (a gRPC channel option is a 32-bit integer). */
+const MAX_RESPONSE_BYTES_FLAG = 2 ** 31 - 1;
 
 function isLoopbackHost(host: string): boolean {
   const bare = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
@@ -134,10 +141,26 @@ export function timeoutOf(flags: CallFlags): number | undefined {
   return Math.round(seconds * 1000);
 }
 
+/**
+ * The client's `maxResponseBytes` from `--max-response-bytes <n>` (undefined: the client's 16 MiB):
+ * the bound a GetTask of a task with large artifacts must fit in (issue 27).
+ */
+export function maxResponseBytesOf(flags: CallFlags): number | undefined {
+  const text = flags['max-response-bytes'];
+  if (text === undefined) return undefined;
+  const bytes = /^\d+$/.test(text) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(bytes) || bytes < 1 || bytes > MAX_RESPONSE_BYTES_FLAG)
+    throw new UsageError(
+      `--max-response-bytes: expected a whole number of bytes from 1 to ${MAX_RESPONSE_BYTES_FLAG}, got ${JSON.stringify(text)}`,
+    );
+  return bytes;
+}
+
 /** Checks the shared flags without connecting (usage errors surface before any request). */
 export function checkCallFlags(flags: CallFlags): void {
   preferenceOf(flags);
   timeoutOf(flags);
+  maxResponseBytesOf(flags);
 }
 
 /** The credentials `--token` / `--api-key` (or their environment variables) give. */
@@ -158,12 +181,14 @@ export async function connectClient(
   io?: CliIo,
 ): Promise<A2AClient> {
   const timeoutMs = timeoutOf(flags);
+  const maxResponseBytes = maxResponseBytesOf(flags);
   return A2AClient.connect(url, {
     ...networkPolicyFor(url, flags['allow-private'] === true),
     prefer: preferenceOf(flags),
     auth: credentialsOf(flags),
     signal,
     timeoutMs,
+    ...(maxResponseBytes === undefined ? {} : { maxResponseBytes }),
     // What the client read past in an off-spec answer goes to stderr (decision 0136).
     ...(io === undefined
       ? {}

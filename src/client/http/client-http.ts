@@ -9,7 +9,7 @@ import type { SelectedCredential } from '../auth/auth.js';
 import { ConnectionPool } from './connection-pool.js';
 import { Deadline } from './deadline.js';
 import type { CallOutcome, CallPurpose, ClientInterceptor, OutgoingCall } from '../auth/interceptors.js';
-import { sendHttp, type HttpAnswer } from './pinned-http.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, sendHttp, type HttpAnswer } from './pinned-http.js';
 import { sendFollowingRedirects } from './redirects.js';
 import { injectContext, type Context } from '../../telemetry/index.js';
 
@@ -23,12 +23,16 @@ export interface HttpPipelineOptions {
   timeoutMs: number;
   /** Default idle timeout of streams in ms (nothing received for that long: dropped); 0 turns it off. */
   streamIdleTimeoutMs?: number;
+  /** Largest answer read into memory (HTTP body, gRPC message); default DEFAULT_MAX_RESPONSE_BYTES. */
+  maxResponseBytes?: number;
 }
 
 /** Default stream idle timeout: four of Concord's 15 s heartbeats (decision 0137). */
 export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 60_000;
 
 const NO_HEADERS: ReadonlySet<string> = new Set();
+
+const MAX_INT32 = 2 ** 31 - 1;
 
 /** A request as the caller builds it. */
 export interface RequestSpec {
@@ -72,7 +76,13 @@ export interface ReadAnswer {
 export class HttpPipeline {
   private readonly pool = new ConnectionPool();
 
-  constructor(private readonly options: HttpPipelineOptions) {}
+  constructor(private readonly options: HttpPipelineOptions) {
+    const max = options.maxResponseBytes;
+    // gRPC channel options are 32-bit integers; a bound above 2 GiB would not be one anyway.
+    if (max !== undefined && (!Number.isInteger(max) || max < 1 || max > MAX_INT32)) {
+      throw new RangeError(`maxResponseBytes must be an integer from 1 to ${MAX_INT32}, got ${String(max)}`);
+    }
+  }
 
   /** The network policy in force. */
   get network(): NetworkPolicy {
@@ -118,7 +128,7 @@ export class HttpPipeline {
   async read(purpose: CallPurpose, spec: RequestSpec, control: CallControl = {}): Promise<ReadAnswer> {
     const { answer, deadline } = await this.open(purpose, spec, control);
     try {
-      const text = await answer.text();
+      const text = await answer.text(this.maxResponseBytes);
       return { status: answer.status, headers: answer.headers, text, url: answer.url.href };
     } finally {
       deadline.dispose();
@@ -148,7 +158,7 @@ export class HttpPipeline {
         deadline,
         this.pool,
       );
-      return { status: answer.status, text: await answer.text() };
+      return { status: answer.status, text: await answer.text(this.maxResponseBytes) };
     } finally {
       deadline.dispose();
     }
@@ -195,6 +205,11 @@ export class HttpPipeline {
   /** The default idle timeout of streams in ms. */
   get streamIdleTimeoutMs(): number {
     return this.options.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS;
+  }
+
+  /** The largest answer read into memory, in bytes (an HTTP body, a gRPC message). */
+  get maxResponseBytes(): number {
+    return this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   }
 
   /** Closes the kept-alive connections; later requests each open their own. */

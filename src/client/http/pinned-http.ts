@@ -23,8 +23,12 @@ export interface HttpRequestSpec {
   body?: string;
 }
 
-/** Largest unary answer read into memory (a card, a task, a list page). */
-export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+/**
+ * Default bound of a unary answer read into memory (a card, a task, a list page): a safety limit
+ * against a server that sends without end, raised per client with `maxResponseBytes` when tasks
+ * carry larger artifacts (issue 27).
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 /** A redirect body read out to keep its connection; a longer one closes the connection instead. */
 const DISCARD_READ_LIMIT = 64 * 1024;
@@ -54,18 +58,18 @@ export class HttpAnswer {
     return (this.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   }
 
-  /** Reads the whole body as UTF-8, up to MAX_BODY_BYTES. */
-  async text(): Promise<string> {
+  /** Reads the whole body as UTF-8; a body longer than `maxBytes` fails (BAD_RESPONSE) naming the limit. */
+  async text(maxBytes = DEFAULT_MAX_RESPONSE_BYTES): Promise<string> {
     const parts: Buffer[] = [];
     let size = 0;
     try {
       for await (const chunk of this.response as AsyncIterable<Buffer>) {
         size += chunk.length;
-        if (size > MAX_BODY_BYTES) {
+        if (size > maxBytes) {
           this.close();
           throw new A2ALocalError(
             'BAD_RESPONSE',
-            `${this.url.href} answered more than ${MAX_BODY_BYTES} bytes`,
+            `${this.url.href} answered more than ${maxBytes} bytes (the client's maxResponseBytes)`,
             {
               httpStatus: this.status,
               url: this.url.href,

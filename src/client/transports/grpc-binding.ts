@@ -30,7 +30,6 @@ import { Deadline } from '../http/deadline.js';
 import { grpcSchema } from './grpc-schema.js';
 import { parseGrpcTarget, type GrpcClientOptions, type GrpcTarget } from './grpc-target.js';
 import type { OutgoingCall } from '../auth/interceptors.js';
-import { MAX_BODY_BYTES } from '../http/pinned-http.js';
 import type { StreamControl, StreamedEvent, TransportInfo } from './transport-types.js';
 import type {
   OperationTypes,
@@ -251,7 +250,8 @@ export class GrpcTransport {
         // Dial the checked address, but speak to (and verify the certificate of) the name.
         'grpc.default_authority': authority,
         ...(tls ? { 'grpc.ssl_target_name_override': host } : {}),
-        'grpc.max_receive_message_length': MAX_BODY_BYTES,
+        // The client's maxResponseBytes bounds each message, unary answers and stream events alike.
+        'grpc.max_receive_message_length': this.http.maxResponseBytes,
       });
       this.clients.set(key, client);
     }
@@ -292,6 +292,18 @@ export class GrpcTransport {
         cause: error,
         url: this.info.url,
       });
+    }
+    // grpc-js cancels a call whose message passes grpc.max_receive_message_length with this status
+    // and text: the client's own bound, reported like the HTTP bindings' (pinned-http.ts).
+    if (
+      service.code === grpcStatus.RESOURCE_EXHAUSTED &&
+      service.details?.startsWith('Received message larger than max') === true
+    ) {
+      return new A2ALocalError(
+        'BAD_RESPONSE',
+        `${what} answered more than ${this.http.maxResponseBytes} bytes (the client's maxResponseBytes)`,
+        { cause: error, url: this.info.url },
+      );
     }
     if (service.code === grpcStatus.DEADLINE_EXCEEDED) {
       return new A2ALocalError('TIMEOUT', `${what} exceeded its deadline`, {

@@ -154,7 +154,7 @@ export class Transport implements CallTransport {
     try {
       if (answer.status < 200 || answer.status >= 300 || answer.mediaType !== 'text/event-stream') {
         // Errors before the first event come as an ordinary answer (A2A 1.0 §9.4.2, §11.7).
-        const text = await answer.text();
+        const text = await answer.text(this.http.maxResponseBytes);
         const json = parseJsonOrFail(text, answer.status, answer.url.href, answer.headers);
         throw withRetryAfter(
           this.binding.error(answer.status, json) ??

@@ -226,11 +226,16 @@ async function writeStream(
   res.flushHeaders();
   const untrack = streams?.add(res);
   const iterator = response.stream[Symbol.asyncIterator]();
+  // Over once the client left (destroyed) or the response was ended: a shutdown ends open streams
+  // (endForShutdown) while their sockets stay up until the end is flushed, and an event written in
+  // between is a write after end, an 'error' nobody listens to, so an uncaught exception (issue 27).
+  // Checked again after each wait for an event, the wait in which the end comes.
+  const over = (): boolean => res.destroyed || res.writableEnded;
   try {
     for (;;) {
-      if (res.destroyed) break;
+      if (over()) break;
       const next = await iterator.next();
-      if (next.done === true) break;
+      if (next.done === true || over()) break;
       corkForTurn(res, turn);
       if (!res.write(next.value)) {
         await new Promise<void>((resolve) => {
@@ -246,7 +251,9 @@ async function writeStream(
     }
   } finally {
     untrack?.();
-    void iterator.return?.(undefined);
-    res.end();
+    // Closes the producer (the task's subscription) however the loop ended; a producer that fails
+    // while closing has no one left to tell, the response being over.
+    iterator.return?.(undefined).catch(() => undefined);
+    if (!res.writableEnded) res.end();
   }
 }
