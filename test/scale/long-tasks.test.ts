@@ -152,11 +152,7 @@ async function waitForStatus(client: A2AClient, id: string, text: string): Promi
   }
 }
 
-/**
- * Releases the agent and waits for its task to complete, so no event is still on its way to a
- * stream when the server shuts down: a shutdown ends open streams, and an event that reaches one
- * after that is written after its end (reported with the benchmark's findings).
- */
+/** Releases the agent and waits for its task to complete, so the server closes with nothing running. */
 async function finish(client: A2AClient, id: string, release: () => void): Promise<void> {
   release();
   while ((await client.getTask({ id, historyLength: 0 })).status.state !== 'TASK_STATE_COMPLETED') {

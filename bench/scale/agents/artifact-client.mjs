@@ -50,6 +50,9 @@ async function connect() {
     // One long stream: no idle cut while the store writes a large commit.
     streamIdleTimeoutMs: 0,
     timeoutMs: 600_000,
+    // The read back is one answer holding the whole artifact as base64: the default bound (16 MiB)
+    // refuses it past about 12 MB, as it should for an answer nobody expected to be that large.
+    maxResponseBytes: Math.min(2 ** 31 - 1, Math.ceil(total * 1.4) + (1 << 20)),
   });
 }
 
