@@ -27,6 +27,7 @@
 //   SCALE_GRPC_PER_CONNECTION gRPC streams multiplexed on one HTTP/2 connection (100)
 //   SCALE_STREAM_CLIENTS     client processes sharing the streams (1 / 2)
 
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -102,7 +103,7 @@ async function createTasks(server, count) {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
         body: JSON.stringify({
-          message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'wait' }] },
+          message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'wait' }] },
           configuration: { returnImmediately: true },
         }),
       });

@@ -17,6 +17,7 @@
 //   { cmd: 'close' }     drops every stream and exits
 // and on its own, { cmd: 'delivered', t } once every stream of this process has a marker `t`.
 
+import { performance } from 'node:perf_hooks';
 import { connect } from 'node:net';
 import { credentials, Metadata, makeGenericClientConstructor } from '@grpc/grpc-js';
 import { grpcSchema } from '../../../dist/client/transports/grpc-schema.js';

@@ -13,6 +13,7 @@
 // uses) or 'memory'; STREAMS_HEARTBEAT_MS (the SSE heartbeat interval, the server's default when
 // unset). Started with --expose-gc so /mem can collect first.
 
+import { performance } from 'node:perf_hooks';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
