@@ -290,6 +290,16 @@ async function fanoutRun(binding, subscribers) {
 
 const idle = [];
 for (const kind of KINDS) for (const n of STREAMS) idle.push(await idleRun(kind, n));
+// A heartbeat's CPU is what the short-heartbeat run spent beyond the default run at the same
+// count (no heartbeat falls in a short window at 15 s), divided by the heartbeats it sent.
+for (const row of idle) {
+  const quiet = idle.find((r) => r.kind === 'sse' && r.n === row.n);
+  if (row.kind !== 'sse-heartbeat' || quiet === undefined || row.heartbeats === 0) {
+    row.cpuPerHeartbeatUs = null;
+    continue;
+  }
+  row.cpuPerHeartbeatUs = (((row.idleCpuPct - quiet.idleCpuPct) / 100) * IDLE_S * 1e6) / row.heartbeats;
+}
 const fanout = [];
 for (const binding of [...new Set(KINDS.map((k) => KIND[k].binding))]) {
   for (const f of FANOUT) fanout.push(await fanoutRun(binding, f));
@@ -311,7 +321,7 @@ const result = {
     'SSE streams: A2A 1.0 HTTP+JSON SubscribeToTask (POST /tasks/{id}:subscribe), one HTTP/1.1 connection each; ' +
       `gRPC streams: SubscribeToTask, ${PER_CONNECTION} per HTTP/2 connection`,
     'idle streams: one working task per stream, created first; memory per stream = (RSS or heap used with the streams open − the same with the tasks alone) / streams, both after two full collections',
-    `idle CPU: the server's CPU over ${IDLE_S} s with every stream open and no events, as % of one core; heartbeats at the server's default (${DEFAULT_HEARTBEAT_MS} ms) and at ${HEARTBEAT_MS} ms; CPU and heap growth per heartbeat divide by the keep-alive comments the clients received`,
+    `idle CPU: the server's CPU over ${IDLE_S} s with every stream open and no events, as % of one core; heartbeats at the server's default (${DEFAULT_HEARTBEAT_MS} ms) and at ${HEARTBEAT_MS} ms; CPU per heartbeat is the short-heartbeat run's CPU beyond the default run's at the same count, and heap kept per heartbeat the heap's growth over the window, each divided by the keep-alive comments the clients received`,
     `fan-out: one task, its subscribers opened first, ${FANOUT_EVENTS} events after 10 warm-up ones, each emitted once every subscriber has the previous one; ` +
       "latency runs from the executor's updater call (taken just before it: the store's commit, the hub's publish and the write to the socket all come after) to the subscriber's socket read, on one clock (performance.timeOrigin + performance.now(), one machine); " +
       "at many subscribers the client's reading of the other streams is part of the later ones' latency",
@@ -402,7 +412,7 @@ const result = {
       (k) =>
         `${label(k)}: ${last(k).rssPerStreamKiB.toFixed(1)} KiB RSS (${last(k).heapPerStreamKiB.toFixed(1)} KiB heap) per idle stream at ${last(k).n} streams`,
     ),
-    ...(last('sse-heartbeat')?.cpuPerHeartbeatUs
+    ...(last('sse-heartbeat')?.cpuPerHeartbeatUs != null
       ? [
           `SSE heartbeat: ${last('sse-heartbeat').cpuPerHeartbeatUs.toFixed(1)} µs of server CPU each, heap kept per heartbeat ${last('sse-heartbeat').heapGrowthPerHeartbeatB.toFixed(1)} B, at ${last('sse-heartbeat').n} streams`,
         ]
