@@ -15,41 +15,78 @@ export interface SseBodyOptions {
   heartbeatMs: number;
 }
 
-/** The SSE body for `items`. */
+/**
+ * The SSE body for `items`.
+ *
+ * Waiting for the next item or the next heartbeat, whichever comes first, must not be a
+ * `Promise.race` of the pending `next()` against a fresh timer promise on every tick: each race
+ * adds a reaction to the pending promise that lives until it settles, so an idle stream kept
+ * about 300 bytes of every heartbeat it sent (docs/performance.md, 'Streams'; decision 0161).
+ * Instead the pending `next()` gets one reaction when it is made, each wait is a promise settled
+ * by that reaction or by the stream's one timer, and the timer is re-armed, not remade.
+ */
 export async function* sseBody(
   items: AsyncIterable<StreamItem>,
   options: SseBodyOptions,
 ): AsyncGenerator<string> {
   const iterator = items[Symbol.asyncIterator]();
+  const heartbeatMs = options.heartbeatMs;
   let pending: Promise<IteratorResult<StreamItem>> | undefined;
+  let outcome: { result: IteratorResult<StreamItem> } | { error: unknown } | undefined;
+  let wake: (() => void) | undefined;
+  let ticked = false;
+  let timer: NodeJS.Timeout | undefined;
+  const ring = (): void => {
+    const waiter = wake;
+    wake = undefined;
+    waiter?.();
+  };
+  const onTick = (): void => {
+    ticked = true;
+    ring();
+  };
+  const wait = (resolve: () => void): void => {
+    wake = resolve;
+  };
   try {
     for (;;) {
-      pending ??= iterator.next();
-      let result: IteratorResult<StreamItem> | 'tick';
-      if (options.heartbeatMs > 0) {
-        let timer: NodeJS.Timeout | undefined;
-        const tick = new Promise<'tick'>((resolve) => {
-          timer = setTimeout(resolve, options.heartbeatMs, 'tick');
-        });
-        try {
-          result = await Promise.race([pending, tick]);
-        } finally {
-          clearTimeout(timer);
-        }
-      } else {
-        result = await pending;
+      if (pending === undefined) {
+        outcome = undefined;
+        pending = iterator.next();
+        pending.then(
+          (result) => {
+            outcome = { result };
+            ring();
+          },
+          (error: unknown) => {
+            outcome = { error };
+            ring();
+          },
+        );
       }
-      if (result === 'tick') {
-        yield encodeSseComment('keep-alive');
+      if (outcome === undefined) {
+        if (heartbeatMs > 0) {
+          // A full interval from now, whether the timer is armed, fired or new.
+          ticked = false;
+          if (timer === undefined) timer = setTimeout(onTick, heartbeatMs);
+          else timer.refresh();
+        }
+        await new Promise<void>(wait);
+      }
+      if (outcome === undefined) {
+        if (ticked) yield encodeSseComment('keep-alive');
         continue;
       }
+      const settled = outcome;
       pending = undefined;
-      if (result.done === true) return;
-      yield options.encode(result.value);
+      if ('error' in settled) throw settled.error;
+      if (settled.result.done === true) return;
+      yield options.encode(settled.result.value);
     }
   } catch (error) {
     yield options.encodeError(error);
   } finally {
+    clearTimeout(timer);
     // A next() still pending means the producer is parked; it ends when the call's signal
     // aborts (the adapter aborts it on disconnect), and return() then runs after it.
     if (pending === undefined) await iterator.return?.(undefined);
