@@ -5,7 +5,7 @@
  * ErrorInfo (and BadRequest) in `grpc-status-details-bin` (A2A 1.0 §10.6); a cancelled or
  * expired call aborts its signal, and a cancelled stream closes its subscription.
  */
-import { once } from 'node:events';
+import { drained } from './drained.js';
 import {
   Metadata,
   type sendUnaryData,
@@ -235,7 +235,7 @@ export function streamHandler(binding: ServiceBinding, method: GrpcMethod) {
         telemetry.streamEvent(next.value.event);
         // Backpressure: wait for the transport to drain (or for the client to go away).
         if (!call.write(method.writeResult(next.value.event))) {
-          await Promise.race([once(call, 'drain'), once(signal, 'abort')]);
+          await drained(call, signal);
         }
       }
       if (!signal.aborted) {
