@@ -214,6 +214,10 @@ const series = (metric) =>
     name: kind,
     points: all.filter((r) => r.kind === kind).map((r) => [r.size, r[metric]]),
   }));
+// GetTask with historyLength still carries every artifact (no artifact window in A2A 1.0 §3.1.3),
+// so its answer grows with the task; its cost per megabyte answered shows whether anything beyond
+// the answer grows with it.
+for (const row of all) row.getWindowMsPerMB = row.getWindowP50 / (row.getWindowBytes / 1e6);
 const curve = (id, title, metric, yLabel = 'ms') => ({
   id: `long-tasks-${id}`,
   title,
@@ -288,6 +292,12 @@ const result = {
   curves: [
     curve('resubscribe', 'Resubscribe from 10 events back: time to the 10th event', 'resubTenthP50'),
     curve('get-window', 'GetTask historyLength=10: p50', 'getWindowP50'),
+    curve(
+      'get-window-per-mb',
+      'GetTask historyLength=10: p50 per MB answered',
+      'getWindowMsPerMB',
+      'ms per MB',
+    ),
     curve('get-whole', 'GetTask (whole task): p50', 'getWholeP50'),
     curve('commit', 'One more commit: emit→durable p50', 'commitP50'),
     curve('read-cpu', 'Server CPU per resubscription', 'resubCpuMs'),
@@ -296,7 +306,8 @@ const result = {
     (kind) =>
       `${kind}: from ${all.find((r) => r.kind === kind).size} to ${all.filter((r) => r.kind === kind).at(-1).size} events, ` +
       `resubscribe ×${fmt(ratio(kind, 'resubTenthP50'))}, GetTask hl=10 ×${fmt(ratio(kind, 'getWindowP50'))}, ` +
-      `GetTask ×${fmt(ratio(kind, 'getWholeP50'))}, commit ×${fmt(ratio(kind, 'commitP50'))}`,
+      `GetTask ×${fmt(ratio(kind, 'getWholeP50'))}, commit ×${fmt(ratio(kind, 'commitP50'))}; ` +
+      `GetTask hl=10 per MB answered ×${fmt(ratio(kind, 'getWindowMsPerMB'))}`,
   ),
 };
 
