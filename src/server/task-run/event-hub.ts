@@ -5,6 +5,7 @@
  * they are durable, so a subscriber that falls behind can always be cut off and resume from the
  * store with `Last-Event-ID`.
  */
+import type { Part, StreamResponse } from '../../protocol/index.js';
 import type { TaskEventRecord } from '../../store/index.js';
 import { ReleasingMap } from '../common/releasing-map.js';
 
@@ -23,25 +24,58 @@ export interface HubSubscription extends AsyncIterable<TaskEventRecord> {
 
 /** Options for the hub. */
 export interface EventHubOptions {
-  /** Events a slow subscriber may have queued before it is cut off. */
+  /** Events a slow subscriber may have queued before it is cut off (default 10,000). */
   maxQueuedEvents?: number;
+  /**
+   * Bytes of part content (text, raw, url) a slow subscriber may have queued before it is cut
+   * off (default 64 MiB): a count of events alone let one slow reader of a large artifact sent in
+   * megabyte chunks hold the whole artifact in the server (issue 27).
+   */
+  maxQueuedBytes?: number;
+}
+
+/** The default `maxQueuedBytes`. */
+export const MAX_QUEUED_BYTES = 64 * 1024 * 1024;
+
+/** What an event's parts weigh, roughly: the strings that can be large. Everything else is small. */
+function partsWeight(parts: readonly Part[] | undefined): number {
+  let bytes = 0;
+  if (parts === undefined) return bytes;
+  for (const part of parts) {
+    bytes += (part.text?.length ?? 0) + (part.raw?.length ?? 0) + (part.url?.length ?? 0);
+  }
+  return bytes;
+}
+
+/** An event's weight in the queue: its parts, and a fixed share for the rest of it. */
+function weight(event: StreamResponse): number {
+  if ('artifactUpdate' in event) return 256 + partsWeight(event.artifactUpdate.artifact.parts);
+  if ('statusUpdate' in event) return 256 + partsWeight(event.statusUpdate.status.message?.parts);
+  return 256;
 }
 
 class Subscriber implements HubSubscription {
   private queue: TaskEventRecord[] = [];
+  /** What the records not yet handed on weigh (`weight`). */
+  private queuedBytes = 0;
   private waiter: (() => void) | undefined;
   private closed = false;
   overflowed = false;
 
   constructor(
     private readonly limit: number,
+    private readonly byteLimit: number,
     private readonly detach: (s: Subscriber) => void,
   ) {}
 
   deliver(records: readonly TaskEventRecord[]): void {
     if (this.closed) return;
-    for (const record of records) this.queue.push(record);
-    if (this.queue.length > this.limit) {
+    for (const record of records) {
+      this.queue.push(record);
+      this.queuedBytes += weight(record.event);
+    }
+    // Cut off, it resumes from the durable log (A2A 1.0 §3.1.6), which holds every event anyway.
+    if (this.queue.length > this.limit || this.queuedBytes > this.byteLimit) {
       this.overflowed = true;
       this.close();
       return;
@@ -68,7 +102,11 @@ class Subscriber implements HubSubscription {
         if (this.queue.length > 0) {
           const batch = this.queue;
           this.queue = [];
-          for (const record of batch) yield record;
+          // A record weighs on the budget until it is handed on, not only while it waits here.
+          for (const record of batch) {
+            this.queuedBytes -= weight(record.event);
+            yield record;
+          }
           continue;
         }
         if (this.closed) return;
@@ -94,9 +132,11 @@ export class EventHub {
    */
   private readonly topics = new ReleasingMap<string, Topic>();
   private readonly limit: number;
+  private readonly byteLimit: number;
 
   constructor(options: EventHubOptions = {}) {
     this.limit = options.maxQueuedEvents ?? 10_000;
+    this.byteLimit = options.maxQueuedBytes ?? MAX_QUEUED_BYTES;
   }
 
   /** Subscribes to a task's future events. */
@@ -106,7 +146,7 @@ export class EventHub {
       topic = { subscribers: new Set(), last: 0 };
       this.topics.set(taskId, topic);
     }
-    const subscriber = new Subscriber(this.limit, (s) => {
+    const subscriber = new Subscriber(this.limit, this.byteLimit, (s) => {
       const current = this.topics.get(taskId);
       if (current === undefined) return;
       current.subscribers.delete(s);
