@@ -63,7 +63,7 @@ function listText(shape: number): string {
     // totalSize counts every match, not only those after the cursor (A2A 1.0 §3.1.4). The LEFT
     // JOIN keeps the count row when the page is empty.
     text = `SELECT c.total, p.id, p.status_ts, p.snapshot
-      FROM (SELECT count(*)::integer AS total FROM tasks WHERE ${filters}) c
+      FROM (${countText(shape, filters)}) c
       LEFT JOIN LATERAL (
         SELECT id, status_ts, snapshot FROM tasks WHERE ${filters}${cursor}
          ORDER BY status_ts DESC, id DESC LIMIT ${limit}
@@ -72,6 +72,22 @@ function listText(shape: number): string {
     texts.set(shape, text);
   }
   return text;
+}
+
+/**
+ * The totalSize subquery of a filter shape (decision 0160). Without contextId or
+ * statusTimestampAfter the answer is a sum over the trigger-kept counters (schema 5) of the
+ * caller's visible owners: a few dozen rows at any size, where counting the index range grew with
+ * every task kept. A contextId count reads one conversation's entries and a statusTimestampAfter
+ * count the tasks that changed since then, so both still count the index.
+ */
+function countText(shape: number, filters: string): string {
+  if ((shape & (CONTEXT | AFTER)) === 0) {
+    // The state, when filtered, is the third parameter (see `where`).
+    const state = shape & STATUS ? ' AND state = $3' : '';
+    return `SELECT coalesce(sum(n), 0)::integer AS total FROM task_counts WHERE tenant = $1 AND owner IN ('', $2)${state}`;
+  }
+  return `SELECT count(*)::integer AS total FROM tasks WHERE ${filters}`;
 }
 
 /** The WHERE terms of a shape; parameters are numbered tenant, owner, then the bits in order. */
