@@ -226,7 +226,7 @@ describe.skipIf(POSTGRES_URL === undefined)(`PostgreSQL kept replies${POSTGRES_S
         `DROP TABLE ${schema}.kept_replies; DELETE FROM ${schema}.${MIGRATIONS_TABLE} WHERE version >= 3`,
       ),
     );
-    expect(POSTGRES_SCHEMA_VERSION).toBe(4);
+    expect(POSTGRES_SCHEMA_VERSION).toBe(5);
     const store = await openPostgresStore({ connectionString: POSTGRES_URL!, schema, poolSize: 2 });
     try {
       expect((await store.get('t1', ANON))?.version).toBe(1);

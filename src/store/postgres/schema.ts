@@ -179,6 +179,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   -- Each counter is split into shards, picked by the writing connection's backend pid: one row per
   -- counter would make every instance's concurrent creates wait on its lock until they commit.
   -- A shard may go negative (a task counted up on one connection, down on another); the sum is exact.
+  -- Counted afresh (IF EXISTS, OR REPLACE): schemas rolled back by hand in tests may still have it.
+  DROP TABLE IF EXISTS task_counts;
   CREATE TABLE task_counts (
     tenant text COLLATE "C" NOT NULL,
     owner text COLLATE "C" NOT NULL,
@@ -190,7 +192,7 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   INSERT INTO task_counts (tenant, owner, state, shard, n)
     SELECT tenant, owner, state, 0, count(*) FROM tasks GROUP BY tenant, owner, state;
   -- SET search_path FROM CURRENT: the function reads this schema's counters whoever calls it.
-  CREATE FUNCTION count_task_states() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+  CREATE OR REPLACE FUNCTION count_task_states() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
   BEGIN
     -- A commit never changes a task's tenant or owner, so only a new state moves it between counters.
     IF TG_OP <> 'INSERT' THEN
@@ -205,6 +207,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     END IF;
     RETURN NULL;
   END $$;
+  DROP TRIGGER IF EXISTS task_counts_insert_delete ON tasks;
+  DROP TRIGGER IF EXISTS task_counts_update ON tasks;
   CREATE TRIGGER task_counts_insert_delete AFTER INSERT OR DELETE ON tasks
     FOR EACH ROW EXECUTE FUNCTION count_task_states();
   CREATE TRIGGER task_counts_update AFTER UPDATE OF state ON tasks
