@@ -5,6 +5,8 @@
 // BENCH_POSTGRES_URL, dropped on exit), so the table shows what durability and sharing cost.
 // BENCH_CONTRACTS=off serves the same agent without its contract (the control of the contract
 // runs: no gate, so a contract envelope is an ordinary data part delivered as is).
+// BENCH_SQLITE_PATH / BENCH_POSTGRES_SCHEMA open an existing file or schema instead (the scale
+// benchmark's filled stores, bench/scale/stores.mjs), left in place on exit.
 // BENCH_GRPC_PORT also serves the gRPC binding on that port (bench/grpc-run.mjs). Imports the
 // built package (dist/): `npm run bench` builds first. The gRPC and PostgreSQL modules are loaded
 // only when asked for, as `concord serve` loads them: loaded, they add about 10 MiB of RSS.
@@ -28,15 +30,20 @@ if (process.env.BENCH_HEAP_GROWTH !== 'v8') limitHeapGrowth();
 
 const kind = process.env.BENCH_STORE ?? 'memory';
 const gated = process.env.BENCH_CONTRACTS !== 'off';
-const dataDir = kind === 'sqlite' ? mkdtempSync(join(tmpdir(), 'concord-bench-')) : null;
-const pgSchema = kind === 'postgres' ? `concord_bench_${process.pid}` : null;
+const existingFile = process.env.BENCH_SQLITE_PATH;
+const existingSchema = process.env.BENCH_POSTGRES_SCHEMA;
+const dataDir = kind === 'sqlite' && !existingFile ? mkdtempSync(join(tmpdir(), 'concord-bench-')) : null;
+const pgSchema = kind === 'postgres' && !existingSchema ? `concord_bench_${process.pid}` : null;
 const store =
   kind === 'sqlite'
-    ? openSqliteTaskStore({ path: join(dataDir, 'tasks.sqlite') })
+    ? openSqliteTaskStore({ path: existingFile ?? join(dataDir, 'tasks.sqlite') })
     : kind === 'postgres'
       ? await (
           await import('../../dist/store/postgres/index.js')
-        ).openPostgresStore({ connectionString: process.env.BENCH_POSTGRES_URL, schema: pgSchema })
+        ).openPostgresStore({
+          connectionString: process.env.BENCH_POSTGRES_URL,
+          schema: existingSchema ?? pgSchema,
+        })
       : createMemoryTaskStore();
 
 const server = createA2AServer({

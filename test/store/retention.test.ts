@@ -79,6 +79,30 @@ for (const opener of openers) {
       }
     });
 
+    it('leaves ListTasks totalSize and the cap counting only the tasks that remain', async () => {
+      // Decision 0160: deletes move the trigger-kept counters that totalSize and the cap read.
+      const store = await opener.open();
+      try {
+        for (let i = 0; i < 6; i++) {
+          await taskAt(store, `done-${i}`, 'TASK_STATE_COMPLETED', `2025-05-0${i + 1}T00:00:00Z`);
+        }
+        await taskAt(store, 'running', 'TASK_STATE_WORKING', '2025-05-01T00:00:00Z');
+        const total = async (status?: 'TASK_STATE_COMPLETED') =>
+          (await store.list({ ...ANON, pageSize: 100, ...(status ? { status } : {}) })).totalSize;
+        expect([await total(), await total('TASK_STATE_COMPLETED')]).toEqual([7, 6]);
+        // Expired: done-0 and done-1 (before May 3rd); the running task stays whatever its age.
+        expect(await store.deleteExpiredTasks(DAY, Date.parse('2025-05-04T00:00:00Z'))).toBe(2);
+        expect([await total(), await total('TASK_STATE_COMPLETED')]).toEqual([5, 4]);
+        // Four terminal tasks left: a cap of four deletes nothing, a cap of three the oldest.
+        expect(await store.deleteTasksOverCap(4)).toBe(0);
+        expect(await store.deleteTasksOverCap(3)).toBe(1);
+        expect(await store.get('done-2', ANON)).toBeUndefined();
+        expect([await total(), await total('TASK_STATE_COMPLETED')]).toEqual([4, 3]);
+      } finally {
+        await store.close();
+      }
+    });
+
     it('deletes a backlog larger than one batch', async () => {
       const store = await opener.open();
       try {

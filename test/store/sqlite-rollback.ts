@@ -25,3 +25,14 @@ export function undoSchema9(db: Database.Database): void {
   db.exec('DROP TABLE kept_replies');
   db.pragma('user_version = 8');
 }
+
+/** Undoes migration 11 -> 12 (decision 0160): the file reads as schema 11 afterwards. */
+export function undoSchema12(db: Database.Database): void {
+  db.exec(`
+    DROP TRIGGER task_counts_insert;
+    DROP TRIGGER task_counts_update;
+    DROP TRIGGER task_counts_delete;
+    DROP TABLE task_counts;
+  `);
+  db.pragma('user_version = 11');
+}

@@ -71,7 +71,7 @@ function listText(shape: number): string {
     // JOIN keeps the count row when the page is empty.
     // A split task's rows come in the same statement (split-rows.ts), all of its history.
     text = `SELECT c.total, p.id, p.status_ts, p.snapshot, p.history, p.updates
-      FROM (SELECT count(*)::integer AS total FROM tasks WHERE ${filters}) c
+      FROM (${countText(shape, filters)}) c
       LEFT JOIN LATERAL (
         SELECT id, status_ts, snapshot, ${SPLIT_COLUMNS.replace('$LIMIT', String(MAX_HISTORY))}
           FROM tasks t WHERE ${filters}${cursor}
@@ -81,6 +81,22 @@ function listText(shape: number): string {
     texts.set(shape, text);
   }
   return text;
+}
+
+/**
+ * The totalSize subquery of a filter shape (decision 0160). Without contextId or
+ * statusTimestampAfter the answer is a sum over the trigger-kept counters (schema 6) of the
+ * caller's visible owners: a few dozen rows at any size, where counting the index range grew with
+ * every task kept. A contextId count reads one conversation's entries and a statusTimestampAfter
+ * count the tasks that changed since then, so both still count the index.
+ */
+function countText(shape: number, filters: string): string {
+  if ((shape & (CONTEXT | AFTER)) === 0) {
+    // The state, when filtered, is the third parameter (see `where`).
+    const state = shape & STATUS ? ' AND state = $3' : '';
+    return `SELECT coalesce(sum(n), 0)::integer AS total FROM task_counts WHERE tenant = $1 AND owner IN ('', $2)${state}`;
+  }
+  return `SELECT count(*)::integer AS total FROM tasks WHERE ${filters}`;
 }
 
 /** The WHERE terms of a shape; parameters are numbered tenant, owner, then the bits in order. */

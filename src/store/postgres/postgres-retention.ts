@@ -63,6 +63,16 @@ export async function deleteFinishedBefore(
  * tasks (tasks_expiring), index-only: at most `maxTasks` index entries, no table rows.
  */
 export async function capCutoff(db: Database, maxTasks: number): Promise<string | undefined> {
+  // The trigger-kept counters (schema 6, decision 0160) answer a store under its cap from a few
+  // rows; reading `maxTasks` index entries is left for a store that is over it.
+  const counted = await db.query<{ terminal: number }>(
+    {
+      name: 'concord-retention-terminal',
+      text: `SELECT coalesce(sum(n), 0)::float8 AS terminal FROM task_counts WHERE state IN ${TERMINAL_STATES_SQL}`,
+    },
+    'task store is closed',
+  );
+  if (counted.rows[0]!.terminal <= maxTasks) return undefined;
   // The offset is written into the text, not bound: with a parameter the planner may settle on a
   // generic plan that sorts the whole table. `maxTasks` is a checked whole number.
   const { rows } = await db.query<{ status_ts: string }>(

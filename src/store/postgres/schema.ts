@@ -192,6 +192,49 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (task_id, n)
   );
   `,
+  // 5 -> 6: how many tasks each (tenant, owner, state) has, kept by triggers (decision 0160), so
+  // ListTasks' totalSize without a contextId or statusTimestampAfter filter, and the retention
+  // cap's check, sum a few counter rows instead of counting millions of index entries. The SQLite
+  // file's migration 11 -> 12 is its twin. Counted once here from the tasks the schema holds.
+  `
+  -- Each counter is split into shards, picked by the writing connection's backend pid: one row per
+  -- counter would make every instance's concurrent creates wait on its lock until they commit.
+  -- A shard may go negative (a task counted up on one connection, down on another); the sum is exact.
+  -- Counted afresh (IF EXISTS, OR REPLACE): schemas rolled back by hand in tests may still have it.
+  DROP TABLE IF EXISTS task_counts;
+  CREATE TABLE task_counts (
+    tenant text COLLATE "C" NOT NULL,
+    owner text COLLATE "C" NOT NULL,
+    state text COLLATE "C" NOT NULL,
+    shard integer NOT NULL,
+    n bigint NOT NULL,
+    PRIMARY KEY (tenant, owner, state, shard)
+  );
+  INSERT INTO task_counts (tenant, owner, state, shard, n)
+    SELECT tenant, owner, state, 0, count(*) FROM tasks GROUP BY tenant, owner, state;
+  -- SET search_path FROM CURRENT: the function reads this schema's counters whoever calls it.
+  CREATE OR REPLACE FUNCTION count_task_states() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+  BEGIN
+    -- A commit never changes a task's tenant or owner, so only a new state moves it between counters.
+    IF TG_OP <> 'INSERT' THEN
+      INSERT INTO task_counts (tenant, owner, state, shard, n)
+        VALUES (OLD.tenant, OLD.owner, OLD.state, pg_backend_pid() % 16, -1)
+        ON CONFLICT (tenant, owner, state, shard) DO UPDATE SET n = task_counts.n - 1;
+    END IF;
+    IF TG_OP <> 'DELETE' THEN
+      INSERT INTO task_counts (tenant, owner, state, shard, n)
+        VALUES (NEW.tenant, NEW.owner, NEW.state, pg_backend_pid() % 16, 1)
+        ON CONFLICT (tenant, owner, state, shard) DO UPDATE SET n = task_counts.n + 1;
+    END IF;
+    RETURN NULL;
+  END $$;
+  DROP TRIGGER IF EXISTS task_counts_insert_delete ON tasks;
+  DROP TRIGGER IF EXISTS task_counts_update ON tasks;
+  CREATE TRIGGER task_counts_insert_delete AFTER INSERT OR DELETE ON tasks
+    FOR EACH ROW EXECUTE FUNCTION count_task_states();
+  CREATE TRIGGER task_counts_update AFTER UPDATE OF state ON tasks
+    FOR EACH ROW WHEN (OLD.state IS DISTINCT FROM NEW.state) EXECUTE FUNCTION count_task_states();
+  `,
 ];
 
 /** The schema version this code writes. */

@@ -90,13 +90,26 @@ export class ListQuery {
   private countStatement(shape: number): Database.Statement<unknown[], number> {
     let statement = this.counts.get(shape);
     if (statement === undefined) {
-      statement = this.db
-        .prepare<unknown[], number>(`SELECT count(*) FROM tasks WHERE ${where(shape)}`)
-        .pluck();
+      statement = this.db.prepare<unknown[], number>(countSql(shape)).pluck();
       this.counts.set(shape, statement);
     }
     return statement;
   }
+}
+
+/**
+ * The totalSize query of a filter shape (decision 0160). Without contextId or statusTimestampAfter
+ * the answer is a sum over the trigger-kept counters of the caller's visible owners (schema 12):
+ * a few rows at any size, where counting the index range grew with every task kept. A contextId
+ * count reads one conversation's entries and a statusTimestampAfter count the tasks that changed
+ * since then, so both still count the index (exact, and cheap for the usual recent cutoff).
+ */
+function countSql(shape: number): string {
+  if ((shape & (CONTEXT | AFTER)) === 0) {
+    const state = shape & STATUS ? ' AND state = ?' : '';
+    return `SELECT coalesce(sum(n), 0) FROM task_counts WHERE tenant = ? AND owner IN ('', ?)${state}`;
+  }
+  return `SELECT count(*) FROM tasks WHERE ${where(shape)}`;
 }
 
 /** The WHERE clause of a shape; parameters go in the order tenant, owner, then the bits in order. */

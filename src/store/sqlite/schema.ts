@@ -254,6 +254,36 @@ const MIGRATIONS: readonly (string | ((db: Database.Database) => void))[] = [
       );
     `);
   },
+  // 11 -> 12: how many tasks each (tenant, owner, state) has, kept by triggers (decision 0160), so
+  // ListTasks' totalSize without a contextId or statusTimestampAfter filter, and the retention cap's
+  // check, read a few counter rows instead of counting millions of index entries. Counted once here
+  // from the tasks the file holds.
+  `
+  DROP TABLE IF EXISTS task_counts;
+  CREATE TABLE task_counts (
+    tenant TEXT NOT NULL,
+    owner TEXT NOT NULL,
+    state TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (tenant, owner, state)
+  ) WITHOUT ROWID;
+  INSERT INTO task_counts (tenant, owner, state, n)
+    SELECT tenant, owner, state, count(*) FROM tasks GROUP BY tenant, owner, state;
+  -- A commit never changes a task's tenant or owner, so only a new state moves it between counters.
+  CREATE TRIGGER IF NOT EXISTS task_counts_insert AFTER INSERT ON tasks BEGIN
+    INSERT INTO task_counts (tenant, owner, state, n) VALUES (new.tenant, new.owner, new.state, 1)
+      ON CONFLICT (tenant, owner, state) DO UPDATE SET n = n + 1;
+  END;
+  CREATE TRIGGER IF NOT EXISTS task_counts_update AFTER UPDATE OF state ON tasks
+    WHEN old.state IS NOT new.state BEGIN
+    UPDATE task_counts SET n = n - 1 WHERE tenant = old.tenant AND owner = old.owner AND state = old.state;
+    INSERT INTO task_counts (tenant, owner, state, n) VALUES (new.tenant, new.owner, new.state, 1)
+      ON CONFLICT (tenant, owner, state) DO UPDATE SET n = n + 1;
+  END;
+  CREATE TRIGGER IF NOT EXISTS task_counts_delete AFTER DELETE ON tasks BEGIN
+    UPDATE task_counts SET n = n - 1 WHERE tenant = old.tenant AND owner = old.owner AND state = old.state;
+  END;
+  `,
 ];
 
 /** The schema version this code writes (`PRAGMA user_version`). */

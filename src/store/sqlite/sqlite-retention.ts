@@ -8,10 +8,10 @@
  * Terminal tasks are found through tasks_by_state, tenant by tenant (tenant-walk.ts), and their
  * keys through the task row's `held_keys` (schema 8; docs/performance.md, 'Fewer B-trees per
  * commit'): neither needs an index of its own, which every commit would have had to write. The
- * count cap's cutoff is found the same way (see `capCutoff`).
+ * count cap's cutoff is found the same way (see `capCutoff`), once the task counters (schema 12,
+ * decision 0160) say the cap is exceeded.
  */
 import type Database from 'better-sqlite3';
-import { TASK_STATES, TERMINAL_STATES } from '../../protocol/model.js';
 import { RETENTION_BATCH_SIZE, TERMINAL_STATES_SQL } from '../retention.js';
 import { TENANTS_CTE } from './tenant-walk.js';
 
@@ -21,11 +21,6 @@ interface ExpiredRow {
   held_keys: string | null;
 }
 
-/** The states a task can still leave, as an SQL list. */
-const LIVE_STATES_SQL = `(${TASK_STATES.filter((s) => !TERMINAL_STATES.has(s))
-  .map((s) => `'${s}'`)
-  .join(', ')})`;
-
 /** The terminal tasks of every tenant, through tasks_by_state; `…` completes the join. */
 const TERMINAL_TASKS = `${TENANTS_CTE}
   SELECT … FROM tenants JOIN tasks t INDEXED BY tasks_by_state
@@ -34,8 +29,6 @@ const TERMINAL_TASKS = `${TENANTS_CTE}
 /** Deletes finished tasks of one connection; see the file comment. */
 export class SqliteRetention {
   private readonly batch: Database.Transaction<(cutoff: string) => number>;
-  private readonly countTasks: Database.Statement<[], number>;
-  private readonly countLive: Database.Statement<[], number>;
   private readonly countTerminal: Database.Statement<[], number>;
   private readonly nthOldest: Database.Statement<[number], string>;
 
@@ -74,16 +67,12 @@ export class SqliteRetention {
       }
       return rows.length;
     });
-    // SQLite counts a whole table from its smallest B-tree's pages, without stepping through rows.
-    this.countTasks = db.prepare<[], number>('SELECT count(*) FROM tasks').pluck();
-    this.countLive = db
+    // The trigger-kept counters (schema 12, decision 0160): a few rows, whatever the file holds.
+    this.countTerminal = db
       .prepare<[], number>(
-        `${TENANTS_CTE}
-         SELECT count(*) FROM tenants JOIN tasks t INDEXED BY tasks_by_state
-           ON t.tenant = tenants.name AND t.state IN ${LIVE_STATES_SQL}`,
+        `SELECT coalesce(sum(n), 0) FROM task_counts WHERE state IN ${TERMINAL_STATES_SQL}`,
       )
       .pluck();
-    this.countTerminal = db.prepare<[], number>(TERMINAL_TASKS.replace('…', 'count(*)')).pluck();
     // Each (tenant, state) range comes in status order, so SQLite stops reading a range once its
     // rows sort after the ones the LIMIT keeps: this reads about as many rows as it skips.
     this.nthOldest = db
@@ -104,15 +93,13 @@ export class SqliteRetention {
    * than `maxTasks`: deleting the terminal tasks before it leaves that many (and the ones that
    * finished at its very instant). Undefined when nothing is over the cap.
    *
-   * An idle store answers from two cheap counts: every task, and the tasks still live (few, and
-   * found by seeks per tenant); only when the difference is over the cap are the terminal tasks
-   * counted, and the cutoff read from the oldest end, where the excess is.
+   * The terminal tasks are counted from the trigger-kept counters (decision 0160), so a store
+   * under its cap answers from a few rows; only over it is the cutoff read from the oldest end,
+   * where the excess is.
    */
   capCutoff(maxTasks: number): string | undefined {
     // Flushed first, so parked commits are counted with the rest.
     this.beforeWrite();
-    const total = this.countTasks.get()!;
-    if (total <= maxTasks || total - this.countLive.get()! <= maxTasks) return undefined;
     const excess = this.countTerminal.get()! - maxTasks;
     return excess > 0 ? this.nthOldest.get(excess) : undefined;
   }

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { A2AError } from '../../../src/protocol/errors.js';
-import type { Task } from '../../../src/protocol/model.js';
-import type { TaskQuery } from '../../../src/store/index.js';
+import type { Task, TaskState } from '../../../src/protocol/model.js';
+import type { TaskQuery, TaskScope } from '../../../src/store/index.js';
 import { ANON, createCommit, makeTask, statusEvent, type SuiteContext } from './fixtures.js';
 
 /** Registers the list cases. */
@@ -116,6 +116,44 @@ export function describeListCases(ctx: SuiteContext): void {
       expect(again.tasks.map((t) => t.id)).toEqual(['t4', 't0-tie', 't3']);
       expect(again.nextPageToken).toBe(second.nextPageToken);
       expect(again.totalSize).toBe(9);
+    });
+
+    it('keeps totalSize exact per state and per visible owner as tasks are created and change state', async () => {
+      // Decision 0160: the durable stores answer these shapes from counters their triggers keep, so
+      // every way a task can move between them is checked against what the page itself holds.
+      const alice = { tenant: '', owner: 'alice' };
+      const bob = { tenant: '', owner: 'bob' };
+      await ctx.create('a1', { timestamp: '2025-02-01T00:00:01Z' });
+      await ctx.create('a2', { timestamp: '2025-02-01T00:00:02Z' }, alice);
+      await ctx.create('a3', { timestamp: '2025-02-01T00:00:03Z' }, alice);
+      await ctx.create('b1', { timestamp: '2025-02-01T00:00:04Z' }, bob);
+      await ctx.create('o1', { timestamp: '2025-02-01T00:00:05Z' }, { tenant: 'other', owner: '' });
+      const move = async (id: string, state: TaskState, version: number, scope = ANON) => {
+        const task = makeTask(id, { state, timestamp: `2025-02-02T00:00:0${version}Z` });
+        await ctx.store.commit({ ...scope, task, expectedVersion: version, events: [statusEvent(task)] });
+      };
+      await move('a2', 'TASK_STATE_WORKING', 1, alice);
+      await move('a2', 'TASK_STATE_COMPLETED', 2, alice);
+      // Same state again (a status message while working): still one task in it.
+      await move('a1', 'TASK_STATE_WORKING', 1);
+      await move('a1', 'TASK_STATE_WORKING', 2);
+      const sizes = async (scope: TaskScope, status?: TaskState) => {
+        const result = await ctx.store.list({ ...scope, pageSize: 100, ...(status ? { status } : {}) });
+        expect(result.totalSize).toBe(result.tasks.length);
+        return result.totalSize;
+      };
+      expect(await sizes(ANON)).toBe(1);
+      expect(await sizes(alice)).toBe(3);
+      expect(await sizes(bob)).toBe(2);
+      expect(await sizes(alice, 'TASK_STATE_SUBMITTED')).toBe(1);
+      expect(await sizes(alice, 'TASK_STATE_WORKING')).toBe(1);
+      expect(await sizes(alice, 'TASK_STATE_COMPLETED')).toBe(1);
+      expect(await sizes(bob, 'TASK_STATE_COMPLETED')).toBe(0);
+      expect(await sizes({ tenant: 'other', owner: 'bob' })).toBe(1);
+      // A page after the first still counts every match (A2A 1.0 §3.1.4).
+      const first = await ctx.store.list({ ...alice, pageSize: 1 });
+      const second = await ctx.store.list({ ...alice, pageSize: 1, pageToken: first.nextPageToken });
+      expect([first.totalSize, second.totalSize]).toEqual([3, 3]);
     });
 
     it('ends with an empty token when the last page is exactly full', async () => {
