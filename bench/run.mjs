@@ -354,7 +354,11 @@ const report = renderReport({
           '## Against the floors',
           '',
           "Each Concord server's req/s over its floor's, paired round by round (median, then range); " +
-            'the floor is the least an A2A server on node:http can cost for the same answer, measured in the same run.',
+            'the floor is the least an A2A server on node:http can cost for the same answer, measured in the same run ' +
+            '(ideal-a2a: parse, mint ids, serialise the task; ideal-durable: the same plus one SQLite row per task; ' +
+            'ideal-stream: the same three SSE events Concord writes, one write each). ' +
+            "The µs figure is the target's time budget per request (1 / (target × the floor's req/s)) against the server's own " +
+            "(1 / its req/s): what it would have to lose, or may still spend; it means CPU time where the server's core is saturated.",
           '',
           ...renderFloors(floors),
           '',
