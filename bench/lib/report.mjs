@@ -6,6 +6,9 @@
 // several of them combined, cpu is cpuSince()'s (bench/lib/cpu.mjs), and ratio the per-round
 // req/s ratio to bare (bench/lib/rounds.mjs).
 
+// The servers that keep no task (bare ones and the floors without a store), whose RSS does not
+// follow the count of tasks answered.
+const KEEPS_NONE = /^(bare|ideal-a2a$|ideal-stream$)/;
 const fmtInt = (n) => Math.round(n).toLocaleString('en-US');
 const fmtMs = (n) => (n < 10 ? n.toFixed(1) : fmtInt(n));
 // Status text can carry server error messages; keep them inside their table cell.
@@ -70,7 +73,7 @@ export function renderReport({ header, rows, notes }) {
     const rss = row.peakRss == null ? 'n/a' : `${row.peakRss.toFixed(1)}${ratio(row.peakRss, base?.peakRss)}`;
     lines.push(
       `| ${row.server} | ${row.run} | ${fmtInt(r.requestsPerSec)}${row.ratio ? roundRatio(row.ratio) : ratio(r.requestsPerSec, base?.result.requestsPerSec)} ` +
-        `| ${fmtMs(r.p50)} | ${fmtMs(r.p99)}${ratio(r.p99, base?.result.p99)} | ${steadyCells(r)} | ${errorsCell(r)} | ${rss} | ${row.server.startsWith('bare') ? '– (keeps none)' : fmtInt(row.tasksHeld)} | ${pct(row.cpu?.serverPct)} / ${pct(row.cpu?.loadGenPct)} | ${cell(row.status)} |`,
+        `| ${fmtMs(r.p50)} | ${fmtMs(r.p99)}${ratio(r.p99, base?.result.p99)} | ${steadyCells(r)} | ${errorsCell(r)} | ${rss} | ${KEEPS_NONE.test(row.server) ? '– (keeps none)' : fmtInt(row.tasksHeld)} | ${pct(row.cpu?.serverPct)} / ${pct(row.cpu?.loadGenPct)} | ${cell(row.status)} |`,
     );
   }
   if (notes.length) lines.push('', ...notes.map((n) => `- ${n}`));
