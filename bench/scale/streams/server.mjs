@@ -72,7 +72,13 @@ const server = createA2AServer({
 });
 
 const grpc = await listenGrpc(server, { port: Number(process.env.GRPC_PORT), host: '127.0.0.1' });
-const running = await listen(server, { port: Number(process.env.PORT), host: '127.0.0.1' });
+// The listener's default connection cap is three quarters of the file limit, at most 8,192
+// (decision 0146): an operator serving 10,000 streams raises it, as this server does.
+const running = await listen(server, {
+  port: Number(process.env.PORT),
+  host: '127.0.0.1',
+  maxConnections: Number(process.env.SCALE_MAX_CONNECTIONS ?? 16_000),
+});
 
 function memory() {
   globalThis.gc();
