@@ -180,6 +180,7 @@ const result = {
         '× bare copy',
         'client peak RSS MiB',
         'server peak RSS MiB',
+        'stream taken up again',
         'error',
       ],
       rows: rows.map((r) => [
@@ -190,9 +191,10 @@ const result = {
         r.phase === 'bare' ? 1 : vsBare(r.phase, r.mb),
         r.peakRssMiB,
         r.serverPeakRssMiB,
+        r.reattached ?? 0,
         r.error ?? '',
       ]),
-      note: "readback goes through Concord's client; rawread reads the same GetTask answer with node:http and JSON.parse. Peak RSS is VmHWM (the server's reset before each phase).",
+      note: "readback goes through Concord's client; rawread reads the same GetTask answer with node:http and JSON.parse. Peak RSS is VmHWM (the server's reset before each phase). Stream taken up again: times the client's stream was cut off (a reader more than 64 MiB behind, the hub's bound) and re-attached; over gRPC, which has no cursor, a re-attached stream starts with the whole Task.",
     },
   ],
   curves: [

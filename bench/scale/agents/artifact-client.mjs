@@ -31,6 +31,8 @@ const hash = createHash('sha256');
 let bytes = 0;
 let taskId = TASK_ID;
 let error;
+/** How often the stream was taken up again with a Task holding parts already sent. */
+let reattached = 0;
 
 const take = (base64) => {
   const buf = Buffer.from(base64, 'base64');
@@ -77,12 +79,25 @@ try {
       role: 'ROLE_USER',
       parts: [{ text: `artifact ${total} ${chunk}` }],
     };
+    // Parts taken so far: a stream that is cut off (the server's hub bounds what a slow reader may
+    // queue) and taken up again over gRPC, which has no cursor, starts again with the whole Task,
+    // whose artifact holds the parts already taken; only the ones after them are new.
+    let parts = 0;
     for await (const event of client.sendStreamingMessage({ message })) {
-      if ('task' in event) taskId = event.task.id;
-      else if ('statusUpdate' in event) taskId = event.statusUpdate.taskId;
+      if ('task' in event) {
+        taskId = event.task.id;
+        const held = (event.task.artifacts ?? []).flatMap((a) => a.parts.filter((p) => p.raw));
+        if (held.length > parts) reattached++;
+        for (const part of held.slice(parts)) take(part.raw);
+        parts = Math.max(parts, held.length);
+      } else if ('statusUpdate' in event) taskId = event.statusUpdate.taskId;
       else if ('artifactUpdate' in event) {
         taskId = event.artifactUpdate.taskId;
-        for (const part of event.artifactUpdate.artifact.parts) if (part.raw) take(part.raw);
+        for (const part of event.artifactUpdate.artifact.parts)
+          if (part.raw) {
+            take(part.raw);
+            parts++;
+          }
       }
     }
     client.close();
@@ -121,6 +136,7 @@ process.stdout.write(
     peakRssMiB: hwm ? Number(hwm[1]) / 1024 : null,
     rss,
     taskId,
+    reattached,
     ...(error === undefined ? {} : { error }),
   })}\n`,
 );
