@@ -20,6 +20,8 @@
 // A part writes its result as JSON to the path in SCALE_RESULT (shape: bench/lib/scale-report.mjs).
 // The report goes to stdout and bench/.tmp/scale/report.md, each curve as an SVG beside it;
 // SCALE_RECORD=1 also writes the SVGs to docs/images/scale/, where docs/performance.md shows them.
+// SCALE_RENDER_ONLY=1 measures nothing: it renders the report and plots from the results the parts
+// last wrote (after a part was run on its own, or a change to the report's look).
 
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -44,6 +46,11 @@ const log = (msg) => process.stderr.write(`[scale] ${msg}\n`);
 async function runPart(part) {
   const script = join(here, 'scale', `${part}.mjs`);
   const resultPath = join(outDir, `${part}.json`);
+  // The report and plots again from the results the parts last wrote, with nothing measured.
+  if (process.env.SCALE_RENDER_ONLY === '1') {
+    if (existsSync(resultPath)) return JSON.parse(readFileSync(resultPath, 'utf8'));
+    return { part, heading: part, setup: [`no result in ${resultPath}: run the part first`] };
+  }
   rmSync(resultPath, { force: true });
   const started = Date.now();
   const code = await new Promise((resolve) => {

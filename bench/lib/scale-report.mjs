@@ -73,7 +73,10 @@ export function renderPart(result, plotPath) {
 // --- SVG plots ------------------------------------------------------------------------------
 
 const WIDTH = 640;
-const HEIGHT = 360;
+/** The plot and its axis labels; the legend's rows come below. */
+const PLOT_HEIGHT = 360;
+const LEGEND_TOP = 8;
+const LEGEND_ROW = 16;
 const MARGIN = { left: 72, right: 16, top: 40, bottom: 52 };
 // Colour-blind-safe (Okabe-Ito), with a dash pattern per series so print and greyscale tell them apart.
 const COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'];
@@ -140,6 +143,8 @@ function bounds(values, log) {
 
 /** A curve as a standalone SVG document: axes, grid, one polyline and markers per series, legend. */
 export function renderSvg(curve) {
+  // The legend goes below the plot, a row per series, so it never hides a line.
+  const HEIGHT = PLOT_HEIGHT + LEGEND_TOP + curve.series.length * LEGEND_ROW;
   const points = curve.series.flatMap((s) => s.points);
   const xLog = curve.x.log === true;
   const yLog = curve.y.log === true;
@@ -152,7 +157,7 @@ export function renderSvg(curve) {
     yLog,
   );
   const sx = scale(x0, x1, MARGIN.left, WIDTH - MARGIN.right, xLog);
-  const sy = scale(y0, y1, HEIGHT - MARGIN.bottom, MARGIN.top, yLog);
+  const sy = scale(y0, y1, PLOT_HEIGHT - MARGIN.bottom, MARGIN.top, yLog);
   const out = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="sans-serif" font-size="12" role="img" aria-label="${escapeXml(curve.title)}">`,
     `<title>${escapeXml(curve.title)}</title>`,
@@ -162,8 +167,8 @@ export function renderSvg(curve) {
   for (const t of ticks(x0, x1, xLog)) {
     const x = sx(t).toFixed(1);
     out.push(
-      `<line x1="${x}" x2="${x}" y1="${MARGIN.top}" y2="${HEIGHT - MARGIN.bottom}" stroke="#e5e5e5"/>`,
-      `<text x="${x}" y="${HEIGHT - MARGIN.bottom + 16}" text-anchor="middle">${tickLabel(t)}</text>`,
+      `<line x1="${x}" x2="${x}" y1="${MARGIN.top}" y2="${PLOT_HEIGHT - MARGIN.bottom}" stroke="#e5e5e5"/>`,
+      `<text x="${x}" y="${PLOT_HEIGHT - MARGIN.bottom + 16}" text-anchor="middle">${tickLabel(t)}</text>`,
     );
   }
   for (const t of ticks(y0, y1, yLog)) {
@@ -174,9 +179,9 @@ export function renderSvg(curve) {
     );
   }
   out.push(
-    `<rect x="${MARGIN.left}" y="${MARGIN.top}" width="${WIDTH - MARGIN.left - MARGIN.right}" height="${HEIGHT - MARGIN.top - MARGIN.bottom}" fill="none" stroke="#333"/>`,
-    `<text x="${(MARGIN.left + WIDTH - MARGIN.right) / 2}" y="${HEIGHT - 12}" text-anchor="middle">${escapeXml(curve.x.label)}${xLog ? ' (log scale)' : ''}</text>`,
-    `<text transform="translate(16 ${(MARGIN.top + HEIGHT - MARGIN.bottom) / 2}) rotate(-90)" text-anchor="middle">${escapeXml(curve.y.label)}${yLog ? ' (log scale)' : ''}</text>`,
+    `<rect x="${MARGIN.left}" y="${MARGIN.top}" width="${WIDTH - MARGIN.left - MARGIN.right}" height="${PLOT_HEIGHT - MARGIN.top - MARGIN.bottom}" fill="none" stroke="#333"/>`,
+    `<text x="${(MARGIN.left + WIDTH - MARGIN.right) / 2}" y="${PLOT_HEIGHT - 12}" text-anchor="middle">${escapeXml(curve.x.label)}${xLog ? ' (log scale)' : ''}</text>`,
+    `<text transform="translate(16 ${(MARGIN.top + PLOT_HEIGHT - MARGIN.bottom) / 2}) rotate(-90)" text-anchor="middle">${escapeXml(curve.y.label)}${yLog ? ' (log scale)' : ''}</text>`,
   );
   curve.series.forEach((series, i) => {
     const colour = COLOURS[i % COLOURS.length];
@@ -189,7 +194,7 @@ export function renderSvg(curve) {
     for (const [x, y] of usable) {
       out.push(`<circle cx="${sx(x).toFixed(1)}" cy="${sy(y).toFixed(1)}" r="3" fill="${colour}"/>`);
     }
-    const ly = MARGIN.top + 14 + i * 16;
+    const ly = PLOT_HEIGHT + LEGEND_TOP + i * LEGEND_ROW;
     const lx = MARGIN.left + 10;
     out.push(
       `<line x1="${lx}" x2="${lx + 22}" y1="${ly}" y2="${ly}" stroke="${colour}" stroke-width="2"${dash ? ` stroke-dasharray="${dash}"` : ''}/>`,
