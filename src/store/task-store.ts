@@ -26,6 +26,15 @@ export function scopedIdempotencyKey(key: string, scope: TaskScope): string {
   return `${scope.tenant}\u0000${scope.owner}\u0000${key}`;
 }
 
+/**
+ * Whether a task created in `task`'s scope is visible in `scope`: same tenant, and created
+ * anonymously or by the same principal (A2A 1.0 §13.1). Every store reads an invisible task as
+ * absent, so its existence never leaks.
+ */
+export function visibleIn(task: TaskScope, scope: TaskScope): boolean {
+  return task.tenant === scope.tenant && (task.owner === '' || task.owner === scope.owner);
+}
+
 /** A snapshot as read back from the store. */
 export interface StoredTask extends TaskScope {
   task: Task;

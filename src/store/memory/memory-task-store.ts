@@ -27,6 +27,7 @@ import {
   type TaskScope,
   type TaskStore,
   scopedIdempotencyKey,
+  visibleIn,
 } from '../task-store.js';
 import { FirstInOrder } from './first-in-order.js';
 import { MemoryApprovalStore } from './memory-approval-store.js';
@@ -82,10 +83,6 @@ export interface MemoryTaskStoreOptions {
 /** Tasks kept by default: plenty for development and tests, bounded for a long-running process. */
 export const DEFAULT_MAX_TASKS = 10_000;
 
-function visible(entry: Entry, scope: TaskScope): boolean {
-  return entry.tenant === scope.tenant && (entry.owner === '' || entry.owner === scope.owner);
-}
-
 /** A TaskStore that keeps everything in process memory; see the file comment. */
 export class MemoryTaskStore implements TaskStore {
   private readonly tasks = new Map<string, Entry>();
@@ -128,7 +125,7 @@ export class MemoryTaskStore implements TaskStore {
 
   get(taskId: string, scope: TaskScope): Promise<StoredTask | undefined> {
     const entry = this.tasks.get(taskId);
-    if (entry === undefined || !visible(entry, scope)) return Promise.resolve(undefined);
+    if (entry === undefined || !visibleIn(entry, scope)) return Promise.resolve(undefined);
     try {
       return Promise.resolve(entry.stored ?? this.frozenStored(entry));
     } catch (error) {
@@ -138,14 +135,14 @@ export class MemoryTaskStore implements TaskStore {
 
   head(taskId: string, scope: TaskScope): Promise<StoredTaskHead | undefined> {
     const entry = this.tasks.get(taskId);
-    if (entry === undefined || !visible(entry, scope)) return Promise.resolve(undefined);
+    if (entry === undefined || !visibleIn(entry, scope)) return Promise.resolve(undefined);
     const { tenant, owner, version, state } = entry;
     return Promise.resolve({ tenant, owner, version, state });
   }
 
   readEvents(taskId: string, afterSeq: number, scope: TaskScope): Promise<TaskEventRecord[]> {
     const entry = this.tasks.get(taskId);
-    if (entry === undefined || !visible(entry, scope)) return Promise.resolve([]);
+    if (entry === undefined || !visibleIn(entry, scope)) return Promise.resolve([]);
     const from = Math.max(0, Math.floor(afterSeq));
     try {
       // A copy: the log keeps growing, and the caller must not see (or cause) later changes. A
@@ -184,7 +181,7 @@ export class MemoryTaskStore implements TaskStore {
     // A task the writer may not see counts as absent (version 0), as for `get`; a create still
     // fails on it, since the id is taken.
     let actual = 0;
-    if (entry !== undefined && (expectedVersion === 0 || visible(entry, commit))) {
+    if (entry !== undefined && (expectedVersion === 0 || visibleIn(entry, commit))) {
       actual = entry.version;
     }
     if (actual !== expectedVersion) throw new VersionConflictError(task.id, expectedVersion, actual);

@@ -23,6 +23,7 @@ import {
   type TaskScope,
   type TaskStore,
   scopedIdempotencyKey,
+  visibleIn,
 } from '../task-store.js';
 import {
   commitStatement,
@@ -267,9 +268,7 @@ export class PostgresTaskStore implements TaskStore {
     );
     const row = rows[0];
     // Invisible reads as absent, so existence never leaks (A2A 1.0 §13.1).
-    if (row === undefined || row.tenant !== scope.tenant || (row.owner !== '' && row.owner !== scope.owner)) {
-      return undefined;
-    }
+    if (row === undefined || !visibleIn(row, scope)) return undefined;
     return { tenant: row.tenant, owner: row.owner, version: row.version, task: wholeTask(row) };
   }
 
@@ -284,9 +283,7 @@ export class PostgresTaskStore implements TaskStore {
       CLOSED,
     );
     const row = rows[0];
-    if (row === undefined || row.tenant !== scope.tenant || (row.owner !== '' && row.owner !== scope.owner)) {
-      return undefined;
-    }
+    if (row === undefined || !visibleIn(row, scope)) return undefined;
     return row;
   }
 
@@ -367,10 +364,7 @@ export class PostgresTaskStore implements TaskStore {
     const head = rows[0];
     // A task the writer may not see counts as absent, as for `get`; a create still fails on it,
     // since the id is taken.
-    const visible =
-      head !== undefined &&
-      head.tenant === commit.tenant &&
-      (head.owner === '' || head.owner === commit.owner);
+    const visible = head !== undefined && visibleIn(head, commit);
     const actual = head !== undefined && (commit.expectedVersion === 0 || visible) ? head.version : 0;
     return {
       error: new VersionConflictError(commit.task.id, commit.expectedVersion, actual),

@@ -27,6 +27,7 @@ import {
   type TaskScope,
   type TaskStore,
   type UnfinishedTask,
+  visibleIn,
 } from '../task-store.js';
 import { decodeEventRows } from './event-rows.js';
 import { fillKeyFilter, KeyFilter } from './key-filter.js';
@@ -172,13 +173,7 @@ export class SqliteTaskStore implements TaskStore {
     return this.attempt(() => {
       const row = this.sql.selectTask.get(taskId);
       // Invisible reads as absent, so existence never leaks (A2A 1.0 §13.1).
-      if (
-        row === undefined ||
-        row.tenant !== scope.tenant ||
-        (row.owner !== '' && row.owner !== scope.owner)
-      ) {
-        return undefined;
-      }
+      if (row === undefined || !visibleIn(row, scope)) return undefined;
       return {
         tenant: row.tenant,
         owner: row.owner,
@@ -194,14 +189,7 @@ export class SqliteTaskStore implements TaskStore {
   head(taskId: string, scope: TaskScope): Promise<StoredTaskHead | undefined> {
     return this.attempt(() => {
       const row = this.sql.selectTaskHead.get(taskId);
-      if (
-        row === undefined ||
-        row.tenant !== scope.tenant ||
-        (row.owner !== '' && row.owner !== scope.owner)
-      ) {
-        return undefined;
-      }
-      return row;
+      return row === undefined || !visibleIn(row, scope) ? undefined : row;
     });
   }
 

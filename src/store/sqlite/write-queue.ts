@@ -26,8 +26,8 @@ import {
   IdempotencyKeyConflictError,
   scopedIdempotencyKey,
   VersionConflictError,
+  visibleIn,
   type TaskCommit,
-  type TaskScope,
 } from '../task-store.js';
 import { taskStatusKey } from '../status-time.js';
 import { encodeEventRow } from './event-rows.js';
@@ -71,10 +71,6 @@ const BUSY_MAX_PAUSE_MS = 20;
 function isBusy(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
-}
-
-function visible(head: TaskHead, scope: TaskScope): boolean {
-  return head.tenant === scope.tenant && (head.owner === '' || head.owner === scope.owner);
 }
 
 /** `held_keys` with one more [owner, key] (schema 8). */
@@ -290,7 +286,7 @@ export class WriteQueue {
       // A task the writer may not see counts as absent, as for `get`; a create still fails on it,
       // since the id is taken.
       let actual = 0;
-      if (head !== undefined && (expectedVersion === 0 || visible(head, p.commit))) actual = head.version;
+      if (head !== undefined && (expectedVersion === 0 || visibleIn(head, p.commit))) actual = head.version;
       // A split the commit did not see (or saw that is gone) makes its rows wrong: it is stale.
       if (actual !== expectedVersion || (head?.history_rows ?? null) !== p.partsBase) {
         outcomes.push(new VersionConflictError(task.id, expectedVersion, actual));
