@@ -62,11 +62,7 @@ export class ListQuery {
     const tasks: Task[] = [];
     for (let i = 0; i < end; i++) {
       const row = rows[i]!;
-      tasks.push(
-        row.history_rows === null
-          ? (JSON.parse(row.snapshot) as Task)
-          : this.parts.read(row.id, row.snapshot, row.history_rows),
-      );
+      tasks.push(this.parts.taskOf(row.id, row.snapshot, row.history_rows));
     }
     const last = rows[end - 1];
     const nextPageToken =

@@ -5,7 +5,6 @@
  */
 import { resolve } from 'node:path';
 import type Database from 'better-sqlite3';
-import type { Task } from '../../protocol/model.js';
 import { planList } from '../list-plan.js';
 import {
   checkRetention,
@@ -178,10 +177,7 @@ export class SqliteTaskStore implements TaskStore {
         tenant: row.tenant,
         owner: row.owner,
         version: row.version,
-        task:
-          row.history_rows === null
-            ? (JSON.parse(row.snapshot) as Task)
-            : this.parts.read(taskId, row.snapshot, row.history_rows, options?.historyLength),
+        task: this.parts.taskOf(taskId, row.snapshot, row.history_rows, options?.historyLength),
       };
     });
   }

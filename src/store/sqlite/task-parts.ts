@@ -40,6 +40,13 @@ export class TaskParts {
     };
   }
 
+  /** A task's row read back: its snapshot while whole, else its head and rows (`read`). */
+  taskOf(taskId: string, snapshot: string, historyRows: number | null, historyLength?: number): Task {
+    return historyRows === null
+      ? (JSON.parse(snapshot) as Task)
+      : this.read(taskId, snapshot, historyRows, historyLength);
+  }
+
   /**
    * A split task read back: its head, its history (only the newest `historyLength` messages when
    * given, for GetTask) and its artifacts folded from their updates in order.
