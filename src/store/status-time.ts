@@ -50,3 +50,19 @@ export function taskStatusKey(timestamp: string | undefined, now: () => string =
 export function nowKey(): string {
   return `${new Date().toISOString().slice(0, 23)}000000Z`;
 }
+
+/**
+ * The hour a status key falls in, `YYYY-MM-DDTHH` (UTC): the bucket of the stores' per-hour task
+ * counters (decision 0163). Every key of that hour starts with it.
+ */
+export function statusHour(key: string): string {
+  return key.slice(0, 13);
+}
+
+/**
+ * A key that sorts after every key of `hour` and before every key of the next hour: the hour
+ * followed by ';', the character after the ':' that every key of the hour has next.
+ */
+export function hourEnd(hour: string): string {
+  return `${hour};`;
+}

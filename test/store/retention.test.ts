@@ -89,15 +89,21 @@ for (const opener of openers) {
         await taskAt(store, 'running', 'TASK_STATE_WORKING', '2025-05-01T00:00:00Z');
         const total = async (status?: 'TASK_STATE_COMPLETED') =>
           (await store.list({ ...ANON, pageSize: 100, ...(status ? { status } : {}) })).totalSize;
+        // And with statusTimestampAfter, which sums per-hour counters (decision 0163).
+        const since = async (after: string) =>
+          (await store.list({ ...ANON, pageSize: 100, statusTimestampAfter: after })).totalSize;
         expect([await total(), await total('TASK_STATE_COMPLETED')]).toEqual([7, 6]);
+        expect([await since('2025-04-30T00:00:00Z'), await since('2025-05-02T12:00:00Z')]).toEqual([7, 4]);
         // Expired: done-0 and done-1 (before May 3rd); the running task stays whatever its age.
         expect(await store.deleteExpiredTasks(DAY, Date.parse('2025-05-04T00:00:00Z'))).toBe(2);
         expect([await total(), await total('TASK_STATE_COMPLETED')]).toEqual([5, 4]);
+        expect([await since('2025-04-30T00:00:00Z'), await since('2025-05-02T12:00:00Z')]).toEqual([5, 4]);
         // Four terminal tasks left: a cap of four deletes nothing, a cap of three the oldest.
         expect(await store.deleteTasksOverCap(4)).toBe(0);
         expect(await store.deleteTasksOverCap(3)).toBe(1);
         expect(await store.get('done-2', ANON)).toBeUndefined();
         expect([await total(), await total('TASK_STATE_COMPLETED')]).toEqual([4, 3]);
+        expect([await since('2025-04-30T00:00:00Z'), await since('2025-05-02T12:00:00Z')]).toEqual([4, 3]);
       } finally {
         await store.close();
       }

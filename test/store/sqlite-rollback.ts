@@ -36,3 +36,14 @@ export function undoSchema12(db: Database.Database): void {
   `);
   db.pragma('user_version = 11');
 }
+
+/** Undoes migration 12 -> 13 (decision 0163): the file reads as schema 12 afterwards. */
+export function undoSchema13(db: Database.Database): void {
+  db.exec(`
+    DROP TRIGGER task_hours_insert;
+    DROP TRIGGER task_hours_update;
+    DROP TRIGGER task_hours_delete;
+    DROP TABLE task_hours;
+  `);
+  db.pragma('user_version = 12');
+}

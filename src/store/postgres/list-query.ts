@@ -84,19 +84,25 @@ function listText(shape: number): string {
 }
 
 /**
- * The totalSize subquery of a filter shape (decision 0160). Without contextId or
- * statusTimestampAfter the answer is a sum over the trigger-kept counters (schema 6) of the
- * caller's visible owners: a few dozen rows at any size, where counting the index range grew with
- * every task kept. A contextId count reads one conversation's entries and a statusTimestampAfter
- * count the tasks that changed since then, so both still count the index.
+ * The totalSize subquery of a filter shape (decisions 0160, 0163). Without contextId the answer
+ * comes from the trigger-kept counters of the caller's visible owners: without statusTimestampAfter
+ * a sum of the per-state rows (schema 6); with it, a sum of the per-hour rows after the cutoff's
+ * hour (schema 7) plus a count of the index within that hour alone. Counting every match instead
+ * grew with the store: an old cutoff matched almost every task. A contextId count reads one
+ * conversation's entries, bounded by the conversation, so it still counts the index.
  */
 function countText(shape: number, filters: string): string {
-  if ((shape & (CONTEXT | AFTER)) === 0) {
-    // The state, when filtered, is the third parameter (see `where`).
-    const state = shape & STATUS ? ' AND state = $3' : '';
-    return `SELECT coalesce(sum(n), 0)::integer AS total FROM task_counts WHERE tenant = $1 AND owner IN ('', $2)${state}`;
+  // The state, when filtered, is the third parameter, and the cutoff the one after (see `where`).
+  const state = shape & STATUS ? ' AND state = $3' : '';
+  if (shape & CONTEXT) return `SELECT count(*)::integer AS total FROM tasks WHERE ${filters}`;
+  if (shape & AFTER) {
+    // The cutoff's hour and the key just past it, as status-time.ts's statusHour and hourEnd.
+    const hour = `left($${shape & STATUS ? 4 : 3}, 13)`;
+    return `SELECT ((SELECT coalesce(sum(n), 0) FROM task_hours
+                      WHERE tenant = $1 AND owner IN ('', $2) AND hour > ${hour}${state})
+                  + (SELECT count(*) FROM tasks WHERE ${filters} AND status_ts < ${hour} || ';'))::integer AS total`;
   }
-  return `SELECT count(*)::integer AS total FROM tasks WHERE ${filters}`;
+  return `SELECT coalesce(sum(n), 0)::integer AS total FROM task_counts WHERE tenant = $1 AND owner IN ('', $2)${state}`;
 }
 
 /** The WHERE terms of a shape; parameters are numbered tenant, owner, then the bits in order. */

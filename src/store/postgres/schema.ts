@@ -235,6 +235,76 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   CREATE TRIGGER task_counts_update AFTER UPDATE OF state ON tasks
     FOR EACH ROW WHEN (OLD.state IS DISTINCT FROM NEW.state) EXECUTE FUNCTION count_task_states();
   `,
+  // 6 -> 7: the same counts split by the hour of each task's status time (decision 0163), so
+  // ListTasks' totalSize with statusTimestampAfter sums the whole hours after the cutoff and counts
+  // the index only within the cutoff's own hour. The SQLite file's migration 12 -> 13 is its twin.
+  `
+  -- Each counter is split into 16 shards like task_counts, but picked by the task's id, not the
+  -- connection: a task's +1 and its later -1 land on the same row, so no shard goes negative and a
+  -- row that reaches zero is deleted while its lock is held. Hours whose tasks were all deleted or
+  -- moved on leave no rows behind.
+  DROP TABLE IF EXISTS task_hours;
+  CREATE TABLE task_hours (
+    tenant text COLLATE "C" NOT NULL,
+    owner text COLLATE "C" NOT NULL,
+    -- The first 13 characters of status_ts (status-time.ts): 'YYYY-MM-DDTHH', UTC.
+    hour text COLLATE "C" NOT NULL,
+    state text COLLATE "C" NOT NULL,
+    shard integer NOT NULL,
+    n bigint NOT NULL,
+    PRIMARY KEY (tenant, owner, hour, state, shard)
+  );
+  -- md5, not hashtext: a task's shard must not change when the server is upgraded.
+  CREATE OR REPLACE FUNCTION task_shard(id text) RETURNS integer LANGUAGE sql IMMUTABLE
+    AS $$ SELECT get_byte(decode(md5(id), 'hex'), 0) & 15 $$;
+  INSERT INTO task_hours (tenant, owner, hour, state, shard, n)
+    SELECT tenant, owner, left(status_ts, 13), state, task_shard(id), count(*) FROM tasks
+     GROUP BY tenant, owner, left(status_ts, 13), state, task_shard(id);
+  CREATE OR REPLACE FUNCTION move_task_hour(t text, o text, h text, st text, sh integer, d integer)
+    RETURNS void LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+  DECLARE
+    left_n bigint;
+  BEGIN
+    INSERT INTO task_hours AS c (tenant, owner, hour, state, shard, n) VALUES (t, o, h, st, sh, d)
+      ON CONFLICT (tenant, owner, hour, state, shard) DO UPDATE SET n = c.n + d
+      RETURNING n INTO left_n;
+    IF left_n = 0 THEN
+      DELETE FROM task_hours WHERE tenant = t AND owner = o AND hour = h AND state = st AND shard = sh;
+    END IF;
+  END $$;
+  CREATE OR REPLACE FUNCTION count_task_hours() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+  DECLARE
+    old_hour text;
+    new_hour text;
+  BEGIN
+    IF TG_OP = 'INSERT' THEN
+      PERFORM move_task_hour(NEW.tenant, NEW.owner, left(NEW.status_ts, 13), NEW.state, task_shard(NEW.id), 1);
+    ELSIF TG_OP = 'DELETE' THEN
+      PERFORM move_task_hour(OLD.tenant, OLD.owner, left(OLD.status_ts, 13), OLD.state, task_shard(OLD.id), -1);
+    ELSE
+      -- Two rows locked in key order, so two commits moving tasks of one shard in opposite
+      -- directions (working -> input-required and back) cannot deadlock.
+      old_hour := left(OLD.status_ts, 13);
+      new_hour := left(NEW.status_ts, 13);
+      IF (old_hour, OLD.state) < (new_hour, NEW.state) THEN
+        PERFORM move_task_hour(OLD.tenant, OLD.owner, old_hour, OLD.state, task_shard(OLD.id), -1);
+        PERFORM move_task_hour(NEW.tenant, NEW.owner, new_hour, NEW.state, task_shard(NEW.id), 1);
+      ELSE
+        PERFORM move_task_hour(NEW.tenant, NEW.owner, new_hour, NEW.state, task_shard(NEW.id), 1);
+        PERFORM move_task_hour(OLD.tenant, OLD.owner, old_hour, OLD.state, task_shard(OLD.id), -1);
+      END IF;
+    END IF;
+    RETURN NULL;
+  END $$;
+  DROP TRIGGER IF EXISTS task_hours_insert_delete ON tasks;
+  DROP TRIGGER IF EXISTS task_hours_update ON tasks;
+  CREATE TRIGGER task_hours_insert_delete AFTER INSERT OR DELETE ON tasks
+    FOR EACH ROW EXECUTE FUNCTION count_task_hours();
+  -- Most commits move a task's status time within its hour and keep its state: no work for them.
+  CREATE TRIGGER task_hours_update AFTER UPDATE OF state, status_ts ON tasks
+    FOR EACH ROW WHEN (OLD.state IS DISTINCT FROM NEW.state OR left(OLD.status_ts, 13) IS DISTINCT FROM left(NEW.status_ts, 13))
+    EXECUTE FUNCTION count_task_hours();
+  `,
 ];
 
 /** The schema version this code writes. */

@@ -7,6 +7,7 @@ import type Database from 'better-sqlite3';
 import type { Task } from '../../protocol/model.js';
 import type { ListPlan } from '../list-plan.js';
 import { encodePageToken } from '../page-token.js';
+import { hourEnd, statusHour } from '../status-time.js';
 import type { TaskPage } from '../task-store.js';
 import type { TaskParts } from './task-parts.js';
 
@@ -53,7 +54,7 @@ export class ListQuery {
     if (plan.status !== undefined) params.push(plan.status);
     if (plan.afterKey !== undefined) params.push(plan.afterKey);
     // totalSize counts every match, not only those after the cursor (A2A 1.0 §3.1.4).
-    const totalSize = this.countStatement(filters).get(...params) ?? 0;
+    const totalSize = this.countStatement(filters).get(...countParams(filters, params, plan.afterKey)) ?? 0;
     const pageParams =
       plan.cursor === undefined ? params : [...params, plan.cursor.statusKey, plan.cursor.taskId];
     // One row more than the page tells whether another page follows.
@@ -94,18 +95,34 @@ export class ListQuery {
 }
 
 /**
- * The totalSize query of a filter shape (decision 0160). Without contextId or statusTimestampAfter
- * the answer is a sum over the trigger-kept counters of the caller's visible owners (schema 12):
- * a few rows at any size, where counting the index range grew with every task kept. A contextId
- * count reads one conversation's entries and a statusTimestampAfter count the tasks that changed
- * since then, so both still count the index (exact, and cheap for the usual recent cutoff).
+ * The totalSize query of a filter shape (decisions 0160, 0163). Without contextId the answer comes
+ * from the trigger-kept counters of the caller's visible owners: without statusTimestampAfter a sum
+ * of a few per-state rows (schema 12); with it, a sum of the per-hour rows after the cutoff's hour
+ * (schema 13) plus a count of the index within that hour alone. Counting every match instead grew
+ * with the store: an old cutoff matched almost every task. A contextId count reads one
+ * conversation's entries, bounded by the conversation, so it still counts the index.
  */
 function countSql(shape: number): string {
-  if ((shape & (CONTEXT | AFTER)) === 0) {
-    const state = shape & STATUS ? ' AND state = ?' : '';
-    return `SELECT coalesce(sum(n), 0) FROM task_counts WHERE tenant = ? AND owner IN ('', ?)${state}`;
+  const state = shape & STATUS ? ' AND state = ?' : '';
+  if (shape & CONTEXT) return `SELECT count(*) FROM tasks WHERE ${where(shape)}`;
+  if (shape & AFTER) {
+    return `SELECT (SELECT coalesce(sum(n), 0) FROM task_hours
+                     WHERE tenant = ? AND owner IN ('', ?) AND hour > ?${state})
+                 + (SELECT count(*) FROM tasks WHERE ${where(shape)} AND status_ts < ?)`;
   }
-  return `SELECT count(*) FROM tasks WHERE ${where(shape)}`;
+  return `SELECT coalesce(sum(n), 0) FROM task_counts WHERE tenant = ? AND owner IN ('', ?)${state}`;
+}
+
+/**
+ * The parameters of `countSql(shape)`, given the page's (tenant, owner, then the filters in order):
+ * with statusTimestampAfter and no contextId, the hours' sum takes tenant, owner, the cutoff's hour
+ * and the state, then the index count the page's parameters and the end of the cutoff's hour.
+ */
+function countParams(shape: number, params: unknown[], afterKey: string | undefined): unknown[] {
+  if (shape & CONTEXT || afterKey === undefined) return params;
+  const hour = statusHour(afterKey);
+  const hours = shape & STATUS ? [params[0], params[1], hour, params[2]] : [params[0], params[1], hour];
+  return [...hours, ...params, hourEnd(hour)];
 }
 
 /** The WHERE clause of a shape; parameters go in the order tenant, owner, then the bits in order. */

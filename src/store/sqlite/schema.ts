@@ -284,6 +284,49 @@ const MIGRATIONS: readonly (string | ((db: Database.Database) => void))[] = [
     UPDATE task_counts SET n = n - 1 WHERE tenant = old.tenant AND owner = old.owner AND state = old.state;
   END;
   `,
+  // 12 -> 13: the same counts split by the hour of each task's status time (decision 0163), so
+  // ListTasks' totalSize with statusTimestampAfter sums the whole hours after the cutoff and counts
+  // the index only within the cutoff's own hour, where counting every match grew with the store.
+  // A row that reaches zero goes, so hours whose tasks were all deleted or moved on leave nothing.
+  `
+  DROP TABLE IF EXISTS task_hours;
+  CREATE TABLE task_hours (
+    tenant TEXT NOT NULL,
+    owner TEXT NOT NULL,
+    -- The first 13 characters of status_ts (status-time.ts): 'YYYY-MM-DDTHH', UTC.
+    hour TEXT NOT NULL,
+    state TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (tenant, owner, hour, state)
+  ) WITHOUT ROWID;
+  INSERT INTO task_hours (tenant, owner, hour, state, n)
+    SELECT tenant, owner, substr(status_ts, 1, 13), state, count(*) FROM tasks
+     GROUP BY tenant, owner, substr(status_ts, 1, 13), state;
+  CREATE TRIGGER IF NOT EXISTS task_hours_insert AFTER INSERT ON tasks BEGIN
+    INSERT INTO task_hours (tenant, owner, hour, state, n)
+      VALUES (new.tenant, new.owner, substr(new.status_ts, 1, 13), new.state, 1)
+      ON CONFLICT (tenant, owner, hour, state) DO UPDATE SET n = n + 1;
+  END;
+  -- Most commits move a task's status time within its hour and keep its state: no work for them.
+  CREATE TRIGGER IF NOT EXISTS task_hours_update AFTER UPDATE OF state, status_ts ON tasks
+    WHEN old.state IS NOT new.state OR substr(old.status_ts, 1, 13) IS NOT substr(new.status_ts, 1, 13) BEGIN
+    UPDATE task_hours SET n = n - 1
+     WHERE tenant = old.tenant AND owner = old.owner AND hour = substr(old.status_ts, 1, 13) AND state = old.state;
+    DELETE FROM task_hours
+     WHERE tenant = old.tenant AND owner = old.owner AND hour = substr(old.status_ts, 1, 13) AND state = old.state
+       AND n = 0;
+    INSERT INTO task_hours (tenant, owner, hour, state, n)
+      VALUES (new.tenant, new.owner, substr(new.status_ts, 1, 13), new.state, 1)
+      ON CONFLICT (tenant, owner, hour, state) DO UPDATE SET n = n + 1;
+  END;
+  CREATE TRIGGER IF NOT EXISTS task_hours_delete AFTER DELETE ON tasks BEGIN
+    UPDATE task_hours SET n = n - 1
+     WHERE tenant = old.tenant AND owner = old.owner AND hour = substr(old.status_ts, 1, 13) AND state = old.state;
+    DELETE FROM task_hours
+     WHERE tenant = old.tenant AND owner = old.owner AND hour = substr(old.status_ts, 1, 13) AND state = old.state
+       AND n = 0;
+  END;
+  `,
 ];
 
 /** The schema version this code writes (`PRAGMA user_version`). */

@@ -156,6 +156,63 @@ export function describeListCases(ctx: SuiteContext): void {
       expect([first.totalSize, second.totalSize]).toEqual([3, 3]);
     });
 
+    it('keeps totalSize exact with statusTimestampAfter as tasks move between hours and states', async () => {
+      // Decision 0163: the durable stores sum per-hour counters for the whole hours after the cutoff
+      // and count the index within its own hour, so cutoffs on, inside and around hour boundaries
+      // are checked against the page itself, before and after tasks move.
+      const alice = { tenant: '', owner: 'alice' };
+      const at = (hour: number, rest: string) => `2025-04-01T${String(hour).padStart(2, '0')}:${rest}Z`;
+      await ctx.create('h1', { timestamp: at(9, '00:00') });
+      await ctx.create('h2', { timestamp: at(9, '59:59.999') });
+      await ctx.create('h3', { timestamp: at(10, '00:00') }, alice);
+      await ctx.create('h4', { timestamp: at(10, '30:00') });
+      await ctx.create('h5', { timestamp: at(11, '15:00') }, alice);
+      await ctx.create('h6', { timestamp: at(13, '00:00.5') });
+      await ctx.create('x1', { timestamp: at(10, '45:00') }, { tenant: 'other', owner: '' });
+      const cutoffs = [
+        '2025-03-31T23:00:00Z',
+        at(9, '00:00'),
+        at(9, '30:00'),
+        at(9, '59:59.999'),
+        at(10, '00:00'),
+        '2025-04-01T09:00:00-01:00', // 10:00Z
+        at(10, '59:59.999999999'),
+        at(11, '00:00'),
+        at(12, '00:00'),
+        at(13, '00:00.5'),
+        at(14, '00:00'),
+      ];
+      const check = async () => {
+        for (const scope of [ANON, alice, { tenant: 'other', owner: 'alice' }]) {
+          for (const status of [undefined, 'TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING'] as const) {
+            for (const statusTimestampAfter of cutoffs) {
+              const query = { ...scope, pageSize: 100, statusTimestampAfter, ...(status ? { status } : {}) };
+              const result = await ctx.store.list(query);
+              expect({ query, totalSize: result.totalSize }).toEqual({
+                query,
+                totalSize: result.tasks.length,
+              });
+            }
+          }
+        }
+      };
+      await check();
+      const move = async (id: string, state: TaskState, timestamp: string, version: number, scope = ANON) => {
+        const task = makeTask(id, { state, timestamp });
+        await ctx.store.commit({ ...scope, task, expectedVersion: version, events: [statusEvent(task)] });
+      };
+      // A new state in the same hour, the same state in a later hour, both at once, and back.
+      await move('h1', 'TASK_STATE_WORKING', at(9, '10:00'), 1);
+      await move('h3', 'TASK_STATE_SUBMITTED', at(11, '05:00'), 1, alice);
+      await move('h4', 'TASK_STATE_WORKING', at(13, '20:00'), 1);
+      await move('h4', 'TASK_STATE_SUBMITTED', at(10, '40:00'), 2);
+      await move('h2', 'TASK_STATE_WORKING', at(12, '00:00'), 1);
+      await check();
+      expect(
+        (await ctx.store.list({ ...ANON, pageSize: 1, statusTimestampAfter: at(10, '00:00') })).totalSize,
+      ).toBe(3);
+    });
+
     it('ends with an empty token when the last page is exactly full', async () => {
       for (let i = 1; i <= 4; i++) await ctx.create(`t${i}`, { timestamp: `2025-02-01T00:00:0${i}Z` });
       const first = await page({ pageSize: 2 });
