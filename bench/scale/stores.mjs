@@ -18,10 +18,12 @@
 // SCALE_POSTGRES_URL or BENCH_POSTGRES_URL names a database, in a schema of its own that is dropped
 // afterwards; the SQLite file lives in SCALE_DATA_DIR (default bench/.tmp/scale/stores-data) and
 // is removed afterwards. A size whose fill would leave less than 5 GB of free disk is skipped, and
-// the report says so.
+// the report says so. SCALE_STORES (default sqlite,postgres) picks which stores run; a store left
+// out is reported from its last run's rows (bench/.tmp/scale/stores-<store>.rows.json), so the two
+// long fills of a full run can run one after the other as separate processes.
 
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -295,16 +297,31 @@ const setup = [
   `latencies: ${PROBES} requests per figure, one at a time over one keep-alive connection (A2A 1.0 HTTP+JSON); sends: ${loadGeneratorNote}, 16 connections, ${SEND_SECONDS} s`,
   pinning.note,
 ];
-const runs = [['sqlite', SIZES]];
-if (PG_URL) runs.push(['postgres', PG_SIZES]);
-else
-  setup.push(
-    'PostgreSQL skipped: set SCALE_POSTGRES_URL (or BENCH_POSTGRES_URL) to a database URL to measure it',
-  );
-
+const STORES = (process.env.SCALE_STORES ?? 'sqlite,postgres').split(',').map((s) => s.trim());
+const rowsFile = (kind) => join(here, '..', '.tmp', 'scale', `stores-${kind}.rows.json`);
 const results = {};
-for (const [kind, sizes] of runs) {
+for (const [kind, sizes] of [
+  ['sqlite', SIZES],
+  ['postgres', PG_SIZES],
+]) {
+  if (!STORES.includes(kind)) {
+    // Left out of this run: its last run's rows, when there are any, still make its curve.
+    if (existsSync(rowsFile(kind))) {
+      const earlier = JSON.parse(readFileSync(rowsFile(kind), 'utf8'));
+      results[kind] = earlier.result;
+      setup.push(`${NAMES[kind]}: rows of an earlier run (${earlier.at}), not measured in this one`);
+    }
+    continue;
+  }
+  if (kind === 'postgres' && !PG_URL) {
+    setup.push(
+      'PostgreSQL skipped: set SCALE_POSTGRES_URL (or BENCH_POSTGRES_URL) to a database URL to measure it',
+    );
+    continue;
+  }
   results[kind] = await runStore(kind, sizes);
+  mkdirSync(dirname(rowsFile(kind)), { recursive: true });
+  writeFileSync(rowsFile(kind), JSON.stringify({ at: new Date().toISOString(), result: results[kind] }));
   if (results[kind].skipped) setup.push(`${NAMES[kind]}: ${results[kind].skipped}`);
 }
 

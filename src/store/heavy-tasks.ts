@@ -53,18 +53,22 @@ export function splitRows(task: Task): PartRows {
 
 /**
  * The rows of a later commit of a split task: the history messages past the ones in rows (the
- * snapshot's history only ever grows at its end), and the commit's artifact updates, already
- * serialised as its events.
+ * snapshot's history only ever grows at its end; `historyFrom` is the index of its first message
+ * when the commit carries only the newer ones, TaskCommit.historyFrom), and the commit's artifact
+ * updates, already serialised as its events. Undefined when the commit lacks messages the rows do
+ * not have yet: it was built on a task that is not the stored one.
  */
 export function moreRows(
   task: Task,
   counts: { history: number; artifacts: number },
   events: readonly StreamResponse[],
   eventTexts: readonly string[],
-): PartRows {
+  historyFrom = 0,
+): PartRows | undefined {
+  if (counts.history < historyFrom) return undefined;
   const history = task.history ?? [];
   const added: string[] = [];
-  for (let i = counts.history; i < history.length; i++) added.push(JSON.stringify(history[i]));
+  for (let i = counts.history - historyFrom; i < history.length; i++) added.push(JSON.stringify(history[i]));
   const updates: string[] = [];
   for (let i = 0; i < events.length; i++) if ('artifactUpdate' in events[i]!) updates.push(eventTexts[i]!);
   return {

@@ -93,6 +93,13 @@ export interface TaskCommit extends TaskScope {
    * traced below it. Absent when nothing is traced.
    */
   traceContext?: Record<string, string> | undefined;
+  /**
+   * `task.history` holds the task's messages from this index on: the ones before it are already
+   * in the store's rows (decision 0164), and a long-running task need not copy them into every
+   * commit. Only for a task the store said it keeps apart (`keepsArtifactUpdates`); a store that
+   * does not keep it so refuses the commit as stale (VersionConflictError). Absent or 0: whole.
+   */
+  historyFrom?: number;
 }
 
 /** Filters for `list`, already validated by the caller (A2A 1.0 §3.1.4). */
@@ -162,9 +169,10 @@ export interface TaskStore {
    */
   head?(taskId: string, scope: TaskScope): Promise<StoredTaskHead | undefined>;
   /**
-   * Whether the store keeps this task's artifact updates apart and rebuilds its artifacts from
-   * them (decision 0164): from then on a commit's `task` need not carry the artifacts' parts, so
-   * the server can let go of them. Optional: a store without it always gets whole tasks.
+   * Whether the store keeps this task's history and artifact updates apart and rebuilds its task
+   * from them (decision 0164): from then on a commit's `task` need not carry the artifacts' parts,
+   * nor the history before `TaskCommit.historyFrom`, so the server can let go of them. Optional: a
+   * store without it always gets whole tasks.
    */
   keepsArtifactUpdates?(taskId: string): Promise<boolean>;
   /** Reads a task's events with `seq > afterSeq`, in order. */

@@ -217,6 +217,50 @@ describe.each(backends)('%s: a heavy task kept in rows', (_name, make) => {
     expect((await store.get('long', scope))?.version).toBe(grown.version);
   });
 
+  it('takes commits that carry only the newer history once split, and refuses one on a whole task', async () => {
+    // TaskCommit.historyFrom: a long-running task's server no longer copies every message into
+    // every commit (decision 0164); the rows are what a whole commit would have written.
+    const backend = make();
+    const store = await open(backend);
+    const grown = new GrowingTask('partial', store);
+    await grown.create();
+    const step = async (historyFrom: number) => {
+      const i = grown.version;
+      const status = {
+        state: 'TASK_STATE_WORKING' as const,
+        message: {
+          messageId: `partial-p${i}`,
+          role: 'ROLE_AGENT' as const,
+          parts: [{ text: `partial ${i}` }],
+        },
+      };
+      const events: StreamResponse[] = [
+        { statusUpdate: { taskId: 'partial', contextId: 'ctx-partial', status } },
+      ];
+      const whole = applyEvents(grown.task, events);
+      const carried = { ...whole, history: whole.history!.slice(historyFrom) };
+      grown.version = await store.commit({
+        ...scope,
+        task: carried,
+        expectedVersion: grown.version,
+        events,
+        historyFrom,
+      });
+      grown.task = whole;
+    };
+    // Still whole: a commit without its earlier history would lose it, so it is refused.
+    await grown.step();
+    await expect(step(1)).rejects.toMatchObject({ name: 'VersionConflictError' });
+    while ((await backend.row('partial')).history_rows === null) await grown.step();
+    for (let k = 0; k < 5; k++) await step(grown.task.history!.length);
+    expect((await store.get('partial', scope))?.task).toEqual(grown.task);
+    // Fewer messages than the rows already hold is a commit built on another task: refused.
+    await expect(step(grown.task.history!.length + 3)).rejects.toMatchObject({
+      name: 'VersionConflictError',
+    });
+    expect((await store.get('partial', scope))?.task).toEqual(grown.task);
+  });
+
   it('reads only the newest messages for historyLength, and the whole task in lists', async () => {
     const backend = make();
     const store = await open(backend);

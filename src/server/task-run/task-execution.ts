@@ -107,6 +107,14 @@ export class TaskExecution implements TaskEventSink {
    * commits' events (decision 0164). Answers that return the task read it back (`fullTask`).
    */
   private shed = false;
+  /**
+   * Once shed, the snapshot's history holds only the messages from this index on; the ones before
+   * are in the store's rows (TaskCommit.historyFrom), so a commit of a task with 100,000 messages
+   * does not copy them all (decision 0164).
+   */
+  private historyFrom = 0;
+  /** The history length at which the run next asks whether the store keeps the task apart. */
+  private askAtHistory = 32;
   private version: number;
   private projected: TaskState;
   /** Ids of the artifacts sent so far, made on the first artifact. */
@@ -411,6 +419,7 @@ export class TaskExecution implements TaskEventSink {
       const from = this.version;
       const { tenant, owner } = this.scope;
       const commit: TaskCommit = { tenant, owner, task, expectedVersion: from, events };
+      if (this.historyFrom > 0) commit.historyFrom = this.historyFrom;
       // Only a send that carried a push config pays for it; every other commit is as before.
       if (this.pushConfigs !== undefined) commit.pushConfigs = this.pushConfigs;
       if (this.idempotencyKey !== undefined) commit.idempotencyKey = this.idempotencyKey;
@@ -421,12 +430,21 @@ export class TaskExecution implements TaskEventSink {
         if (!(await this.rebase(events))) return;
         continue;
       }
-      // A task whose artifacts the store now keeps apart is held without their parts, from the
-      // second commit on (a quick task commits once and never asks).
-      if (!this.shed && this.commits > 0 && events.some((event) => 'artifactUpdate' in event)) {
-        this.shed = await this.storeKeepsArtifacts();
+      // A task the store now keeps apart is held without its artifacts' parts and its committed
+      // history, from the second commit on (a quick task commits once and never asks). The run
+      // asks after a commit with artifacts, and as the history doubles past 32 messages.
+      const messages = task.history?.length ?? 0;
+      if (!this.shed && this.commits > 0) {
+        const artifacts = events.some((event) => 'artifactUpdate' in event);
+        if (artifacts || messages >= this.askAtHistory) {
+          if (messages >= this.askAtHistory) this.askAtHistory = messages * 2;
+          this.shed = await this.storeKeepsArtifacts();
+        }
       }
-      this.snapshot = this.shed ? withoutArtifactParts(task) : task;
+      if (this.shed) {
+        this.historyFrom += messages;
+        this.snapshot = Object.assign({}, withoutArtifactParts(task), { history: undefined });
+      } else this.snapshot = task;
       this.commits++;
       countTransitions(events);
       this.pendingUserMessage = undefined;
@@ -462,6 +480,8 @@ export class TaskExecution implements TaskEventSink {
     if (stored === undefined)
       throw new A2AError('InternalError', `task ${this.taskId} vanished during an update`);
     this.snapshot = stored.task;
+    // Read back whole: the next commit carries its history from the start.
+    this.historyFrom = 0;
     this.version = stored.version;
     if (events.length > 0 && 'task' in events[0]! && this.snapshot !== undefined) events.shift();
     if (isTerminalState(stored.task.status.state)) {

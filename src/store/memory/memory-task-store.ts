@@ -185,6 +185,8 @@ export class MemoryTaskStore implements TaskStore {
       actual = entry.version;
     }
     if (actual !== expectedVersion) throw new VersionConflictError(task.id, expectedVersion, actual);
+    // Only part of the history (TaskCommit.historyFrom): this store keeps every task whole.
+    if ((commit.historyFrom ?? 0) > 0) throw new VersionConflictError(task.id, expectedVersion, actual);
     let key: string | undefined;
     if (commit.idempotencyKey !== undefined) {
       key = scopedIdempotencyKey(commit.idempotencyKey, commit);

@@ -174,8 +174,14 @@ export class PostgresTaskStore implements TaskStore {
     let parts: PartRows | undefined;
     // The whole task's text, for the outbox of a split task with push configs (see UPDATE).
     let whole: string | null = null;
+    if ((commit.historyFrom ?? 0) > 0 && base === null) {
+      // Only part of the history, for a task that is whole here: built on some other task.
+      throw new VersionConflictError(task.id, expectedVersion, expectedVersion);
+    }
     if (base !== null) {
-      parts = moreRows(task, base, events, eventTexts);
+      const more = moreRows(task, base, events, eventTexts, commit.historyFrom);
+      if (more === undefined) throw new VersionConflictError(task.id, expectedVersion, expectedVersion);
+      parts = more;
       snapshot = parts.head;
       if (withWhole) whole = JSON.stringify(task);
     } else {

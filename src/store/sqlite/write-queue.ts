@@ -127,8 +127,13 @@ export class WriteQueue {
       if (split !== undefined && split.history_rows !== null) {
         partsBase = split.history_rows;
         const counts = { history: split.history_rows, artifacts: split.artifact_rows ?? 0 };
-        parts = moreRows(commit.task, counts, commit.events, events);
+        const more = moreRows(commit.task, counts, commit.events, events, commit.historyFrom);
+        if (more === undefined) throw this.stale(commit);
+        parts = more;
         snapshot = parts.head;
+      } else if ((commit.historyFrom ?? 0) > 0) {
+        // Only part of the history, for a task that is whole here: built on some other task.
+        throw this.stale(commit);
       } else {
         snapshot = JSON.stringify(commit.task);
         if (snapshot.length > SPLIT_BYTES) {
@@ -145,6 +150,11 @@ export class WriteQueue {
     return new Promise<number>((resolve, reject) => {
       this.park({ commit, snapshot, parts, partsBase, events, statusKey, resolve, reject });
     });
+  }
+
+  /** A commit built on a task other than the stored one, refused before it is queued. */
+  private stale(commit: TaskCommit): VersionConflictError {
+    return new VersionConflictError(commit.task.id, commit.expectedVersion, commit.expectedVersion);
   }
 
   /** Parks a reply to keep for the next flush; resolves with the reply kept once committed. */
