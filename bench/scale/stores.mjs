@@ -21,6 +21,9 @@
 // the report says so. SCALE_STORES (default sqlite,postgres) picks which stores run; a store left
 // out is reported from its last run's rows (bench/.tmp/scale/stores-<store>.rows.json), so the two
 // long fills of a full run can run one after the other as separate processes.
+// SCALE_QUIET_FILE names a file that exists while a size is measured (created SCALE_QUIET_SETTLE_S
+// seconds, default 30, before the first request): other work sharing the machine during a long
+// fill can wait while it exists, so only the fills run beside it.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
@@ -193,6 +196,15 @@ async function verify(store, filled) {
   }
 }
 
+/** Raises SCALE_QUIET_FILE and lets other work settle; returns what lowers it again. */
+async function quietPlease() {
+  const file = process.env.SCALE_QUIET_FILE;
+  if (!file) return () => undefined;
+  writeFileSync(file, `${process.pid}\n`);
+  await new Promise((resolve) => setTimeout(resolve, Number(process.env.SCALE_QUIET_SETTLE_S ?? 30) * 1000));
+  return () => rmSync(file, { force: true });
+}
+
 /** One store's curve: fill, verify, serve, sweep at each size. */
 async function runStore(kind, sizes) {
   const rows = [];
@@ -274,10 +286,17 @@ async function runStore(kind, sizes) {
         kind === 'sqlite'
           ? { BENCH_STORE: 'sqlite', BENCH_SQLITE_PATH: sqlitePath }
           : { BENCH_STORE: 'postgres', BENCH_POSTGRES_URL: PG_URL, BENCH_POSTGRES_SCHEMA: pgSchema };
-      const served = await measureServed(env, filled);
-      store = await open();
-      const retention = await measureRetention(store, filled, filled + served.sent);
-      await store.close();
+      const quiet = await quietPlease();
+      let served;
+      let retention;
+      try {
+        served = await measureServed(env, filled);
+        store = await open();
+        retention = await measureRetention(store, filled, filled + served.sent);
+        await store.close();
+      } finally {
+        quiet();
+      }
       rows.push({ size, fillRate, bytesPerTask: bytes / filled, ...served, retention });
     }
   } finally {
