@@ -35,8 +35,8 @@ import { encodePageToken } from '../../dist/store/page-token.js';
 import { runLoad, loadGeneratorNote } from '../lib/load-runner.mjs';
 import { pinning } from '../lib/pin.mjs';
 import { peakRssMiB, startServer, stopServer } from '../lib/server-process.mjs';
-import { fillPostgres, preparePostgres, connect } from './stores/fill-postgres.mjs';
-import { fillSqlite, prepareSqlite } from './stores/fill-sqlite.mjs';
+import { fillPostgres, preparePostgres, connect, settlePostgres } from './stores/fill-postgres.mjs';
+import { fillSqlite, prepareSqlite, settleSqlite } from './stores/fill-sqlite.mjs';
 import { measure, probeClient } from './stores/probe.mjs';
 import { SPAN_MS, TASKS_PER_CONTEXT, taskAt } from './stores/tasks.mjs';
 
@@ -276,6 +276,11 @@ async function runStore(kind, sizes) {
         await client.end();
       }
       const fillRate = (size - filled) / ((performance.now() - started) / 1000);
+      // Flushed and its indexes read, as a server that has run on it would find it (settle*).
+      const settling = performance.now();
+      if (kind === 'sqlite') settleSqlite(sqlitePath);
+      else await settlePostgres(PG_URL, pgSchema);
+      log(`  settled (flushed, indexes read) in ${((performance.now() - settling) / 1000).toFixed(1)} s`);
       filled = size;
       const bytes = await bytesUsed();
       log(`  filled at ${Math.round(fillRate)} tasks/s, ${(bytes / filled).toFixed(0)} bytes per task`);

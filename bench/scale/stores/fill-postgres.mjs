@@ -112,3 +112,32 @@ export async function fillPostgres(url, schema, prepared, from, to, now, progres
     for (const client of clients) await client.end();
   }
 }
+
+/**
+ * As settleSqlite (fill-sqlite.mjs): the fill's writes checkpointed to disk, and the indexes a
+ * send writes read once (pg_prewarm when the server has it, else an index-only count per index).
+ */
+export async function settlePostgres(url, schema) {
+  const client = await connect(url, schema);
+  try {
+    await client.query('CHECKPOINT');
+    const { rows } = await client.query(
+      `SELECT i.indexrelid::regclass::text AS name FROM pg_index i
+         JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = $1 AND c.relname IN ('tasks', 'idempotency_keys', 'task_events') AND i.indpred IS NULL`,
+      [schema],
+    );
+    let prewarm = true;
+    try {
+      await client.query('CREATE EXTENSION IF NOT EXISTS pg_prewarm');
+    } catch {
+      prewarm = false;
+    }
+    for (const { name } of rows) {
+      if (prewarm) await client.query('SELECT pg_prewarm($1::regclass)', [name]);
+    }
+    return prewarm ? 'pg_prewarm' : 'none';
+  } finally {
+    await client.end();
+  }
+}

@@ -5,6 +5,7 @@
 // journal off and no syncs, and a cache big enough for the indexes' working set; the file goes back
 // to WAL, as the store opens it, before anyone else reads it.
 
+import { closeSync, fsyncSync, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { openSqliteTaskStore } from '../../../dist/store/sqlite/index.js';
 import { templateKeys, taskAt } from './tasks.mjs';
@@ -85,5 +86,39 @@ export function fillSqlite(path, templates, from, to, now, progress) {
   } finally {
     db.pragma('journal_mode = WAL');
     db.close();
+  }
+}
+
+/**
+ * Makes a freshly filled file look like one a server has run on for a while, before it is
+ * measured: the fill's writes flushed to disk (written with syncs off, gigabytes of them can still
+ * be waiting in the page cache, and their writeback would land in the first measurement), and every
+ * full index of the tables a send writes read once. The fill appends in key order, so the pages a
+ * random task id or context id lands on were never read; a running server has them cached. The
+ * table rows themselves are not read: a file larger than memory reads old tasks from disk.
+ */
+export function settleSqlite(path) {
+  const db = new Sqlite(path);
+  try {
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    const indexes = db
+      .prepare(
+        `SELECT name, tbl_name FROM sqlite_master
+          WHERE type = 'index' AND tbl_name IN ('tasks', 'idempotency_keys', 'task_events')
+            AND (sql IS NULL OR sql NOT LIKE '%WHERE%')`,
+      )
+      .all();
+    for (const { name, tbl_name: table } of indexes)
+      db.prepare(`SELECT count(*) FROM ${table} INDEXED BY ${name}`).get();
+    // WITHOUT ROWID tables are their own primary-key index.
+    db.prepare('SELECT count(*) FROM idempotency_keys').get();
+  } finally {
+    db.close();
+  }
+  const fd = openSync(path, 'r+');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }

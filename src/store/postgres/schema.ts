@@ -272,34 +272,54 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
       DELETE FROM task_hours WHERE tenant = t AND owner = o AND hour = h AND state = st AND shard = sh;
     END IF;
   END $$;
+  -- A task's state or hour changes one row at a time (one task per commit statement): its two
+  -- counter rows are locked in key order, as the statement triggers below lock theirs.
   CREATE OR REPLACE FUNCTION count_task_hours() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
   DECLARE
-    old_hour text;
-    new_hour text;
+    old_key text := left(OLD.status_ts, 13) || OLD.state;
+    new_key text := left(NEW.status_ts, 13) || NEW.state;
   BEGIN
-    IF TG_OP = 'INSERT' THEN
-      PERFORM move_task_hour(NEW.tenant, NEW.owner, left(NEW.status_ts, 13), NEW.state, task_shard(NEW.id), 1);
-    ELSIF TG_OP = 'DELETE' THEN
+    IF old_key COLLATE "C" < new_key COLLATE "C" THEN
       PERFORM move_task_hour(OLD.tenant, OLD.owner, left(OLD.status_ts, 13), OLD.state, task_shard(OLD.id), -1);
+      PERFORM move_task_hour(NEW.tenant, NEW.owner, left(NEW.status_ts, 13), NEW.state, task_shard(NEW.id), 1);
     ELSE
-      -- Two rows locked in key order, so two commits moving tasks of one shard in opposite
-      -- directions (working -> input-required and back) cannot deadlock.
-      old_hour := left(OLD.status_ts, 13);
-      new_hour := left(NEW.status_ts, 13);
-      IF (old_hour, OLD.state) < (new_hour, NEW.state) THEN
-        PERFORM move_task_hour(OLD.tenant, OLD.owner, old_hour, OLD.state, task_shard(OLD.id), -1);
-        PERFORM move_task_hour(NEW.tenant, NEW.owner, new_hour, NEW.state, task_shard(NEW.id), 1);
-      ELSE
-        PERFORM move_task_hour(NEW.tenant, NEW.owner, new_hour, NEW.state, task_shard(NEW.id), 1);
-        PERFORM move_task_hour(OLD.tenant, OLD.owner, old_hour, OLD.state, task_shard(OLD.id), -1);
-      END IF;
+      PERFORM move_task_hour(NEW.tenant, NEW.owner, left(NEW.status_ts, 13), NEW.state, task_shard(NEW.id), 1);
+      PERFORM move_task_hour(OLD.tenant, OLD.owner, left(OLD.status_ts, 13), OLD.state, task_shard(OLD.id), -1);
     END IF;
     RETURN NULL;
   END $$;
-  DROP TRIGGER IF EXISTS task_hours_insert_delete ON tasks;
+  -- Inserts and deletes are counted per statement: a retention batch or a bulk load deletes or
+  -- inserts thousands of tasks in one, and row by row they would lock their counter rows in no
+  -- particular order, so two of them (two sweeping instances) could deadlock. Summed per row and
+  -- applied in key order, every writer takes its counter rows in the same order.
+  CREATE OR REPLACE FUNCTION count_task_hours_inserted() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+  BEGIN
+    INSERT INTO task_hours AS c (tenant, owner, hour, state, shard, n)
+      SELECT tenant, owner, left(status_ts, 13), state, task_shard(id), count(*) FROM inserted
+       GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5
+      ON CONFLICT (tenant, owner, hour, state, shard) DO UPDATE SET n = c.n + excluded.n;
+    RETURN NULL;
+  END $$;
+  CREATE OR REPLACE FUNCTION count_task_hours_deleted() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+  BEGIN
+    INSERT INTO task_hours AS c (tenant, owner, hour, state, shard, n)
+      SELECT tenant, owner, left(status_ts, 13), state, task_shard(id), -count(*) FROM deleted
+       GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5
+      ON CONFLICT (tenant, owner, hour, state, shard) DO UPDATE SET n = c.n + excluded.n;
+    -- The rows this statement emptied, still locked by it.
+    DELETE FROM task_hours h
+     USING (SELECT DISTINCT tenant, owner, left(status_ts, 13) AS hour, state, task_shard(id) AS shard FROM deleted) d
+     WHERE h.tenant = d.tenant AND h.owner = d.owner AND h.hour = d.hour AND h.state = d.state
+       AND h.shard = d.shard AND h.n = 0;
+    RETURN NULL;
+  END $$;
+  DROP TRIGGER IF EXISTS task_hours_insert ON tasks;
+  DROP TRIGGER IF EXISTS task_hours_delete ON tasks;
   DROP TRIGGER IF EXISTS task_hours_update ON tasks;
-  CREATE TRIGGER task_hours_insert_delete AFTER INSERT OR DELETE ON tasks
-    FOR EACH ROW EXECUTE FUNCTION count_task_hours();
+  CREATE TRIGGER task_hours_insert AFTER INSERT ON tasks
+    REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION count_task_hours_inserted();
+  CREATE TRIGGER task_hours_delete AFTER DELETE ON tasks
+    REFERENCING OLD TABLE AS deleted FOR EACH STATEMENT EXECUTE FUNCTION count_task_hours_deleted();
   -- Most commits move a task's status time within its hour and keep its state: no work for them.
   CREATE TRIGGER task_hours_update AFTER UPDATE OF state, status_ts ON tasks
     FOR EACH ROW WHEN (OLD.state IS DISTINCT FROM NEW.state OR left(OLD.status_ts, 13) IS DISTINCT FROM left(NEW.status_ts, 13))
