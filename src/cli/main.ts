@@ -9,6 +9,7 @@ import { checkCommand } from './tools/check-command.js';
 import { processIo } from './cli-io.js';
 import { contractsCommand, CONTRACTS_USAGE } from './tools/contracts-command.js';
 import { dbCommand, DB_USAGE } from './tools/db-command.js';
+import { discoverCommand } from './calls/discover-command.js';
 import { EXIT, EXIT_CODES_USAGE, isUsageError, UsageError } from './exit-codes.js';
 import { getCommand } from './calls/get-command.js';
 import { listCommand } from './calls/list-command.js';
@@ -34,6 +35,8 @@ Commands:
   aump evidence   print and verify the AUMP evidence chain of a mandate (aump --help)
 
 Calling agents (concord <command> --help for each):
+  discover <origin>     list the agents an origin serves (its AI Catalog); --agent <id>
+                        on the commands below calls one of them through that origin
   send <url> [text]     send a message; --stream shows the task live
   get <url> <taskId>    print a task
   list <url>            list tasks (A2A 1.0)
@@ -74,6 +77,7 @@ const COMMANDS: Record<string, Command> = {
   db: (args) => dbCommand(args, out),
   check: (args) => checkCommand(args, out),
   aump: (args) => aumpCommand(args, out, err),
+  discover: (args) => discoverCommand(args, processIo()),
   send: (args) => sendCommand(args, processIo()),
   get: (args) => getCommand(args, processIo()),
   list: (args) => listCommand(args, processIo()),

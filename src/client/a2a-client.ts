@@ -25,6 +25,7 @@ import type { ContractRef, TypedContract } from '../contracts/index.js';
 import { agentContractsOfCard, type AgentContracts } from './contracts/agent-contracts.js';
 import { selectCredentials, type Credential, type SelectedCredential } from './auth/auth.js';
 import { fetchAgentCard, type ResolvedCard } from './card/card-resolver.js';
+import { fetchCatalogAgentCard } from './card/catalog-resolver.js';
 import { A2ALocalError } from './client-errors.js';
 import { HttpPipeline, type CallControl } from './http/client-http.js';
 import type {
@@ -122,8 +123,8 @@ export class A2AClient {
     const holder: { client?: A2AClient } = {};
     const http = pipelineFor(options, () => holder.client?.credentials() ?? []);
     const versions = options.prefer?.versions ?? ['1.0', '0.3'];
-    const resolved = await fetchAgentCard(http, url, {
-      protocolVersion: versions.includes('1.0') ? '1.0' : '0.3',
+    const fetchOptions = {
+      protocolVersion: versions.includes('1.0') ? ('1.0' as const) : ('0.3' as const),
       cache: options.cardCache,
       verify: options.verify,
       retry: options.retry,
@@ -131,7 +132,18 @@ export class A2AClient {
       timeoutMs: options.timeoutMs,
       reading: options.reading,
       onWarning: options.onWarning,
-    }).catch((error: unknown) => {
+    };
+    // An origin with several agents: the one `agent` names in its AI Catalog (decision 0167).
+    const resolving =
+      options.agent === undefined
+        ? fetchAgentCard(http, url, fetchOptions)
+        : fetchCatalogAgentCard(
+            http,
+            url,
+            options.agent,
+            Object.assign({}, fetchOptions, { credentials: credentialList(options.auth) }),
+          );
+    const resolved = await resolving.catch((error: unknown) => {
       http.close();
       throw error;
     });
@@ -143,10 +155,10 @@ export class A2AClient {
 
   private credentials(): readonly SelectedCredential[] {
     if (this.selected?.card !== this.card) {
-      const given = this.options.auth;
-      const list: readonly Credential[] =
-        given === undefined ? [] : Array.isArray(given) ? given : [given as Credential];
-      this.selected = { card: this.card, credentials: selectCredentials(this.card, list) };
+      this.selected = {
+        card: this.card,
+        credentials: selectCredentials(this.card, credentialList(this.options.auth)),
+      };
     }
     return this.selected.credentials;
   }
@@ -418,3 +430,8 @@ type OperationMethods = {
  */
 type Covers<T extends OperationMethods> = T;
 type _A2AClientCoversEveryOperation = Covers<A2AClient>;
+
+/** The credentials of the `auth` option as a list. */
+function credentialList(given: Credential | readonly Credential[] | undefined): readonly Credential[] {
+  return given === undefined ? [] : Array.isArray(given) ? given : [given as Credential];
+}

@@ -71,6 +71,12 @@ export interface A2AConnectOptions extends A2AClientCommonOptions {
   /** Verify the card's signatures with these keys; unsigned or badly signed cards are refused. */
   verify?: VerifyCardOptions;
   signal?: AbortSignal;
+  /**
+   * The agent to talk to at an origin that serves several: its identifier, id or name in the
+   * origin's AI Catalog (`/.well-known/ai-catalog.json`, decision 0167), fetched with `auth`'s
+   * credentials. Without it the card at the URL is used, as before.
+   */
+  agent?: string;
 }
 
 /** Options of `new A2AClient`. */

@@ -37,7 +37,21 @@ export {
 } from './client-errors.js';
 
 // Finding and trusting cards.
-export { resolveAgentCard, type ResolveAgentCardOptions } from './card/resolve-agent-card.js';
+export {
+  resolveAgentCard,
+  discoverAgents,
+  type ResolveAgentCardOptions,
+  type DiscoverAgentsOptions,
+} from './card/resolve-agent-card.js';
+// Discovering the agents of one origin through its AI Catalog (decision 0167).
+export {
+  pickCatalogAgent,
+  type AgentCatalog,
+  type CatalogAgent,
+  type CatalogFetchOptions,
+  type CatalogResolvedCard,
+  type SkippedEntry,
+} from './card/catalog-resolver.js';
 export { type CardFetchOptions, type ResolvedCard } from './card/card-resolver.js';
 export { CardCache, defaultCardCache, type CardCacheOptions } from './card/card-cache.js';
 

@@ -5,6 +5,7 @@
  * - `/agents/<id>/...`  the agent's A2A server (card, JSON-RPC, HTTP+JSON), per agent;
  * - `/agents`           the listing of the agents this listener shows;
  * - `/.well-known/jwks.json`  the public keys the cards are signed with (when signing);
+ * - `/.well-known/ai-catalog.json`  the AI Catalog of the agents the caller may reach (0167);
  * - with one agent: that agent at the root too (card at `/.well-known/agent-card.json`);
  *   with several: a directory card at the root (decision 0015).
  *
@@ -35,6 +36,7 @@ import { handleEvidence } from './evidence-api.js';
 import { handlePushDeliveries } from './push-api.js';
 import { handleContracts } from './contracts-api.js';
 import { DefinitionError, type DefinitionProblem } from './definitions/index.js';
+import { AI_CATALOG_MEDIA_TYPE, AI_CATALOG_PATH, aiCatalogJson, catalogVary } from './ai-catalog.js';
 import { directoryCardJson, listing, type ListedAgent } from './host-directory.js';
 import type { HostExtension } from './host-extensions.js';
 import type { RemoteAgents } from './remote-agents.js';
@@ -98,7 +100,15 @@ interface HostState {
 
 const AGENTS_PREFIX = '/agents/';
 const JSON_HEADERS = { 'content-type': 'application/json' };
-const HOST_SECTIONS = ['organization', 'security', 'signing', 'model', 'mcpServers', 'maxAgentHops'] as const;
+const HOST_SECTIONS = [
+  'organization',
+  'security',
+  'signing',
+  'model',
+  'mcpServers',
+  'maxAgentHops',
+  'aiCatalog',
+] as const;
 const LISTEN_SETTINGS = ['publicUrl', 'grpcPublicUrl', 'trustProxy'] as const;
 
 /** A mounted set of agents; see the file comment. */
@@ -268,6 +278,7 @@ export class AgentHost implements HttpApp {
       state.jwks ??= publicJwks(state.parts.signingKeys).then((jwks) => JSON.stringify(jwks));
       return cacheableJson(request, await state.jwks, { maxAgeSeconds: 300 });
     }
+    if (path === AI_CATALOG_PATH && state.parts.config.aiCatalog !== false) return this.catalog(request);
     if (this.rootAgent !== undefined) return this.rootAgent.handle(request);
     if (path === '/.well-known/agent-card.json' || path === '/.well-known/agent.json') {
       return this.directoryCard(request);
@@ -368,6 +379,36 @@ export class AgentHost implements HttpApp {
     }
     const vary = request.proxied === undefined ? 'A2A-Version' : `A2A-Version, ${FORWARDING_VARY}`;
     return cacheableJson(request, await body, { maxAgeSeconds: 300, vary });
+  }
+
+  /**
+   * The AI Catalog (decision 0167): the agents this caller may reach, exposed ones for everyone
+   * and unexposed ones for a caller with the internal scope (as `toAgent` lets it through).
+   */
+  private async catalog(request: HttpRequest): Promise<HttpResponse> {
+    const base = request.proxied?.base ?? this.baseUrl;
+    const reachable: ListedAgent[] = [];
+    let internal: boolean | undefined;
+    for (const agent of this.state.agents.values()) {
+      if (this.view === 'public' && !agent.definition.exposed) {
+        // Asked once, and only when there is an unexposed agent to show.
+        internal ??= await this.mayReach(agent, request);
+        if (!internal) continue;
+      }
+      reachable.push({
+        definition: agent.definition,
+        url: `${base}agents/${encodeURIComponent(agent.definition.id)}/`,
+      });
+    }
+    const { config } = this.state.parts;
+    const vary =
+      request.proxied === undefined ? catalogVary(config) : `${catalogVary(config)}, ${FORWARDING_VARY}`;
+    return cacheableJson(request, aiCatalogJson(config, reachable, base), {
+      maxAgeSeconds: 60,
+      vary,
+      contentType: AI_CATALOG_MEDIA_TYPE,
+      private: true,
+    });
   }
 
   private async toAgent(request: HttpRequest): Promise<HttpResponse> {

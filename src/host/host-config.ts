@@ -156,6 +156,8 @@ export interface HostConfig {
   grpcPublicUrl?: string;
   /** Read the client's scheme and host from the proxy's forwarding headers (decision 0149). */
   trustProxy?: boolean;
+  /** Serve the AI Catalog at `/.well-known/ai-catalog.json` (default true; decision 0167). */
+  aiCatalog?: boolean;
   /** MCP servers by name; agents pick from them in their `mcpServers`. */
   mcpServers: Record<string, McpServerConfig>;
   agents: AgentDefinition[];

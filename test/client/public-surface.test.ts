@@ -32,9 +32,11 @@ const PUBLIC_VALUES = [
   'apiKey',
   'bearer',
   'defaultCardCache',
+  'discoverAgents',
   'extensionsInterceptor',
   'headersInterceptor',
   'oauth2ClientCredentials',
+  'pickCatalogAgent',
   'resolveAgentCard',
 ].sort();
 

@@ -27,6 +27,7 @@ export const CALL_OPTIONS = {
   'allow-private': { type: 'boolean', default: false },
   timeout: { type: 'string' },
   'max-response-bytes': { type: 'string' },
+  agent: { type: 'string' },
   help: { type: 'boolean', default: false },
 } as const;
 
@@ -40,6 +41,8 @@ export const CALL_OPTIONS_USAGE = `Connection options (every calling command):
   --timeout <seconds>  per request (default 30; streams: until the stream starts)
   --max-response-bytes <n>
                        largest answer read, e.g. a task with large artifacts (default 16777216)
+  --agent <name>       the agent to call at an origin serving several: its id, name or
+                       identifier in the origin's AI Catalog (see concord discover)
   --json               machine output: one JSON object per line (NDJSON)`;
 
 /** The shared option values as parseArgs returns them. */
@@ -52,6 +55,7 @@ export interface CallFlags {
   'allow-private'?: boolean | undefined;
   timeout?: string | undefined;
   'max-response-bytes'?: string | undefined;
+  agent?: string | undefined;
 }
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1'];
@@ -188,6 +192,8 @@ export async function connectClient(
     auth: credentialsOf(flags),
     signal,
     timeoutMs,
+    // An origin with several agents: the one --agent names in its AI Catalog (decision 0167).
+    ...(flags.agent === undefined ? {} : { agent: flags.agent }),
     ...(maxResponseBytes === undefined ? {} : { maxResponseBytes }),
     // What the client read past in an off-spec answer goes to stderr (decision 0136).
     ...(io === undefined

@@ -21,6 +21,7 @@ import {
   type ProtocolVersion,
 } from '../../protocol/internal.js';
 import type { AnswerReading } from '../transports/answer-reading.js';
+import type { Credential } from '../auth/auth.js';
 import { A2ALocalError } from '../client-errors.js';
 import { defaultCardCache, type CardCache, freshnessOf, type CachedCard } from './card-cache.js';
 import type { CallControl, HttpPipeline } from '../http/client-http.js';
@@ -39,6 +40,12 @@ export interface CardFetchOptions extends AnswerReading {
   retry?: RetryOptions | undefined;
   signal?: AbortSignal | undefined;
   timeoutMs?: number | undefined;
+  /**
+   * Credentials to present on the card fetch. None by default: a card is public (A2A 1.0 §8.2).
+   * The AI Catalog path presents the catalog's credentials on a card of the catalog's own origin,
+   * which a host may show only to callers allowed to reach its agent (decision 0167).
+   */
+  credentials?: readonly Credential[] | undefined;
 }
 
 /** A resolved card. */
@@ -122,10 +129,15 @@ async function fetchOne(
   if ((options.protocolVersion ?? '1.0') === '1.0') headers['a2a-version'] = '1.0';
   if (cached?.etag !== undefined) headers['if-none-match'] = cached.etag;
   if (cached?.lastModified !== undefined) headers['if-modified-since'] = cached.lastModified;
+  const presented = options.credentials ?? [];
   const answer = await http.read(
     'getAgentCard',
     { method: 'GET', url, headers },
-    Object.assign({}, control, { authenticate: false }),
+    presented.length === 0
+      ? Object.assign({}, control, { authenticate: false })
+      : Object.assign({}, control, {
+          credentials: presented.map((credential) => ({ credential, scheme: undefined, scopes: [] })),
+        }),
   );
   const now = Date.now();
   const freshness = freshnessOf(answer.headers, now);
@@ -243,6 +255,18 @@ export async function fetchAgentCard(
   options: CardFetchOptions = {},
 ): Promise<ResolvedCard> {
   const found = await fetchAgentCardJson(http, input, options);
+  return readAgentCard(http, found, options);
+}
+
+/**
+ * Verifies (when asked) and decodes a card's JSON as it was received: a fetched card, or one an
+ * AI Catalog entry carries inline (catalog-resolver.ts).
+ */
+export async function readAgentCard(
+  http: HttpPipeline,
+  found: FetchedCardJson,
+  options: CardFetchOptions = {},
+): Promise<ResolvedCard> {
   const { json, url } = found;
   let verification: CardVerification | undefined;
   if (options.verify !== undefined) {

@@ -12,10 +12,29 @@ import {
   type ResolvedCard,
 } from './card-resolver.js';
 import { HttpPipeline } from '../http/client-http.js';
+import type { Credential } from '../auth/auth.js';
+import {
+  fetchAiCatalog,
+  fetchCatalogAgentCard,
+  type AgentCatalog,
+  type CatalogFetchOptions,
+} from './catalog-resolver.js';
 import type { ClientInterceptor } from '../auth/interceptors.js';
 
 /** Options of `resolveAgentCard`. */
 export interface ResolveAgentCardOptions extends CardFetchOptions, NetworkPolicy {
+  interceptors?: readonly ClientInterceptor[];
+  /**
+   * Find the agent this names (identifier, id or name) in the origin's AI Catalog and resolve its
+   * card, for an origin that serves several agents (decision 0167).
+   */
+  agent?: string | undefined;
+  /** Credentials the AI Catalog fetch presents (a catalog may list more to a caller who proves more). */
+  credentials?: readonly Credential[] | undefined;
+}
+
+/** Options of `discoverAgents`. */
+export interface DiscoverAgentsOptions extends CatalogFetchOptions, NetworkPolicy {
   interceptors?: readonly ClientInterceptor[];
 }
 
@@ -28,12 +47,28 @@ function pipelineFor(options: ResolveAgentCardOptions): HttpPipeline {
   });
 }
 
-/** Fetches, verifies (when `verify` is given) and decodes the card behind `url`. */
+/**
+ * Fetches, verifies (when `verify` is given) and decodes the card behind `url`; with `agent`, the
+ * card of that agent in the AI Catalog of `url`'s origin (or of `url`, when it names the catalog).
+ */
 export function resolveAgentCard(
   url: string | URL,
   options: ResolveAgentCardOptions = {},
 ): Promise<ResolvedCard> {
+  if (options.agent !== undefined)
+    return fetchCatalogAgentCard(pipelineFor(options), url, options.agent, options);
   return fetchAgentCard(pipelineFor(options), url, options);
+}
+
+/**
+ * The agents the AI Catalog behind `url` lists (its origin's `/.well-known/ai-catalog.json`, or
+ * `url` itself when it names a `.json` document), as this caller's credentials let it see them.
+ */
+export function discoverAgents(
+  url: string | URL,
+  options: DiscoverAgentsOptions = {},
+): Promise<AgentCatalog> {
+  return fetchAiCatalog(pipelineFor(options), url, options);
 }
 
 /**

@@ -50,6 +50,11 @@ export interface CallControl {
   /** Present credentials (default true; the public card fetch does not). */
   authenticate?: boolean;
   /**
+   * Present these rather than those selected from the card: a request made before any card is
+   * known, such as the AI Catalog fetch (catalog-resolver.ts), which gets every credential given.
+   */
+  credentials?: readonly SelectedCredential[];
+  /**
    * The `Idempotency-Key` field value of a send (HTTP header; gRPC metadata `idempotency-key`),
    * the same on every retry of that send (decision 0137).
    */
@@ -176,7 +181,7 @@ export class HttpPipeline {
     if (control.idempotencyKey !== undefined) call.headers['idempotency-key'] = control.idempotencyKey;
     for (const interceptor of this.options.interceptors) await interceptor.before?.(call);
     if (control.authenticate === false) return NO_HEADERS;
-    const credentials = this.options.credentials();
+    const credentials = control.credentials ?? this.options.credentials();
     if (credentials.length === 0) return NO_HEADERS;
     const before = { ...call.headers };
     for (const selected of credentials) {

@@ -52,6 +52,7 @@ export interface RawHostConfig {
   publicUrl?: string;
   grpcPublicUrl?: string;
   trustProxy?: boolean;
+  aiCatalog?: boolean;
   /** The seed's `{ list, dir }`, or the list alone. */
   agents?: { dir?: string; list?: RawAgent[] } | RawAgent[];
 }
@@ -71,6 +72,7 @@ export type HostSettings = Pick<
   | 'publicUrl'
   | 'grpcPublicUrl'
   | 'trustProxy'
+  | 'aiCatalog'
 >;
 
 /** Normalises the host-level sections of `raw` (written in `file`); problems go to `sink`. */
@@ -94,6 +96,7 @@ export async function normalizeHostSettings(
     settings.maxAgentHops = raw.maxAgentHops;
   if (raw.mcpServers) settings.mcpServers = normalizeMcpServers(raw.mcpServers, file, sink, env);
   normalizePublicAddress(raw, settings, sink);
+  if (raw.aiCatalog !== undefined && !sink.hasUnder('/aiCatalog')) settings.aiCatalog = raw.aiCatalog;
   return settings;
 }
 

@@ -43,12 +43,16 @@ export function cacheableJson(
     useModifiedSince?: boolean;
     maxAgeSeconds: number;
     vary?: string;
+    /** Default `application/json`. */
+    contentType?: string;
+    /** The body depends on the caller's credentials: `private`, so shared caches keep none. */
+    private?: boolean;
   },
 ): HttpResponse {
   const etag = options.etag ?? etagOf(body);
   const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    'cache-control': `public, max-age=${options.maxAgeSeconds}`,
+    'content-type': options.contentType ?? 'application/json',
+    'cache-control': `${options.private === true ? 'private' : 'public'}, max-age=${options.maxAgeSeconds}`,
     etag,
     'access-control-allow-origin': '*',
   };

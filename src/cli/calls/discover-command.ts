@@ -1,0 +1,91 @@
+/**
+ * `concord discover <origin>`: the agents an origin serves, from its AI Catalog (decision 0167;
+ * A2A pull request #2240). With credentials (`--token`, `--api-key`) the catalog may list more:
+ * a Concord host adds the unexposed agents the caller's internal scope lets it reach. Each agent
+ * can then be called through the same origin with `--agent <id>`.
+ */
+import { parseArgs } from 'node:util';
+import { discoverAgents, type AgentCatalog } from '../../client/index.js';
+import type { CliIo } from '../cli-io.js';
+import { EXIT } from '../exit-codes.js';
+import {
+  agentUrl,
+  CALL_OPTIONS,
+  CALL_OPTIONS_USAGE,
+  checkCallFlags,
+  credentialsOf,
+  networkPolicyFor,
+  timeoutOf,
+} from './call-flags.js';
+import { runCall } from './call-runner.js';
+
+/** Usage text of `discover`. */
+export const DISCOVER_USAGE = `Usage: concord discover <origin | catalog-url> [options]
+
+Lists the agents an origin serves, from its AI Catalog (/.well-known/ai-catalog.json), or from
+the catalog at a URL ending in .json. Credentials may show more agents (those they allow).
+Call one through the origin with: concord send <origin> --agent <id> "..."
+
+${CALL_OPTIONS_USAGE}`;
+
+/** Runs `discover`; returns the exit code. */
+export function discoverCommand(args: string[], io: CliIo): Promise<number> {
+  return runCall(io, 'discover', args.includes('--json'), async ({ signal }) => {
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: CALL_OPTIONS });
+    if (values.help === true) {
+      io.write(`${DISCOVER_USAGE}\n`);
+      return EXIT.OK;
+    }
+    const url = agentUrl(positionals[0], DISCOVER_USAGE);
+    checkCallFlags(values);
+    const timeoutMs = timeoutOf(values);
+    const catalog = await discoverAgents(url, {
+      ...networkPolicyFor(url, values['allow-private'] === true),
+      credentials: credentialsOf(values),
+      signal,
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    });
+    for (const skipped of catalog.skipped) {
+      io.err(`warning: ${catalog.url} ${skipped.pointer}: entry left out: ${skipped.reason}`);
+    }
+    io.write(values.json === true ? catalogJson(catalog) : catalogText(catalog));
+    return EXIT.OK;
+  });
+}
+
+/** One JSON object per agent (NDJSON, as every `--json` output of the calling commands). */
+function catalogJson(catalog: AgentCatalog): string {
+  return catalog.agents
+    .map((agent) =>
+      JSON.stringify({
+        id: agent.id,
+        identifier: agent.identifier,
+        name: agent.name,
+        ...(agent.description === undefined ? {} : { description: agent.description }),
+        ...(agent.version === undefined ? {} : { version: agent.version }),
+        tags: agent.tags,
+        ...(agent.cardUrl === undefined ? { card: agent.card } : { cardUrl: agent.cardUrl }),
+      }),
+    )
+    .map((line) => `${line}\n`)
+    .join('');
+}
+
+/** A block per agent, `Label: value` lines, for people. */
+function catalogText(catalog: AgentCatalog): string {
+  const lines = [
+    `Catalog: ${catalog.url}${catalog.host === undefined ? '' : ` (${catalog.host.displayName})`}`,
+  ];
+  lines.push(`Agents: ${catalog.agents.length}`);
+  for (const agent of catalog.agents) {
+    lines.push('');
+    lines.push(`Id: ${agent.id}`);
+    lines.push(`Name: ${agent.name}`);
+    if (agent.description !== undefined) lines.push(`Description: ${agent.description}`);
+    if (agent.version !== undefined) lines.push(`Version: ${agent.version}`);
+    if (agent.tags.length > 0) lines.push(`Tags: ${agent.tags.join(', ')}`);
+    lines.push(`Card: ${agent.cardUrl ?? '(inline in the catalog)'}`);
+    lines.push(`Identifier: ${agent.identifier}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
