@@ -4,11 +4,26 @@
  */
 
 /**
- * Why a card is not accepted: it has no signatures; no key was found for any of them; a key was
- * found but the signature does not match the card (altered card or wrong key); or a signature
- * (or the card) is not well-formed, including a forbidden or unaccepted algorithm.
+ * Why a card is not accepted (decision 0166), from the most telling:
+ * - `bad-signature`: a key was found (an anchored one, or the key of the signature's own
+ *   certificate) and the signature does not match the card: altered card, or not the signer's key;
+ * - `untrusted-chain`: the signature matches the key of its `x5c` certificate, but the chain does
+ *   not lead to a configured root (other root, expired or not yet valid, a broken link, not a CA);
+ * - `anchor-unavailable`: a configured key set could not be read, and no other anchor holds the key;
+ * - `no-key`: the key is not anchored: no pinned key or configured key set holds the kid (a `jku`
+ *   is a hint and is not followed), so the signature could not be checked at all;
+ * - `algorithm-refused`: `none`, HMAC, or an algorithm outside `options.algorithms`;
+ * - `malformed`: the signature or the card is not well-formed;
+ * - `unsigned`: the card has no signatures.
  */
-export type CardSignatureReason = 'unsigned' | 'no-key' | 'bad-signature' | 'malformed';
+export type CardSignatureReason =
+  | 'unsigned'
+  | 'no-key'
+  | 'anchor-unavailable'
+  | 'untrusted-chain'
+  | 'bad-signature'
+  | 'algorithm-refused'
+  | 'malformed';
 
 /** What went wrong with one signature of the card. */
 export interface CardSignatureFailure {
@@ -22,10 +37,14 @@ export interface CardSignatureFailure {
 }
 
 // Reported reason when signatures fail differently: the most telling one (a key was found and
-// the signature still failed says more than a missing key, which says more than bad syntax).
+// the signature still failed says more than an unanchored chain or key, which says more than bad
+// syntax).
 const RANK: Record<CardSignatureFailure['reason'], number> = {
-  'bad-signature': 3,
-  'no-key': 2,
+  'bad-signature': 6,
+  'untrusted-chain': 5,
+  'anchor-unavailable': 4,
+  'no-key': 3,
+  'algorithm-refused': 2,
   malformed: 1,
 };
 

@@ -1,7 +1,7 @@
 /**
  * Signs AgentCards (A2A 1.0 §8.4): the payload is the RFC 8785 canonical form of the
  * card JSON without its `signatures` member; each signature is a detached JWS whose protected
- * header carries `alg`, `kid`, `typ: "JOSE"` and optionally `jku`, stored as `{protected,
+ * header carries `alg`, `kid`, `typ: "JOSE"` and optionally `jku` (and `x5c`), stored as `{protected,
  * signature}` (the payload is left out: every verifier rebuilds it from the card it received).
  *
  * Signing works on wire JSON, not on the canonical model, because a signature must cover the exact
@@ -23,6 +23,11 @@ export interface SigningKey {
   privateKey: CryptoKey | KeyObject | string;
   /** A JWKS URL advertised in the protected header (optional; A2A 1.0 §8.4). */
   jku?: string;
+  /**
+   * The key's certificate chain for the protected header's `x5c` (RFC 7515 §4.1.6: base64 DER,
+   * this key's certificate first), for verifiers that anchor cards at a root certificate (decision 0166).
+   */
+  x5c?: readonly string[];
 }
 
 /** The card JSON without `signatures` (a shallow copy; the input is not changed). */
@@ -88,6 +93,14 @@ function checkKey(key: SigningKey, index: number, kids: Set<string>): void {
       throw new Error(`${describeKey(key, index)}: jku "${key.jku}" must be an absolute https URL`);
     }
   }
+  if (key.x5c !== undefined) {
+    const base64 = /^[A-Za-z0-9+/]+={0,2}$/;
+    if (key.x5c.length === 0 || !key.x5c.every((c) => typeof c === 'string' && base64.test(c))) {
+      throw new Error(
+        `${describeKey(key, index)}: x5c must list base64 DER certificates, the key's own first`,
+      );
+    }
+  }
 }
 
 async function privateKeyOf(key: SigningKey, index: number): Promise<CryptoKey | KeyObject> {
@@ -103,12 +116,13 @@ async function privateKeyOf(key: SigningKey, index: number): Promise<CryptoKey |
 }
 
 async function signOne(payload: Uint8Array, key: SigningKey, index: number): Promise<AgentCardSignature> {
-  const header: { alg: string; kid: string; typ: string; jku?: string } = {
+  const header: { alg: string; kid: string; typ: string; jku?: string; x5c?: string[] } = {
     alg: key.alg,
     kid: key.kid,
     typ: 'JOSE',
   };
   if (key.jku !== undefined) header.jku = key.jku;
+  if (key.x5c !== undefined) header.x5c = [...key.x5c];
   const privateKey = await privateKeyOf(key, index);
   let jws;
   try {

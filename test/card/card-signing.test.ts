@@ -117,6 +117,7 @@ describe('signAgentCard', () => {
       kid: 'ed-1',
       alg: 'EdDSA',
       index: 0,
+      anchor: { kind: 'jwks', index: 0, description: 'key set jwks[0]' },
     });
   });
 
@@ -175,8 +176,8 @@ describe('verifyAgentCard', () => {
     const error = await failure(verifyAgentCard(JSON.parse(altered), { jwks }));
     expect(error.reason).toBe('bad-signature');
     expect(error.message).toBe(
-      'the card signature does not verify: signature 0 (kid ec-1, ES256) does not match the card: ' +
-        'the card was altered after signing or the key is wrong',
+      'the card signature does not verify: signature 0 (kid ec-1, ES256) does not match the card ' +
+        "under key set jwks[0]: the card was altered after signing, or the key is not the signer's",
     );
   });
 
@@ -205,17 +206,18 @@ describe('verifyAgentCard', () => {
     );
   });
 
-  it('reports a kid with no key as no-key', async () => {
+  it('reports a kid no anchor holds as no-key: the key is not anchored', async () => {
     const json = v10();
     const signed = withSignatures(json, await signAgentCard(json, [{ ...ecKey(), kid: 'ec-9' }]));
     const viaJwks = await failure(verifyAgentCard(signed, { jwks }));
     expect(viaJwks.reason).toBe('no-key');
     expect(viaJwks.message).toContain(
-      'signature 0 (kid ec-9, ES256): no key for kid ec-9: options.jwks has no key with that kid and algorithm',
+      'signature 0 (kid ec-9, ES256): the key is not anchored: no pinned key or configured key set holds kid ec-9',
     );
     const viaKeys = await failure(verifyAgentCard(signed, { keys: { 'ec-1': ec.publicKey } }));
     expect(viaKeys.reason).toBe('no-key');
-    expect(viaKeys.message).toContain('not in options.keys, no options.jwks, and it names no jku');
+    const none = await failure(verifyAgentCard(signed, {}));
+    expect(none.message).toContain('the key is not anchored: no trust anchor is configured');
   });
 
   it('reports an unsigned card as unsigned', async () => {
@@ -240,28 +242,25 @@ describe('verifyAgentCard', () => {
       await expect(verifyAgentCard(signed, options)).resolves.toMatchObject({ kid: 'ec-1' });
   });
 
-  it('follows a jku only when the caller trusts it', async () => {
+  it('never follows a jku on its own; a jku naming a configured key set only orders the search', async () => {
     const json = v10();
     // A loopback jku is allowed for development key servers; production ones must be https.
     const signed = withSignatures(json, await signAgentCard(json, [{ ...ecKey(), jku: jwksUrl }]));
-    await expect(verifyAgentCard(signed, { trustedJkus: [jwksUrl] })).resolves.toMatchObject({ kid: 'ec-1' });
-    // A caller JWKS without the key does not stop a trusted jku from supplying it.
-    const edOnly = { keys: jwks.keys.filter((k) => k.kid === 'ed-1') };
-    await expect(verifyAgentCard(signed, { jwks: edOnly, trustedJkus: [jwksUrl] })).resolves.toMatchObject({
-      kid: 'ec-1',
-    });
-    await expect(verifyAgentCard(signed, { trustedJkus: ['keys.json'] })).rejects.toThrow(
-      'verifyAgentCard: options.trustedJkus[0] "keys.json" is not an absolute URL',
-    );
     const untrusted = await failure(verifyAgentCard(signed, {}));
     expect(untrusted.reason).toBe('no-key');
-    expect(untrusted.message).toContain(`its jku ${jwksUrl} is not in options.trustedJkus`);
+    expect(untrusted.message).toContain(`its jku ${jwksUrl} is a hint, not an anchor`);
+    // The same URL configured by the caller is that anchor, searched before the others.
+    const edOnly = { keys: jwks.keys.filter((k) => k.kid === 'ed-1') };
+    await expect(verifyAgentCard(signed, { jwks: [edOnly, new URL(jwksUrl)] })).resolves.toMatchObject({
+      kid: 'ec-1',
+      anchor: { kind: 'jwks', index: 1, url: jwksUrl, description: `key set ${jwksUrl}` },
+    });
   });
 
   it('uses the next signature when one fails (key rotation), and reports every failure otherwise', async () => {
     const json = v10();
     const signatures = await signAgentCard(json, [{ ...ecKey(), kid: 'retired' }, edKey()]);
-    await expect(verifyAgentCard(withSignatures(json, signatures), { jwks })).resolves.toEqual({
+    await expect(verifyAgentCard(withSignatures(json, signatures), { jwks })).resolves.toMatchObject({
       kid: 'ed-1',
       alg: 'EdDSA',
       index: 1,
@@ -288,7 +287,7 @@ describe('verifyAgentCard', () => {
         { protected: header({ alg, kid: 'ec-1', typ: 'JOSE' }), signature: 'AA' },
       ]);
       const error = await failure(verifyAgentCard(signed, { jwks }));
-      expect(error.reason).toBe('malformed');
+      expect(error.reason).toBe('algorithm-refused');
       expect(error.message).toContain(`signature 0 (kid ec-1, ${alg}): alg "${alg}"`);
     }
     await expect(verifyAgentCard(json, { jwks, algorithms: ['ES256', 'HS256'] })).rejects.toThrow(
@@ -322,6 +321,7 @@ describe('verifyAgentCard', () => {
         algorithms: ['ES256'],
       }),
     );
+    expect(restricted.reason).toBe('algorithm-refused');
     expect(restricted.message).toContain('alg EdDSA is not accepted (accepted: ES256)');
   });
 });

@@ -76,7 +76,7 @@ describe('concord card verify: key sets through the guard', () => {
         signatures: await signAgentCard(card, [{ kid: 'k1', alg: 'ES256', privateKey }]),
       }),
     );
-    // A server whose card names a jku on its own origin: the CLI trusts that one.
+    // A server whose card names a jku on its own origin: trusted with --trust-card-origin only.
     const holder: { card?: unknown } = {};
     signedServer = await startJsonServer({
       '/jwks.json': { body: { keys: [jwk] } },
@@ -103,13 +103,25 @@ describe('concord card verify: key sets through the guard', () => {
     expect(fetched?.headers.accept).toContain('application/jwk-set+json');
   });
 
-  it('verifies a served card through its same-origin jku, fetched by the client', async () => {
-    const run = await concord(['card', 'verify', signedServer.url]);
+  it('verifies a served card through its same-origin jku with --trust-card-origin, fetched by the client', async () => {
+    const run = await concord(['card', 'verify', signedServer.url, '--trust-card-origin']);
     expect(run.stderr).toBe('');
     expect(run.stdout).toContain('signature 0 verifies (kid k1, ES256)');
+    expect(run.stdout).toContain(`under key set ${signedServer.url}jwks.json on the card's origin`);
     expect(run.code).toBe(0);
     const fetched = signedServer.requests.find((r) => r.path === '/jwks.json');
     expect(fetched?.headers.accept).toContain('application/jwk-set+json');
+  });
+
+  it("does not trust the card's own origin unless asked (decision 0166)", async () => {
+    const before = signedServer.requests.filter((r) => r.path === '/jwks.json').length;
+    const run = await concord(['card', 'verify', signedServer.url]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('the key is not anchored');
+    expect(run.stderr).toContain(
+      'no trust anchor was given: pass --key, --jwks, --root or --trust-card-origin',
+    );
+    expect(signedServer.requests.filter((r) => r.path === '/jwks.json').length).toBe(before);
   });
 
   it('refuses a --jwks URL on a private network: the signature finds no key, exit 1', async () => {

@@ -1,6 +1,6 @@
 /**
  * Key sets for card verification go through the client's network guard (decision 0039): a JWKS
- * URL or a trusted jku on a private address is refused like any other target, and one the policy
+ * URL (also one a jku names) on a private address is refused like any other target, and one the policy
  * allows is fetched by the client's own pinned HTTP (a hostname only the client's resolver knows
  * proves jose's fetch was not used).
  */
@@ -69,13 +69,13 @@ describe('JWKS fetches through the guard', () => {
     expect(server.requests.map((r) => r.path)).toContain('/jwks.json');
   });
 
-  it('fetches a trusted jku the same way', async () => {
+  it('fetches a configured key set that the jku names the same way', async () => {
     const { port } = await signedCardServer('/jwks.json');
     const client = await A2AClient.connect(`http://agent.test:${port}/`, {
       resolve,
       allowedHosts: ['agent.test', 'keys.localhost'],
       cardCache: false,
-      verify: { trustedJkus: [`http://keys.localhost:${port}/jwks.json`] },
+      verify: { jwks: new URL(`http://keys.localhost:${port}/jwks.json`) },
     });
     expect(client.resolvedCard?.verification).toMatchObject({ kid: 'k1' });
   });

@@ -3,29 +3,26 @@
  * or fetched) and lints it against the spec, including whether the URLs its interfaces declare
  * answer (interface-probe.ts); `--extended` asks the agent for its extended card with the
  * calling commands' credentials (A2A 1.0 §3.1.11, decision 0142).
- * `concord card verify <url|file>`: checks the card's JWS signatures (A2A 1.0 §8.4).
+ * `concord card verify <url|file>`: checks the card's JWS signatures (A2A 1.0 §8.4) against the
+ * trust anchors given (card-verify-command.ts, decision 0166).
  * Cards, key sets and the interface probes go through the client's network guard (decisions
  * 0038, 0039): a loopback URL you typed is allowed, other private targets need --allow-private.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { lintAgentCard, verifyAgentCard } from '../../card/index.js';
-import {
-  A2ALocalError,
-  createJwksFetcher,
-  fetchAgentCardJson,
-  type NetworkPolicy,
-} from '../../client/internal.js';
+import { lintAgentCard } from '../../card/index.js';
+import { A2ALocalError, fetchAgentCardJson, type NetworkPolicy } from '../../client/internal.js';
 import { loadHost, publicAddressOf, servedAgentCardJson, type HostConfig } from '../../host/internal.js';
 import { v0_3JsonRpcCodec, v1_0Codec, type ProtocolVersion } from '../../protocol/internal.js';
 import { connectClient, networkPolicyFor, type CallFlags } from '../calls/call-flags.js';
 import { HOST_EXTENSIONS } from '../serve/host-extensions.js';
 import { describeFailure, UsageError } from '../exit-codes.js';
+import { cardVerifyCommand } from './card-verify-command.js';
 import { unreachableInterfaces } from './interface-probe.js';
 
 /** Usage text of `card`. */
 export const CARD_USAGE = `Usage: concord card <agents-dir|config.json5|agent.md|card-url> [options]
-       concord card verify <card-url|card.json> [--jwks <url|file>]
+       concord card verify <card-url|card.json> [--key ...] [--jwks ...] [--root ...]
+                           [--trust-card-origin]   (concord card verify --help)
 
 Options:
   --card-version <v>  1.0 (default) or 0.3: which shape to print and lint
@@ -33,8 +30,6 @@ Options:
   --base-url <url>    base URL the generated cards advertise (default: the public URL serve
                       would list, from $CONCORD_PUBLIC_URL or the config's publicUrl, else
                       http://localhost:4000/)
-  --jwks <url|file>   verify: the keys to check signatures against (default: the signature's
-                      jku, else <origin>/.well-known/jwks.json for a URL)
   --allow-private     allow private and loopback targets beyond a loopback URL you typed
                       (a fetched card is found at /.well-known/agent-card.json, else agent.json)
 
@@ -52,6 +47,7 @@ type Out = (line: string) => void;
 
 /** Runs `card`; returns the exit code (1 when the card has errors or does not verify). */
 export async function cardCommand(args: string[], out: Out, err: Out): Promise<number> {
+  if (args[0] === 'verify') return cardVerifyCommand(args.slice(1), out, err);
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -59,7 +55,6 @@ export async function cardCommand(args: string[], out: Out, err: Out): Promise<n
       'card-version': { type: 'string', default: '1.0' },
       agent: { type: 'string' },
       'base-url': { type: 'string' },
-      jwks: { type: 'string' },
       'allow-private': { type: 'boolean', default: false },
       extended: { type: 'boolean', default: false },
       token: { type: 'string' },
@@ -73,7 +68,8 @@ export async function cardCommand(args: string[], out: Out, err: Out): Promise<n
     return 0;
   }
   const allowPrivate = values['allow-private'] === true;
-  if (positionals[0] === 'verify') return verify(positionals[1], values.jwks, allowPrivate, out, err);
+  if (positionals[0] === 'verify')
+    throw new UsageError('put verify first: concord card verify <card> [options]');
   const target = positionals[0];
   if (target === undefined) throw new UsageError(`missing the agent or card URL\n\n${CARD_USAGE}`);
   const version = values['card-version'];
@@ -191,80 +187,4 @@ async function extendedCard(
     if (error instanceof UsageError) throw error;
     return { failure: describeFailure(error) };
   }
-}
-
-/** The policy for what the user typed: a loopback card URL or --jwks URL lets loopback through. */
-function typedPolicy(typed: (string | undefined)[], allowPrivate: boolean): NetworkPolicy {
-  const hosts = new Set<string>();
-  for (const each of typed) {
-    if (each === undefined || !isUrl(each)) continue;
-    const policy = networkPolicyFor(new URL(each), allowPrivate);
-    if (policy.allowPrivateNetworks === true) return policy;
-    for (const host of policy.allowedHosts ?? []) hosts.add(host);
-  }
-  return hosts.size === 0 ? {} : { allowedHosts: [...hosts] };
-}
-
-async function verify(
-  target: string | undefined,
-  jwks: string | undefined,
-  allowPrivate: boolean,
-  out: Out,
-  err: Out,
-): Promise<number> {
-  if (target === undefined) throw new UsageError(`missing the card to verify\n\n${CARD_USAGE}`);
-  const policy = typedPolicy([target, jwks], allowPrivate);
-  const json: unknown = isUrl(target)
-    ? await fetchCard(target, '1.0', policy)
-    : JSON.parse(readFileSync(target, 'utf8'));
-  const keys = await keySource(target, jwks, json);
-  try {
-    // Key sets (--jwks URL, a trusted jku) are fetched through the same guard as the card.
-    const fetchJwks = createJwksFetcher({ ...policy, timeoutMs: 10_000 });
-    const verified = await verifyAgentCard(json, { ...keys, fetchJwks });
-    out(`${target}: signature ${verified.index} verifies (kid ${verified.kid}, ${verified.alg})`);
-    return 0;
-  } catch (error) {
-    err(`${target}: ${error instanceof Error ? error.message : String(error)}`);
-    return 1;
-  }
-}
-
-/**
- * The JWKS to verify with: --jwks; else, for a fetched card, its signatures' `jku` when on the
- * card's own origin (a jku elsewhere would let whoever altered the card name their own keys), or
- * the origin's `/.well-known/jwks.json`. A card file needs --jwks.
- */
-async function keySource(
-  target: string,
-  jwks: string | undefined,
-  json: unknown,
-): Promise<Parameters<typeof verifyAgentCard>[1]> {
-  if (jwks !== undefined) {
-    if (isUrl(jwks)) return { jwks: new URL(jwks) };
-    if (!existsSync(jwks)) throw new UsageError(`--jwks: ${jwks}: no such file`);
-    return { jwks: JSON.parse(readFileSync(jwks, 'utf8')) as { keys: [] } };
-  }
-  if (!isUrl(target)) throw new Error(`${target}: no key to verify with; pass --jwks <url|file>`);
-  const origin = new URL(target).origin;
-  const jkus = signatureJkus(json).filter((jku) => URL.canParse(jku) && new URL(jku).origin === origin);
-  if (jkus.length > 0) return { trustedJkus: jkus };
-  return { jwks: new URL('/.well-known/jwks.json', target) };
-}
-
-function signatureJkus(json: unknown): string[] {
-  const signatures = (json as { signatures?: unknown }).signatures;
-  if (!Array.isArray(signatures)) return [];
-  const out: string[] = [];
-  for (const signature of signatures) {
-    try {
-      const header = JSON.parse(
-        Buffer.from(String((signature as { protected?: unknown }).protected), 'base64url').toString('utf8'),
-      ) as { jku?: unknown };
-      if (typeof header.jku === 'string') out.push(header.jku);
-    } catch {
-      // A malformed header is reported by the verification itself.
-    }
-  }
-  return out;
 }
