@@ -12,7 +12,6 @@ import {
   type SubscribeToTaskRequest,
   type Task,
 } from '../../protocol/index.js';
-import type { StoredTask, StoredTaskHead } from '../../store/index.js';
 import type { CallContext } from '../call-context.js';
 import { cancelTask as cancel } from '../task-run/task-cancel.js';
 import {
@@ -94,13 +93,7 @@ export async function subscribeToTask(
   if (after !== undefined) {
     // A resumed stream starts with the events after the cursor, not the Task (§3.1.6): the head
     // is enough, so the cost is the events after the cursor, whatever the task weighs (issue 27).
-    let head: StoredTaskHead;
-    try {
-      head = await context.loadHead(request.id, call);
-    } catch (error) {
-      subscription.close();
-      throw error;
-    }
+    const head = await closingOnFailure(subscription, context.loadHead(request.id, call));
     subscription.seen?.(head.version);
     if (after >= head.version && isTerminalState(head.state)) {
       subscription.close();
@@ -117,13 +110,7 @@ export async function subscribeToTask(
       fill,
     );
   }
-  let stored: StoredTask;
-  try {
-    stored = await context.load(request.id, call);
-  } catch (error) {
-    subscription.close();
-    throw error;
-  }
+  const stored = await closingOnFailure(subscription, context.load(request.id, call));
   subscription.seen?.(stored.version);
   const state = stored.task.status.state;
   if (isTerminalState(state)) {
@@ -136,4 +123,14 @@ export async function subscribeToTask(
     { id: String(stored.version), event: { task: stored.task } },
     liveEvents(subscription, stored.version, call.version, call.signal, fill),
   );
+}
+
+/** What `read` resolves to; when it fails, `subscription` is closed first, since no stream will own it. */
+async function closingOnFailure<T>(subscription: { close(): void }, read: Promise<T>): Promise<T> {
+  try {
+    return await read;
+  } catch (error) {
+    subscription.close();
+    throw error;
+  }
 }
