@@ -7,6 +7,7 @@
 // turn with a short connect timeout, so a machine without PostgreSQL loses about a second.
 
 import pg from 'pg';
+import { redactDatabaseUrl } from '../../dist/store/internal.js';
 
 /** The local databases tried when BENCH_POSTGRES_URL is not set, in order. */
 export const LOCAL_DEFAULTS = [
@@ -16,16 +17,6 @@ export const LOCAL_DEFAULTS = [
 
 const CONNECT_TIMEOUT_MS = 1000;
 
-/** The URL without its password, for the report. */
-export function redact(url) {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(unparsable URL)';
-  }
-}
 
 /** Resolves null when `url` answers a query within the timeout, else the reason it does not. */
 async function unreachable(url) {
@@ -51,10 +42,10 @@ export async function findPostgres(configured) {
   if (configured) {
     const why = await unreachable(configured);
     return why === null
-      ? { url: configured, note: `PostgreSQL: ${redact(configured)} (BENCH_POSTGRES_URL)` }
+      ? { url: configured, note: `PostgreSQL: ${redactDatabaseUrl(configured)} (BENCH_POSTGRES_URL)` }
       : {
           url: undefined,
-          note: `PostgreSQL skipped: BENCH_POSTGRES_URL ${redact(configured)} not reachable (${why})`,
+          note: `PostgreSQL skipped: BENCH_POSTGRES_URL ${redactDatabaseUrl(configured)} not reachable (${why})`,
         };
   }
   const tried = [];

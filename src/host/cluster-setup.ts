@@ -6,6 +6,7 @@
  */
 import { createCluster, type Cluster, type OrphanPolicy } from '../server/index.js';
 import { loadPeer } from '../peers/index.js';
+import { redactDatabaseUrl } from '../store/internal.js';
 
 /** The buses `--bus` accepts. */
 export type BusKind = 'local' | 'postgres' | 'redis';
@@ -99,7 +100,7 @@ export async function openCluster(
     const keyPrefix = setup?.redisKeyPrefix ?? `concord:${store.schema}:`;
     const { createRedisBus } = await loadPeer('redis', () => import('../cluster/redis/index.js'));
     bus = createRedisBus({ url, keyPrefix });
-    where = `Redis ${withoutPassword(url)} (keys ${keyPrefix}*)`;
+    where = `Redis ${redactDatabaseUrl(url)} (keys ${keyPrefix}*)`;
   }
   const cluster = createCluster({
     bus,
@@ -119,15 +120,4 @@ export async function openCluster(
     cluster,
     description: `${where}, instance ${cluster.instanceId}; a stopped instance's running tasks are ${orphans === 'fail' ? 'failed' : 'resumed'} ${instanceTtlMs} ms after its last heartbeat`,
   };
-}
-
-/** A URL for messages: its password replaced by `***`. */
-function withoutPassword(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(unparsable URL)';
-  }
 }
