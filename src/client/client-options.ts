@@ -68,7 +68,10 @@ export interface A2AClientCommonOptions extends NetworkPolicy {
 export interface A2AConnectOptions extends A2AClientCommonOptions {
   /** Card cache (default: one per process); `false` always fetches. */
   cardCache?: CardCache | false;
-  /** Verify the card's signatures with these keys; unsigned or badly signed cards are refused. */
+  /**
+   * Verify the card's signatures under these trust anchors (decision 0166); a card none of whose
+   * signatures verifies under one is refused. `resolvedCard.verification.anchor` names the anchor.
+   */
   verify?: VerifyCardOptions;
   signal?: AbortSignal;
   /**

@@ -33,7 +33,10 @@ import { parseJsonBody, restError, unexpectedStatus } from '../transports/wire-e
 export interface CardFetchOptions extends AnswerReading {
   /** The cache to use (default: one shared per process); `false` disables caching. */
   cache?: CardCache | false | undefined;
-  /** Verify signatures with these keys; an unsigned or badly signed card is then refused. */
+  /**
+   * Verify signatures under these trust anchors (pinned keys, key sets, root certificates; decision
+   * 0166); a card no signature of which verifies under one of them is then refused.
+   */
   verify?: VerifyCardOptions | undefined;
   /** Ask for the 1.0 card (`A2A-Version: 1.0`, default) or the 0.3 one (no header). */
   protocolVersion?: ProtocolVersion | undefined;
@@ -59,7 +62,7 @@ export interface ResolvedCard {
   cardVersion: ProtocolVersion;
   /** How it was obtained: fetched, reused while fresh, or revalidated with a 304. */
   source: 'network' | 'cache' | 'revalidated';
-  /** The signature that verified, when verification was asked for. */
+  /** The signature that verified and the trust anchor it verified under, when verification was asked for. */
   verification?: CardVerification;
 }
 
@@ -281,7 +284,7 @@ export async function readAgentCard(
       if (!(error instanceof CardSignatureError)) throw error;
       throw new A2ALocalError(
         'CARD_SIGNATURE_INVALID',
-        `The agent card at ${url} failed signature verification: ${error.message}`,
+        `The agent card at ${url} failed signature verification (${error.reason}): ${error.message}`,
         {
           cause: error,
           url,
