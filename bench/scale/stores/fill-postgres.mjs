@@ -4,8 +4,8 @@
 
 import pg from 'pg';
 import { openPostgresStore } from '../../../dist/store/postgres/index.js';
-import { templateKeys, taskAt } from './tasks.mjs';
-import { HOLES, hole, render, templateCommits } from './templates.mjs';
+import { forEachFilledRow, templateKeys } from './tasks.mjs';
+import { HOLES, hole, templateCommits } from './templates.mjs';
 
 /** The tables a commit writes, with the column that names the task. */
 const TABLES = [
@@ -95,14 +95,10 @@ export async function fillPostgres(url, schema, prepared, from, to, now, progres
     for (let a = from; a < to; a += STEP) {
       const b = Math.min(to, a + STEP);
       const byTable = new Map([...columns].map(([table, cols]) => [table, cols.map(() => [])]));
-      for (let i = a; i < b; i++) {
-        const task = taskAt(i, now);
-        for (const row of templates[task.template]) {
-          const arrays = byTable.get(row.table);
-          for (let c = 0; c < row.values.length; c++)
-            arrays[c].push(row.values[c] === null ? null : render(row.values[c], task.values));
-        }
-      }
+      forEachFilledRow(templates, a, b, now, (row, values) => {
+        const arrays = byTable.get(row.table);
+        for (let c = 0; c < values.length; c++) arrays[c].push(values[c]);
+      });
       await inFlight[turn];
       inFlight[turn] = write(clients[turn], byTable).then(() => progress(b - from));
       turn = 1 - turn;

@@ -8,8 +8,8 @@
 import { closeSync, fsyncSync, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { openSqliteTaskStore } from '../../../dist/store/sqlite/index.js';
-import { templateKeys, taskAt } from './tasks.mjs';
-import { HOLES, hole, render, templateCommits } from './templates.mjs';
+import { forEachFilledRow, templateKeys } from './tasks.mjs';
+import { HOLES, hole, templateCommits } from './templates.mjs';
 
 const require = createRequire(import.meta.url);
 const Sqlite = require('better-sqlite3');
@@ -71,12 +71,7 @@ export function fillSqlite(path, templates, from, to, now, progress) {
       return statement;
     };
     const batch = db.transaction((a, b) => {
-      for (let i = a; i < b; i++) {
-        const task = taskAt(i, now);
-        for (const row of templates[task.template]) {
-          insert(row).run(row.values.map((v) => render(v, task.values)));
-        }
-      }
+      forEachFilledRow(templates, a, b, now, (row, values) => insert(row).run(values));
     });
     const STEP = 50_000;
     for (let a = from; a < to; a += STEP) {

@@ -3,7 +3,7 @@
 // one size to the next holds the same tasks as one filled at once, and the benchmark can pick
 // existing task ids and contexts at random without reading them back.
 
-import { ARTIFACT_SIZES, STATE_MIX } from './templates.mjs';
+import { ARTIFACT_SIZES, STATE_MIX, render } from './templates.mjs';
 
 /** Tasks per context: a conversation of a few tasks, close together in time. */
 export const TASKS_PER_CONTEXT = 4;
@@ -71,4 +71,20 @@ export function taskAt(i, now) {
       statusKey: `${finishedAt.slice(0, 23)}000000Z`,
     },
   };
+}
+
+/**
+ * The rows of tasks [from, to) as the fills write them: each task's template rows (`templates`, as
+ * a prepare step captured them) with its own values rendered in, task after task.
+ * `visit(row, values)` gets the captured row and that task's column values.
+ */
+export function forEachFilledRow(templates, from, to, now, visit) {
+  for (let i = from; i < to; i++) {
+    const task = taskAt(i, now);
+    for (const row of templates[task.template])
+      visit(
+        row,
+        row.values.map((v) => render(v, task.values)),
+      );
+  }
 }
