@@ -139,44 +139,22 @@ async function runStore(kind) {
       for (const r of [...windowed.results, ...whole.results]) {
         if (r.status !== 200) throw new Error(`${kind}: GetTask answered ${r.status}`);
       }
+      const ms = (results, field = 'ms') => results.map((r) => r[field]);
+      const resubTenth = ms(resub.results, 'lastMs');
       rows.push({
         kind,
         size: version,
-        resubFirstP50: percentile(
-          resub.results.map((r) => r.firstMs),
-          50,
-        ),
-        resubTenthP50: percentile(
-          resub.results.map((r) => r.lastMs),
-          50,
-        ),
-        resubTenthP99: percentile(
-          resub.results.map((r) => r.lastMs),
-          99,
-        ),
-        resubBytes: percentile(
-          resub.results.map((r) => r.bytes),
-          50,
-        ),
+        resubFirstP50: percentile(ms(resub.results, 'firstMs'), 50),
+        resubTenthP50: percentile(resubTenth, 50),
+        resubTenthP99: percentile(resubTenth, 99),
+        resubBytes: percentile(ms(resub.results, 'bytes'), 50),
         resubCpuMs: resub.cpuMs,
-        getWindowP50: percentile(
-          windowed.results.map((r) => r.ms),
-          50,
-        ),
-        getWindowP99: percentile(
-          windowed.results.map((r) => r.ms),
-          99,
-        ),
+        getWindowP50: percentile(ms(windowed.results), 50),
+        getWindowP99: percentile(ms(windowed.results), 99),
         getWindowBytes: windowed.results[0].bytes,
         getWindowCpuMs: windowed.cpuMs,
-        getWholeP50: percentile(
-          whole.results.map((r) => r.ms),
-          50,
-        ),
-        getWholeP99: percentile(
-          whole.results.map((r) => r.ms),
-          99,
-        ),
+        getWholeP50: percentile(ms(whole.results), 50),
+        getWholeP99: percentile(ms(whole.results), 99),
         getWholeBytes: whole.results[0].bytes,
         getWholeCpuMs: whole.cpuMs,
         commitP50: percentile(commits.durable, 50),
