@@ -139,22 +139,22 @@ async function runStore(kind) {
       for (const r of [...windowed.results, ...whole.results]) {
         if (r.status !== 200) throw new Error(`${kind}: GetTask answered ${r.status}`);
       }
-      const ms = (results, field = 'ms') => results.map((r) => r[field]);
-      const resubTenth = ms(resub.results, 'lastMs');
+      const column = (results, field = 'ms') => results.map((r) => r[field]);
+      const resubTenth = column(resub.results, 'lastMs');
       rows.push({
         kind,
         size: version,
-        resubFirstP50: percentile(ms(resub.results, 'firstMs'), 50),
+        resubFirstP50: percentile(column(resub.results, 'firstMs'), 50),
         resubTenthP50: percentile(resubTenth, 50),
         resubTenthP99: percentile(resubTenth, 99),
-        resubBytes: percentile(ms(resub.results, 'bytes'), 50),
+        resubBytes: percentile(column(resub.results, 'bytes'), 50),
         resubCpuMs: resub.cpuMs,
-        getWindowP50: percentile(ms(windowed.results), 50),
-        getWindowP99: percentile(ms(windowed.results), 99),
+        getWindowP50: percentile(column(windowed.results), 50),
+        getWindowP99: percentile(column(windowed.results), 99),
         getWindowBytes: windowed.results[0].bytes,
         getWindowCpuMs: windowed.cpuMs,
-        getWholeP50: percentile(ms(whole.results), 50),
-        getWholeP99: percentile(ms(whole.results), 99),
+        getWholeP50: percentile(column(whole.results), 50),
+        getWholeP99: percentile(column(whole.results), 99),
         getWholeBytes: whole.results[0].bytes,
         getWholeCpuMs: whole.cpuMs,
         commitP50: percentile(commits.durable, 50),
