@@ -13,8 +13,12 @@ import { cardSigningPayload } from './card-signing.js';
 import { parseRoots, x509Class } from './certificate-chain.js';
 import { checkOne, type CardVerification, type Context } from './signature-check.js';
 import { CARD_VERIFY_ALGORITHMS, forbiddenAlgorithmReason } from './signing-algorithms.js';
-import type { PinnedKey } from './trust-anchors.js';
-import { CardKeyFinder, type JwksFetcher, type JwksSource } from './verification-keys.js';
+import {
+  CardKeyFinder,
+  type JwksFetcher,
+  type JwksSource,
+  type VerificationKey,
+} from './verification-keys.js';
 
 export type { CardVerification } from './signature-check.js';
 
@@ -27,7 +31,7 @@ export interface VerifyCardOptions {
    * Pinned public keys by `kid`: a JWK, a CryptoKey or KeyObject, or a PEM public key (SPKI) or
    * certificate whose key is pinned. Consulted first.
    */
-  keys?: Record<string, PinnedKey>;
+  keys?: Record<string, VerificationKey | string>;
   /**
    * Key sets the caller trusts: a JWKS document, its URL (fetched once per call, through
    * `fetchJwks`), or a resolver such as `createRemoteJWKSet(url)`; or a list of them. A signature's

@@ -20,6 +20,7 @@ export { buildAgentCard, type BuildCardOptions, type ServedCapabilities } from '
 export { canonicalJson } from './canonical-json.js';
 export { signAgentCard, type SigningKey } from './card-signing.js';
 export { verifyAgentCard, type CardVerification, type VerifyCardOptions } from './card-verify.js';
+export { type CardTrustAnchor } from './trust-anchors.js';
 export {
   type JwksResolver,
   type VerificationKey,
