@@ -65,6 +65,7 @@ beforeAll(async () => {
   holder.card = signed;
   holder.tampered = { ...signed, ...TAMPERED };
   files.jwk = file('signer.jwk.json', jwk);
+  files.jwks = file('signer.jwks.json', { keys: [jwk] });
   files.pem = file('signer.pem', signer.publicKey.export({ format: 'pem', type: 'spki' }).toString());
   files.privatePem = file(
     'signer-private.pem',
@@ -166,6 +167,15 @@ describe('concord card verify: configured key sets and the card origin', () => {
     const tampered = await concord(['card', 'verify', tamperedUrl, '--jwks', jwksUrl]);
     expect(tampered.code).toBe(1);
     expect(tampered.stderr).toContain('not verified (bad-signature)');
+  });
+
+  it('names a key set given as a file by its file, verified or not', async () => {
+    const run = await concord(['card', 'verify', cardUrl, '--jwks', files.jwks!]);
+    expect(run.stdout).toContain(`under key set from ${files.jwks!}\n`);
+    expect(run.code).toBe(0);
+    const tampered = await concord(['card', 'verify', tamperedUrl, '--jwks', files.jwks!]);
+    expect(tampered.code).toBe(1);
+    expect(tampered.stderr).toContain(`does not match the card under key set from ${files.jwks!}:`);
   });
 
   it('trusts the jku on the card origin only with --trust-card-origin, and says so', async () => {

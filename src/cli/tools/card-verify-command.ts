@@ -90,6 +90,9 @@ export async function cardVerifyCommand(args: string[], out: Out, err: Out): Pro
   if (sets.length > 0) options.jwks = sets.map((set) => set.source);
   if (roots.length > 0) options.roots = roots;
   const asJson = values.json === true;
+  // The card layer calls a key set given as a document `jwks[i]`; the output names its file.
+  const named = (text: string): string =>
+    sets.reduce((acc, set, index) => acc.split(`key set jwks[${index}]`).join(`key set ${set.label}`), text);
   try {
     const verified = await verifyAgentCard(json, options);
     const anchor =
@@ -114,13 +117,14 @@ export async function cardVerifyCommand(args: string[], out: Out, err: Out): Pro
     if (!(error instanceof CardSignatureError)) throw error;
     const unanchored = Object.keys(keys).length === 0 && sets.length === 0 && roots.length === 0;
     if (asJson) {
-      const failures = error.failures.map((f) => ({ ...f }));
-      out(JSON.stringify({ verified: false, reason: error.reason, message: error.message, failures }));
+      const failures = error.failures.map((f) => ({ ...f, message: named(f.message) }));
+      const message = named(error.message);
+      out(JSON.stringify({ verified: false, reason: error.reason, message, failures }));
     } else if (error.failures.length === 0) {
       err(`${target}: ${error.reason === 'unsigned' ? 'unsigned' : 'not verified'}: ${error.message}`);
     } else {
       err(`${target}: not verified (${error.reason})`);
-      for (const failure of error.failures) err(`  ${failure.message}`);
+      for (const failure of error.failures) err(`  ${named(failure.message)}`);
     }
     if (unanchored && error.reason !== 'unsigned' && !asJson) {
       err('no trust anchor was given: pass --key, --jwks, --root or --trust-card-origin');
