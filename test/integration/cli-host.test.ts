@@ -125,7 +125,8 @@ describe('concord serve with a good host, and concord card', () => {
   });
 
   it('verifies a served card, and rejects it altered by one byte', async () => {
-    const ok = await run(['card', 'verify', `${host.url}agents/greeter/`]);
+    // The host's own key set, on the card's origin: an anchor only when asked for (decision 0166).
+    const ok = await run(['card', 'verify', `${host.url}agents/greeter/`, '--trust-card-origin']);
     expect(ok.stderr).toBe('');
     expect(ok.stdout).toMatch(/signature 0 verifies \(kid cards-2026, ES256\)/);
     expect(ok.code).toBe(0);
@@ -173,7 +174,7 @@ describe('concord serve with a good host, and concord card', () => {
     expect(linted.stderr).toContain(`${host.url}: card is valid A2A 1.0`);
     expect(linted.code).toBe(0);
     expect((JSON.parse(linted.stdout) as { name: string }).name).toBe('ACME Corporation');
-    const verified = await run(['card', 'verify', host.url]);
+    const verified = await run(['card', 'verify', host.url, '--trust-card-origin']);
     expect(verified.stdout).toMatch(/signature 0 verifies \(kid cards-2026, ES256\)/);
     expect(verified.code).toBe(0);
   });
@@ -283,9 +284,9 @@ describe('a host signing with EdDSA', () => {
           expect.objectContaining({ kty: 'OKP', crv: 'Ed25519', kid: 'ed-1', alg: 'EdDSA' }),
         ]);
         for (const target of [`${served.url}agents/a/`, served.url]) {
-          const verified = await run(['card', 'verify', target]);
+          const verified = await run(['card', 'verify', target, '--trust-card-origin']);
           expect(verified.stderr).toBe('');
-          expect(verified.stdout).toContain(`${target}: signature 0 verifies (kid ed-1, EdDSA)`);
+          expect(verified.stdout).toContain(`${target}: verified: signature 0 verifies (kid ed-1, EdDSA)`);
           expect(verified.code).toBe(0);
         }
         // The same card altered by one byte fails.
