@@ -48,8 +48,6 @@ export {
   pickCatalogAgent,
   type AgentCatalog,
   type CatalogAgent,
-  type CatalogFetchOptions,
-  type CatalogResolvedCard,
   type SkippedEntry,
 } from './card/catalog-resolver.js';
 export { type CardFetchOptions, type ResolvedCard } from './card/card-resolver.js';

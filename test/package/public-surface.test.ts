@@ -8,8 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { countSurface } from '../../scripts/public-surface.mjs';
 
-/** All entries together, counting a name once per entry that exports it (issue 24: 946 before, 433 after). */
-const TOTAL_BUDGET = 440;
+/** All entries together, counting a name once per entry that exports it (issue 24: 946 before, 433 after; decision 0170: 460 for issue 28). */
+const TOTAL_BUDGET = 460;
 /** The root entry `concord-a2a`: create a server, and the model its executor reads and writes. */
 const ROOT_NAMES = [
   'A2AError',

@@ -13,12 +13,8 @@ import {
 } from './card-resolver.js';
 import { HttpPipeline } from '../http/client-http.js';
 import type { Credential } from '../auth/auth.js';
-import {
-  fetchAiCatalog,
-  fetchCatalogAgentCard,
-  type AgentCatalog,
-  type CatalogFetchOptions,
-} from './catalog-resolver.js';
+import { fetchAiCatalog, fetchCatalogAgentCard, type AgentCatalog } from './catalog-resolver.js';
+import type { RetryOptions } from '../http/retry.js';
 import type { ClientInterceptor } from '../auth/interceptors.js';
 
 /** Options of `resolveAgentCard`. */
@@ -34,8 +30,16 @@ export interface ResolveAgentCardOptions extends CardFetchOptions, NetworkPolicy
 }
 
 /** Options of `discoverAgents`. */
-export interface DiscoverAgentsOptions extends CatalogFetchOptions, NetworkPolicy {
+export interface DiscoverAgentsOptions extends NetworkPolicy {
   interceptors?: readonly ClientInterceptor[];
+  /**
+   * Credentials to present: a catalog may list more agents to a caller who proves more (a host's
+   * unexposed agents, a tenant's own). Every one given is sent to the catalog's origin.
+   */
+  credentials?: readonly Credential[] | undefined;
+  retry?: RetryOptions | undefined;
+  signal?: AbortSignal | undefined;
+  timeoutMs?: number | undefined;
 }
 
 function pipelineFor(options: ResolveAgentCardOptions): HttpPipeline {
