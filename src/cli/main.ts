@@ -137,6 +137,6 @@ main(process.argv.slice(2)).then(
   (error: unknown) => {
     // One exit code for every mistake in the command line, whatever its kind (decision 0038).
     process.stderr.write(`concord: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(isUsageError(error) ? EXIT.USAGE : EXIT.INTERNAL);
+    process.exit(isUsageError(error) ? EXIT.USAGE : EXIT.FAILURE);
   },
 );

@@ -69,24 +69,30 @@ describe.each(INTERFACES)('over %s %s', (binding, version, bindingName) => {
     expect(events.at(-1)).toMatchObject({ statusUpdate: { status: { state: 'TASK_STATE_COMPLETED' } } });
   });
 
-  it('get of an unknown task: the TaskNotFound code and reason, exit 3', async () => {
+  it('get of an unknown task: the TaskNotFound code and reason, exit 1', async () => {
     const run = await concord(['get', echo.url, 'no-such-task', ...via]);
-    expect(run.code).toBe(3);
+    expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).toContain('concord get: TaskNotFoundError');
     expect(run.stderr).toContain('code -32001, TASK_NOT_FOUND');
     if (binding === 'rest') expect(run.stderr).toContain('HTTP 404');
     const json = await concord(['get', echo.url, 'no-such-task', '--json', ...via]);
-    expect(json.code).toBe(3);
+    expect(json.code).toBe(1);
+    // The a2a-cli error envelope: the A2A error's name, its transport-level code.
     expect(ndjson(json.stdout)).toEqual([
       {
-        error: expect.objectContaining({ type: 'TaskNotFoundError', code: -32001, reason: 'TASK_NOT_FOUND' }),
+        error: {
+          code: 'TaskNotFoundError',
+          message: expect.stringContaining('TASK_NOT_FOUND') as unknown,
+          hint: null,
+          a2aCode: binding === 'rest' ? 404 : -32001,
+        },
       },
     ]);
   });
 
-  it('send --no-wait, subscribe live, cancel: subscribe ends canceled with exit 5', async () => {
+  it('send --no-wait, subscribe live, cancel: subscribe reports canceled, exit 0 and a warning', async () => {
     const started = await concord(['send', echo.url, 'wait', '--no-wait', '--json', ...via]);
     expect(started.code).toBe(0);
     const task = firstTask(started.stdout);
@@ -97,7 +103,8 @@ describe.each(INTERFACES)('over %s %s', (binding, version, bindingName) => {
     expect(canceled.stdout).toContain(`task     ${task.id}`);
     expect(canceled.stdout).toMatch(/state {4}canceled/);
     const followed = await follower.exited;
-    expect(followed.code).toBe(5);
+    expect(followed.code).toBe(0);
+    expect(followed.stderr).toContain(`warning: task ${task.id} ended TASK_STATE_CANCELED`);
     const events = ndjson(followed.stdout);
     const last = events.at(-1)!;
     const state =
@@ -105,9 +112,9 @@ describe.each(INTERFACES)('over %s %s', (binding, version, bindingName) => {
         ? (last.task as { status: { state: string } }).status.state
         : (last.statusUpdate as { status: { state: string } }).status.state;
     expect(state).toBe('TASK_STATE_CANCELED');
-    // A second cancel is refused by the agent: a wire error, exit 3.
+    // A second cancel is refused by the agent: an A2A error, exit 1.
     const again = await concord(['cancel', echo.url, task.id, ...via]);
-    expect(again.code).toBe(3);
+    expect(again.code).toBe(1);
     expect(again.stderr).toContain('TaskNotCancelableError');
   });
 });
@@ -243,10 +250,10 @@ describe('get and list', () => {
     expect((ndjson(filtered.stdout)[0] as { tasks: unknown[] }).tasks).toHaveLength(0);
   });
 
-  it('list over 0.3 is refused locally (0.3 has no ListTasks): exit 4', async () => {
+  it('list over 0.3 is refused locally (0.3 has no ListTasks): UnsupportedOperationError, exit 1', async () => {
     const run = await concord(['list', echo.url, '--a2a-version', '0.3']);
-    expect(run.code).toBe(4);
-    expect(run.stderr).toContain('UNSUPPORTED_OPERATION');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('concord list: UnsupportedOperationError:');
     const badState = await concord(['list', echo.url, '--status', 'sleeping']);
     expect(badState.code).toBe(2);
     expect(badState.stderr).toContain('--status: unknown state "sleeping"');

@@ -16,10 +16,10 @@ describe('the SSRF guard in the CLI', () => {
     ['http://10.1.2.3:9/', '10.1.2.3', 'private 10.0.0.0/8'],
     ['http://169.254.169.254/', '169.254.169.254', 'link-local'],
     ['http://[fd00::1]:9/', 'fd00::1', 'unique-local'],
-  ])('refuses %s before connecting: exit 4, names the address and the flag', async (url, address, why) => {
+  ])('refuses %s before connecting: exit 1, names the address and the flag', async (url, address, why) => {
     const run = await concord(['send', url, 'hi', '--timeout', '2']);
-    expect(run.code).toBe(4);
-    expect(run.stderr).toContain('SSRF_BLOCKED');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('CONCORD_ERR_SSRF_BLOCKED');
     expect(run.stderr).toContain(address);
     expect(run.stderr).toContain(why);
     expect(run.stderr).toContain('pass --allow-private');
@@ -45,7 +45,7 @@ describe('the SSRF guard in the CLI', () => {
     });
     try {
       const run = await concord(['send', server.url, 'hi', '--timeout', '2']);
-      expect(run.code).toBe(4);
+      expect(run.code).toBe(1);
       expect(run.stderr).toContain('SSRF_BLOCKED: Refusing http://10.9.9.9:1/');
       // The card was fetched from the typed loopback URL; only the card fetch reached it.
       expect(server.requests.map((r) => r.path)).toEqual(['/.well-known/agent-card.json']);
@@ -54,13 +54,13 @@ describe('the SSRF guard in the CLI', () => {
     }
   });
 
-  it('reports an agent that does not answer as a connection failure: exit 4', async () => {
+  it('reports an agent that does not answer as unreachable: exit 3', async () => {
     const server = await startJsonServer({});
     const url = server.url;
     await server.close();
     const run = await concord(['get', url, 'some-task', '--timeout', '2']);
-    expect(run.code).toBe(4);
-    expect(run.stderr).toMatch(/^concord get: NETWORK: /);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/^concord get: A2ACLI_ERR_UNREACHABLE: /);
   });
 });
 
@@ -92,15 +92,18 @@ describe('credentials from the command line and the environment', () => {
     await keyed.close();
   });
 
-  it('presents --token or $CONCORD_TOKEN as a bearer token; without one the agent says 401: exit 3', async () => {
+  it('presents --token or $CONCORD_TOKEN as a bearer token; none or a wrong one: exit 4', async () => {
     expect((await concord(['send', echo.url, 'hi', '--token', 's3cret-token'])).code).toBe(0);
     expect((await concord(['send', echo.url, 'hi'], { CONCORD_TOKEN: 's3cret-token' })).code).toBe(0);
+    // The card requires a bearer token: none given stops before the send.
     const anonymous = await concord(['send', echo.url, 'hi']);
-    expect(anonymous.code).toBe(3);
-    expect(anonymous.stderr).toContain('UnauthenticatedError');
-    expect(anonymous.stderr).toContain('HTTP 401');
+    expect(anonymous.code).toBe(4);
+    expect(anonymous.stderr).toContain('A2ACLI_ERR_CREDENTIALS_MISSING');
+    expect(anonymous.stderr).toContain('--bearer <token>');
     const wrong = await concord(['send', echo.url, 'hi', '--token', 'wrong-secret-value', '--json']);
-    expect(wrong.code).toBe(3);
+    expect(wrong.code).toBe(4);
+    expect(wrong.stderr).toContain('UnauthenticatedError');
+    expect(wrong.stderr).toContain('HTTP 401');
     expect(`${wrong.stdout}${wrong.stderr}`).not.toContain('wrong-secret-value');
   });
 
@@ -109,7 +112,7 @@ describe('credentials from the command line and the environment', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('echo: hi');
     expect((await concord(['send', keyed.url, 'hi'], { CONCORD_API_KEY: 'k-123' })).code).toBe(0);
-    expect((await concord(['send', keyed.url, 'hi', '--api-key', 'nope'])).code).toBe(3);
+    expect((await concord(['send', keyed.url, 'hi', '--api-key', 'nope'])).code).toBe(4);
   });
 });
 

@@ -94,7 +94,7 @@ describe('concord card against a server with a gRPC interface', () => {
     });
   });
 
-  it('--extended with --token prints the extended card, on any binding; without a token, exit 3', async () => {
+  it('--extended with --token prints the extended card, on any binding; without a token, exit 4', async () => {
     for (const binding of ['jsonrpc', 'grpc']) {
       const run = await concord([
         'card',
@@ -117,7 +117,7 @@ describe('concord card against a server with a gRPC interface', () => {
     expect(v03.code, v03.stderr).toBe(0);
     expect(JSON.parse(v03.stdout)).toMatchObject({ name: server.extendedName, protocolVersion: '0.3.0' });
     const anonymous = await concord(['card', server.url, '--extended']);
-    expect(anonymous.code).toBe(3);
+    expect(anonymous.code).toBe(4);
     expect(anonymous.stderr).toMatch(/concord card: UnauthenticatedError: .*UNAUTHENTICATED/);
   });
 });
@@ -175,7 +175,7 @@ describe.each([
       const empty = await concord(['push-config', 'list', server.url, task, ...via]);
       expect(empty.stdout).toBe(`no push configs for task ${task}\n`);
       const gone = await concord(['push-config', 'get', server.url, task, 'h1', ...via]);
-      expect(gone.code).toBe(3);
+      expect(gone.code).toBe(1);
       expect(gone.stderr).toMatch(/^concord push-config: .*not found/);
     } finally {
       await concord(['cancel', server.url, task]);

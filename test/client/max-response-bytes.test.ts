@@ -90,7 +90,7 @@ it('refuses a maxResponseBytes that is not a positive integer before any request
 });
 
 describe('concord get --max-response-bytes', () => {
-  it('fails past the limit with exit 4 and the flag to raise it, and prints the task once raised', async () => {
+  it('fails past the limit with exit 1 and the flag to raise it, and prints the task once raised', async () => {
     const refused = await concord([
       'get',
       server.url,
@@ -99,7 +99,7 @@ describe('concord get --max-response-bytes', () => {
       '--max-response-bytes',
       String(LIMIT),
     ]);
-    expect(refused.code).toBe(4);
+    expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(
       `answered more than ${LIMIT} bytes (raise the limit with --max-response-bytes)`,
     );

@@ -1,42 +1,78 @@
 /**
  * Runs one calling command: Ctrl-C aborts the call instead of killing the process mid-write, and
- * every failure becomes one readable line on stderr (plus, with `--json`, an `{"error": ...}`
- * record on stdout so a machine reading the stream sees why it ended) and its exit code.
+ * every failure becomes the error envelope of a2a-cli SPEC Appendix B and its exit code
+ * (exit-codes.ts, decision 0169). With `-o json` the envelope is the one document on stdout (or
+ * the last JSON Lines line under `--stream`), so stdout carries only the payload; the readable
+ * line and the hint go to stderr in every mode.
  */
 import type { CliIo } from '../cli-io.js';
-import { describeFailure, EXIT } from '../exit-codes.js';
+import {
+  CONCORD_ERR,
+  describeFailure,
+  EXIT,
+  type ErrorEnvelope,
+  type FailureContext,
+} from '../exit-codes.js';
 
-/** What a command's body gets: the signal Ctrl-C fires. */
+/** What a command's body gets: the signal Ctrl-C fires, and the facts a failure is told with. */
 export interface CallContext {
   signal: AbortSignal;
+  /** Filled in by the command as it learns them (credentials given, a hint for its failures). */
+  facts: FailureContext;
+}
+
+/** True when the arguments ask for `-o json` (or the `--json` alias); read before parsing. */
+export function wantsJson(args: readonly string[]): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') return false;
+    if (arg === '--json' || arg === '-ojson' || arg === '--output=json') return true;
+    if ((arg === '-o' || arg === '--output') && args[i + 1] === 'json') return true;
+  }
+  return false;
+}
+
+/** Writes a failure: the envelope on stdout in json mode, the line and hint on stderr always. */
+export function reportFailure(
+  io: CliIo,
+  command: string,
+  json: boolean,
+  line: string,
+  envelope: ErrorEnvelope,
+): void {
+  if (json) io.write(`${JSON.stringify(envelope)}\n`);
+  io.err(`concord ${command}: ${line}`);
+  if (envelope.error.hint !== null) io.err(`hint: ${envelope.error.hint}`);
 }
 
 /**
- * Runs `body`; returns its exit code, or the failure's. `hint` may add a line after an
- * interruption (how to pick the task up again).
+ * Runs `body`; returns its exit code, or the failure's. `resume` may name, after an
+ * interruption, how to pick the task up again.
  */
 export async function runCall(
   io: CliIo,
   command: string,
-  json: boolean,
+  args: readonly string[],
   body: (context: CallContext) => Promise<number>,
-  hint?: () => string | undefined,
+  resume?: () => string | undefined,
 ): Promise<number> {
+  const json = wantsJson(args);
   const interrupt = new AbortController();
   const onSigint = (): void => interrupt.abort();
   process.on('SIGINT', onSigint);
+  const context: CallContext = { signal: interrupt.signal, facts: {} };
   try {
-    return await body({ signal: interrupt.signal });
+    return await body(context);
   } catch (error) {
     if (interrupt.signal.aborted) {
-      const more = hint?.();
-      io.err(`concord ${command}: interrupted${more === undefined ? '' : `; ${more}`}`);
-      if (json) io.write(`${JSON.stringify({ error: { kind: 'INTERRUPTED', message: 'interrupted' } })}\n`);
+      const hint = resume?.() ?? null;
+      reportFailure(io, command, json, 'interrupted', {
+        error: { code: CONCORD_ERR.INTERRUPTED, message: 'interrupted', hint, a2aCode: null },
+      });
       return EXIT.INTERRUPTED;
     }
-    const failure = describeFailure(error);
-    if (json) io.write(`${JSON.stringify(failure.json)}\n`);
-    io.err(`concord ${command}: ${failure.line}`);
+    const failure = describeFailure(error, context.facts);
+    reportFailure(io, command, json, failure.line, failure.envelope);
     return failure.code;
   } finally {
     process.off('SIGINT', onSigint);

@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util';
 import { discoverAgents, type AgentCatalog } from '../../client/index.js';
 import type { CliIo } from '../cli-io.js';
-import { EXIT } from '../exit-codes.js';
+import { CardResolutionError, EXIT } from '../exit-codes.js';
 import {
   agentUrl,
   CALL_OPTIONS,
@@ -30,7 +30,7 @@ ${CALL_OPTIONS_USAGE}`;
 
 /** Runs `discover`; returns the exit code. */
 export function discoverCommand(args: string[], io: CliIo): Promise<number> {
-  return runCall(io, 'discover', args.includes('--json'), async ({ signal }) => {
+  return runCall(io, 'discover', args, async ({ signal, facts }) => {
     const { values, positionals } = parseArgs({ args, allowPositionals: true, options: CALL_OPTIONS });
     if (values.help === true) {
       io.write(`${DISCOVER_USAGE}\n`);
@@ -39,11 +39,16 @@ export function discoverCommand(args: string[], io: CliIo): Promise<number> {
     const url = agentUrl(positionals[0], DISCOVER_USAGE);
     checkCallFlags(values);
     const timeoutMs = timeoutOf(values);
+    const credentials = credentialsOf(values);
+    facts.credentials = credentials.length > 0;
     const catalog = await discoverAgents(url, {
       ...networkPolicyFor(url, values['allow-private'] === true),
-      credentials: credentialsOf(values),
+      credentials,
       signal,
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    }).catch((error: unknown) => {
+      // No catalog at the origin is no card at the reference (exit 3, decision 0169).
+      throw new CardResolutionError(error);
     });
     for (const skipped of catalog.skipped) {
       io.err(`warning: ${catalog.url} ${skipped.pointer}: entry left out: ${skipped.reason}`);

@@ -1,10 +1,12 @@
 /** `concord get <url> <taskId> [--history n]`: prints a task (GetTask). */
 import { parseArgs } from 'node:util';
 import type { GetTaskRequest } from '../../protocol/index.js';
-import { agentUrl, CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags, connectClient } from './call-flags.js';
+import { openAgent } from './agent-connection.js';
+import { agentUrl, CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags } from './call-flags.js';
 import { runCall } from './call-runner.js';
 import type { CliIo } from '../cli-io.js';
 import { EXIT, UsageError } from '../exit-codes.js';
+import { outcomeWarning } from './task-outcome.js';
 import { taskText } from './task-text.js';
 
 /** Usage text of `get`. */
@@ -28,7 +30,8 @@ export function countOption(value: string | undefined, name: string): number | u
 
 /** Runs `get`; returns the exit code. */
 export function getCommand(args: string[], io: CliIo): Promise<number> {
-  return runCall(io, 'get', args.includes('--json'), async ({ signal }) => {
+  return runCall(io, 'get', args, async (context) => {
+    const { signal } = context;
     const { values, positionals } = parseArgs({
       args,
       allowPositionals: true,
@@ -43,11 +46,13 @@ export function getCommand(args: string[], io: CliIo): Promise<number> {
     if (id === undefined) throw new UsageError(`missing the task id\n\n${GET_USAGE}`);
     const history = countOption(values.history, '--history');
     checkCallFlags(values);
-    const client = await connectClient(url, values, signal, io);
+    const client = await openAgent(url, values, context, io);
     try {
       const request: GetTaskRequest = history === undefined ? { id } : { id, historyLength: history };
       const task = await client.getTask(request, { signal });
       io.write(values.json === true ? `${JSON.stringify(task)}\n` : taskText(task, history !== undefined));
+      const warning = outcomeWarning(task);
+      if (warning !== undefined) io.err(warning);
       return EXIT.OK;
     } finally {
       client.close();

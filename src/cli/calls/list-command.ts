@@ -4,7 +4,8 @@
  */
 import { parseArgs } from 'node:util';
 import type { ListTasksRequest, ListTasksResponse } from '../../protocol/index.js';
-import { agentUrl, CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags, connectClient } from './call-flags.js';
+import { openAgent } from './agent-connection.js';
+import { agentUrl, CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags } from './call-flags.js';
 import { runCall } from './call-runner.js';
 import type { CliIo } from '../cli-io.js';
 import { EXIT, UsageError } from '../exit-codes.js';
@@ -46,7 +47,8 @@ function table(page: ListTasksResponse): string {
 
 /** Runs `list`; returns the exit code. */
 export function listCommand(args: string[], io: CliIo): Promise<number> {
-  return runCall(io, 'list', args.includes('--json'), async ({ signal }) => {
+  return runCall(io, 'list', args, async (context) => {
+    const { signal } = context;
     const { values, positionals } = parseArgs({
       args,
       allowPositionals: true,
@@ -77,7 +79,7 @@ export function listCommand(args: string[], io: CliIo): Promise<number> {
     if (pageSize !== undefined) request.pageSize = pageSize;
     if (values['page-token'] !== undefined) request.pageToken = values['page-token'];
     checkCallFlags(values);
-    const client = await connectClient(url, values, signal, io);
+    const client = await openAgent(url, values, context, io);
     try {
       const page = await client.listTasks(request, { signal });
       io.write(values.json === true ? `${JSON.stringify(page)}\n` : table(page));

@@ -8,7 +8,8 @@
  */
 import { parseArgs } from 'node:util';
 import type { TaskPushNotificationConfig } from '../../protocol/index.js';
-import { agentUrl, CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags, connectClient } from './call-flags.js';
+import { openAgent } from './agent-connection.js';
+import { agentUrl, CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags } from './call-flags.js';
 import { runCall } from './call-runner.js';
 import type { CliIo } from '../cli-io.js';
 import { EXIT, UsageError } from '../exit-codes.js';
@@ -77,7 +78,8 @@ function configText(config: TaskPushNotificationConfig): string {
 
 /** Runs `push-config`; returns the exit code. */
 export function pushConfigCommand(args: string[], io: CliIo): Promise<number> {
-  return runCall(io, 'push-config', args.includes('--json'), async ({ signal }) => {
+  return runCall(io, 'push-config', args, async (context) => {
+    const { signal } = context;
     const { values, positionals } = parseArgs({
       args,
       allowPositionals: true,
@@ -113,7 +115,7 @@ export function pushConfigCommand(args: string[], io: CliIo): Promise<number> {
     const pageSize = countOption(values['page-size'], '--page-size');
     checkCallFlags(values);
     const json = values.json === true;
-    const client = await connectClient(url, values, signal);
+    const client = await openAgent(url, values, context, io);
     try {
       const show = (value: unknown, text: string): void =>
         io.write(json ? `${JSON.stringify(value)}\n` : text);

@@ -10,13 +10,15 @@ import type {
   StreamResponse,
   TaskState,
 } from '../../protocol/index.js';
-import { agentUrl, CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags, connectClient } from './call-flags.js';
+import { openAgent } from './agent-connection.js';
+import { agentUrl, CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags } from './call-flags.js';
 import { runCall } from './call-runner.js';
 import type { CliIo } from '../cli-io.js';
 import { EXIT } from '../exit-codes.js';
 import { LiveView } from './live-view.js';
 import { buildMessage } from './message-input.js';
 import { pushConfigOf } from './push-config-command.js';
+import { outcomeWarning, TaskFold } from './task-outcome.js';
 
 /** Usage text of `send`. */
 export const SEND_USAGE = `Usage: concord send <url> [text...] [options]
@@ -43,13 +45,6 @@ export function stateOf(event: StreamResponse): TaskState | undefined {
   return undefined;
 }
 
-/** The exit code for the state a task ended in (send, subscribe). */
-export function exitForState(state: TaskState | undefined): number {
-  return state === 'TASK_STATE_FAILED' || state === 'TASK_STATE_REJECTED' || state === 'TASK_STATE_CANCELED'
-    ? EXIT.TASK_FAILED
-    : EXIT.OK;
-}
-
 /** The line naming the agent and the interface chosen, above the human view. */
 export function interfaceLine(client: A2AClient): string {
   const t = client.transport;
@@ -67,8 +62,9 @@ export function sendCommand(args: string[], io: CliIo): Promise<number> {
   return runCall(
     io,
     'send',
-    args.includes('--json'),
-    async ({ signal }) => {
+    args,
+    async (context) => {
+      const { signal } = context;
       const { values, positionals } = parseArgs({
         args,
         allowPositionals: true,
@@ -102,7 +98,7 @@ export function sendCommand(args: string[], io: CliIo): Promise<number> {
       });
       const push = pushConfigOf(values);
       checkCallFlags(values);
-      const client = await connectClient(url, values, signal);
+      const client = await openAgent(url, values, context, io);
       const json = values.json === true;
       if (!json) view = new LiveView(io, url.href);
       try {
@@ -110,9 +106,9 @@ export function sendCommand(args: string[], io: CliIo): Promise<number> {
           io.write(interfaceLine(client));
           view.startProgress();
         }
-        let state: TaskState | undefined;
+        const fold = new TaskFold();
         const show = (event: StreamResponse): void => {
-          state = stateOf(event) ?? state;
+          fold.apply(event);
           if (view === undefined) io.write(`${JSON.stringify(event)}\n`);
           else view.event(event);
         };
@@ -128,7 +124,11 @@ export function sendCommand(args: string[], io: CliIo): Promise<number> {
         } else {
           show(await client.sendMessage(request, { signal }));
         }
-        return exitForState(view === undefined ? state : view.finish());
+        view?.finish();
+        // The task's outcome is reported, not an exit code (a2a-cli SPEC §9.6).
+        const warning = fold.task === undefined ? undefined : outcomeWarning(fold.task);
+        if (warning !== undefined) io.err(warning);
+        return EXIT.OK;
       } finally {
         view?.stopProgress();
         client.close();

@@ -3,13 +3,14 @@
  * and shows it live until it ends or waits, or prints NDJSON with `--json`.
  */
 import { parseArgs } from 'node:util';
-import type { TaskState } from '../../protocol/index.js';
-import { agentUrl, CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags, connectClient } from './call-flags.js';
+import { openAgent } from './agent-connection.js';
+import { agentUrl, CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags } from './call-flags.js';
 import { runCall } from './call-runner.js';
 import type { CliIo } from '../cli-io.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { LiveView } from './live-view.js';
-import { exitForState, interfaceLine, stateOf } from './send-command.js';
+import { interfaceLine } from './send-command.js';
+import { outcomeWarning, TaskFold } from './task-outcome.js';
 
 /** Usage text of `subscribe`. */
 export const SUBSCRIBE_USAGE = `Usage: concord subscribe <url> <taskId> [options]
@@ -20,7 +21,8 @@ ${CALL_OPTIONS_USAGE}`;
 
 /** Runs `subscribe`; returns the exit code. */
 export function subscribeCommand(args: string[], io: CliIo): Promise<number> {
-  return runCall(io, 'subscribe', args.includes('--json'), async ({ signal }) => {
+  return runCall(io, 'subscribe', args, async (context) => {
+    const { signal } = context;
     const { values, positionals } = parseArgs({ args, allowPositionals: true, options: CALL_OPTIONS });
     if (values.help === true) {
       io.write(`${SUBSCRIBE_USAGE}\n`);
@@ -30,20 +32,23 @@ export function subscribeCommand(args: string[], io: CliIo): Promise<number> {
     const id = positionals[1];
     if (id === undefined) throw new UsageError(`missing the task id\n\n${SUBSCRIBE_USAGE}`);
     checkCallFlags(values);
-    const client = await connectClient(url, values, signal);
+    const client = await openAgent(url, values, context, io);
     const view = values.json === true ? undefined : new LiveView(io, url.href);
     try {
       if (view !== undefined) {
         io.write(interfaceLine(client));
         view.startProgress();
       }
-      let state: TaskState | undefined;
+      const fold = new TaskFold();
       for await (const event of client.subscribeToTask({ id }, { signal })) {
-        state = stateOf(event) ?? state;
+        fold.apply(event);
         if (view === undefined) io.write(`${JSON.stringify(event)}\n`);
         else view.event(event);
       }
-      return exitForState(view === undefined ? state : view.finish());
+      view?.finish();
+      const warning = fold.task === undefined ? undefined : outcomeWarning(fold.task);
+      if (warning !== undefined) io.err(warning);
+      return EXIT.OK;
     } finally {
       view?.stopProgress();
       client.close();

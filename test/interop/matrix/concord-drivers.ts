@@ -243,9 +243,8 @@ async function connectCli(
       await live.until((s) => s.includes('\n'));
       await attached();
       const run = await live.exited;
-      // Exit 5 is a task that ended canceled (the operation cancels it); others are failures.
-      if (run.code !== 0 && run.code !== 5)
-        throw new Error(`concord subscribe exited ${run.code}: ${run.stderr}${run.stdout}`);
+      // A task that ended canceled (the operation cancels it) still exits 0 (decision 0169).
+      if (run.code !== 0) throw new Error(`concord subscribe exited ${run.code}: ${run.stderr}${run.stdout}`);
       return ndjson(run.stdout).map((o) => eventOf(o as StreamResponse));
     },
     pushCreate: ({ taskId, id, url, token }) =>
