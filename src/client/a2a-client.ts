@@ -49,7 +49,7 @@ import {
 } from './contracts/contract-client.js';
 import { contractsUrlOf, fetchContractsDocument } from './contracts/contracts-document.js';
 import { idempotencyKeyField } from './http/idempotency-key.js';
-import { extensionsInterceptor, type ClientInterceptor } from './auth/interceptors.js';
+import { extensionsInterceptor, type ClientInterceptor, type OutgoingCall } from './auth/interceptors.js';
 import { selectInterface } from './card/interface-selection.js';
 import { resumableStream } from './transports/resumable-stream.js';
 import { isRetryableSend, withRetry, withRetryUntilFirst } from './http/retry.js';
@@ -400,6 +400,27 @@ export class A2AClient {
     return typedContractSender(contracts, (contract, payload, options) =>
       this.sendContract(contract, payload as never, options),
     );
+  }
+
+  /**
+   * Obtains now what the credentials chosen for the card need (an OAuth 2.0 token; with
+   * `oauth2DeviceCode` and its `onPrompt`, the person's login), so that no call waits for it.
+   * Only `options.signal` bounds it, not `timeoutMs`: a login takes as long as the person does
+   * (decision 0168). They are presented on a request that is never sent (purpose `sendMessage`).
+   */
+  async authenticate(options: Pick<CallOptions, 'signal'> = {}): Promise<void> {
+    const signal = this.control(
+      options.signal === undefined ? undefined : { signal: options.signal },
+    ).signal!;
+    const call: OutgoingCall = {
+      purpose: 'sendMessage',
+      method: 'POST',
+      url: new URL(this.transport.url),
+      headers: {},
+      body: undefined,
+      attempt: 1,
+    };
+    await this.http.present(call, this.credentials(), signal);
   }
 
   /** Ends every open stream, closes kept-alive connections and gRPC channels, refuses further calls. */

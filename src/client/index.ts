@@ -69,6 +69,14 @@ export {
   oauth2ClientCredentials,
   type OAuth2ClientCredentialsOptions,
 } from './auth/oauth2-client-credentials.js';
+// Card-driven OAuth 2.0 (decision 0168): device login, tokens kept per agent, why none came.
+export {
+  oauth2DeviceCode,
+  type DeviceLoginPrompt,
+  type OAuth2DeviceCodeOptions,
+} from './auth/oauth2-device-code.js';
+export { type OAuth2Tokens, type OAuth2TokenStore } from './auth/oauth2-tokens.js';
+export { OAuthError, type OAuthErrorOptions } from './auth/oauth2-error.js';
 
 // Interceptors.
 export {

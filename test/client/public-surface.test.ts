@@ -29,6 +29,7 @@ const PUBLIC_VALUES = [
   'CardCache',
   'ContractRefusedError',
   'ContractReplyError',
+  'OAuthError',
   'apiKey',
   'bearer',
   'defaultCardCache',
@@ -36,6 +37,7 @@ const PUBLIC_VALUES = [
   'extensionsInterceptor',
   'headersInterceptor',
   'oauth2ClientCredentials',
+  'oauth2DeviceCode',
   'pickCatalogAgent',
   'resolveAgentCard',
 ].sort();

@@ -13,6 +13,10 @@ export interface CredentialContext {
   scheme: SecurityScheme | undefined;
   /** Scopes the matched requirement lists for the scheme. */
   scopes: readonly string[];
+  /** The card's name for `scheme` (undefined when the card declares none). */
+  schemeName?: string | undefined;
+  /** The card of the agent called (undefined before one is known, as on the AI Catalog fetch). */
+  card?: AgentCard | undefined;
   /** POSTs a form through the client's guarded HTTP (token endpoints); resolves status and body. */
   postForm(
     url: URL,
@@ -20,6 +24,11 @@ export interface CredentialContext {
     headers: Record<string, string>,
     signal?: AbortSignal,
   ): Promise<{ status: number; text: string }>;
+  /**
+   * GETs a public document (OAuth 2.0 server metadata, OpenID Connect discovery) through the
+   * client's guarded HTTP, without credentials; resolves status and body.
+   */
+  getDocument(url: URL, signal?: AbortSignal): Promise<{ status: number; text: string }>;
   signal?: AbortSignal;
 }
 
@@ -94,6 +103,10 @@ export interface SelectedCredential {
   credential: Credential;
   scheme: SecurityScheme | undefined;
   scopes: readonly string[];
+  /** The card's name for `scheme`. */
+  schemeName?: string;
+  /** The card the scheme was read from. */
+  card?: AgentCard;
 }
 
 /**
@@ -108,15 +121,17 @@ export function selectCredentials(
 ): SelectedCredential[] {
   if (credentials.length === 0) return [];
   const requirements = card?.securityRequirements ?? [];
-  if (requirements.length === 0)
-    return credentials.map((credential) => ({ credential, scheme: undefined, scopes: [] }));
+  if (card === undefined || requirements.length === 0)
+    return credentials.map((credential) =>
+      Object.assign({ credential, scheme: undefined, scopes: [] }, card === undefined ? {} : { card }),
+    );
   for (const requirement of requirements) {
     const chosen: SelectedCredential[] = [];
     for (const [name, { list }] of Object.entries(requirement.schemes)) {
-      const scheme = card?.securitySchemes?.[name];
+      const scheme = card.securitySchemes?.[name];
       const credential = scheme === undefined ? undefined : credentials.find((c) => c.fits(scheme));
       if (credential === undefined) break;
-      chosen.push({ credential, scheme, scopes: list });
+      chosen.push({ credential, scheme, scopes: list, schemeName: name, card });
     }
     if (chosen.length === Object.keys(requirement.schemes).length) return chosen;
   }

@@ -170,6 +170,25 @@ export class HttpPipeline {
   }
 
   /**
+   * GETs a public JSON document (OAuth 2.0 server metadata, OpenID Connect discovery) without
+   * interceptors or credentials, and without following a redirect.
+   */
+  async getDocument(url: URL, signal?: AbortSignal): Promise<{ status: number; text: string }> {
+    const deadline = new Deadline(signal, this.options.timeoutMs);
+    try {
+      const answer = await sendHttp(
+        { method: 'GET', url, headers: { accept: 'application/json' } },
+        this.options.network,
+        deadline,
+        this.pool,
+      );
+      return { status: answer.status, text: await answer.text(this.maxResponseBytes) };
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  /**
    * Sets the call's trace context and the send's `Idempotency-Key`, runs the `before`
    * interceptors and presents the selected credentials on `call`: every request goes through
    * here, HTTP ones from `open` and gRPC ones (headers become metadata). Resolves the names of the headers the credentials set (dropped on a
@@ -184,17 +203,34 @@ export class HttpPipeline {
     const credentials = control.credentials ?? this.options.credentials();
     if (credentials.length === 0) return NO_HEADERS;
     const before = { ...call.headers };
+    await this.present(call, credentials, signal);
+    const set = new Set<string>();
+    for (const [name, value] of Object.entries(call.headers)) if (before[name] !== value) set.add(name);
+    return set;
+  }
+
+  /** Presents `credentials` on `call`: each adds itself, obtaining a token first if it must. */
+  async present(
+    call: OutgoingCall,
+    credentials: readonly SelectedCredential[],
+    signal: AbortSignal,
+  ): Promise<void> {
     for (const selected of credentials) {
       await selected.credential.apply(call, {
         scheme: selected.scheme,
         scopes: selected.scopes,
+        schemeName: selected.schemeName,
+        card: selected.card,
         postForm: (url, form, headers, postSignal) => this.postForm(url, form, headers, postSignal),
+        getDocument: (url, getSignal) => this.getDocument(url, getSignal),
         signal,
       });
     }
-    const set = new Set<string>();
-    for (const [name, value] of Object.entries(call.headers)) if (before[name] !== value) set.add(name);
-    return set;
+  }
+
+  /** The credentials selected from the card for A2A calls. */
+  selectedCredentials(): readonly SelectedCredential[] {
+    return this.options.credentials();
   }
 
   /** Runs the `after` interceptors with how a call ended. */
