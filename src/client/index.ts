@@ -76,7 +76,7 @@ export {
   type OAuth2DeviceCodeOptions,
 } from './auth/oauth2-device-code.js';
 export { type OAuth2Tokens, type OAuth2TokenStore } from './auth/oauth2-tokens.js';
-export { OAuthError, type OAuthErrorOptions } from './auth/oauth2-error.js';
+export { OAuthError } from './auth/oauth2-error.js';
 
 // Interceptors.
 export {

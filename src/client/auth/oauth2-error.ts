@@ -8,19 +8,6 @@
  */
 import { A2ALocalError } from '../client-errors.js';
 
-/** Options of an OAuthError. */
-export interface OAuthErrorOptions {
-  /** The OAuth error code (`invalid_grant`, `access_denied`, …), or Concord's own (`login_required`, `invalid_response`). */
-  error: string;
-  /** The endpoint that answered (token, device authorization or metadata URL). */
-  url?: string;
-  /** Its HTTP status, when it answered. */
-  httpStatus?: number;
-  /** True when only a new login by a person can give a token (device code flow). */
-  loginRequired?: boolean;
-  cause?: unknown;
-}
-
 /** No access token could be had; `error` says why in OAuth's words. */
 export class OAuthError extends A2ALocalError {
   /** The OAuth error code, e.g. `invalid_client`, `invalid_grant`, `access_denied`, `expired_token`. */
@@ -28,7 +15,20 @@ export class OAuthError extends A2ALocalError {
   /** True when a person has to log in again (the refresh token is gone or refused, no login yet). */
   readonly loginRequired: boolean;
 
-  constructor(message: string, options: OAuthErrorOptions) {
+  constructor(
+    message: string,
+    options: {
+      /** The OAuth error code, or Concord's own (`login_required`, `invalid_response`, `invalid_endpoint`). */
+      error: string;
+      /** The endpoint that answered (token, device authorization or metadata URL). */
+      url?: string;
+      /** Its HTTP status, when it answered. */
+      httpStatus?: number;
+      /** True when only a new login by a person can give a token. */
+      loginRequired?: boolean;
+      cause?: unknown;
+    },
+  ) {
     super(
       'BAD_RESPONSE',
       message,

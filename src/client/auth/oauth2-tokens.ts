@@ -9,7 +9,7 @@
 import type { AgentCard } from '../../protocol/index.js';
 import type { CredentialContext } from './auth.js';
 import { endpointUrl } from './oauth2-endpoints.js';
-import { OAuthError, type OAuthErrorOptions } from './oauth2-error.js';
+import { OAuthError } from './oauth2-error.js';
 import { postToEndpoint, readGrant, type GrantedToken, type OAuth2Client } from './oauth2-token-endpoint.js';
 
 /** The tokens held for one agent, as a store keeps them. */
@@ -143,7 +143,10 @@ export class TokenKeeper {
           : held !== undefined
             ? 'the access token expired and there is no refresh token'
             : 'no token is held for this agent';
-      const options: OAuthErrorOptions = { error: 'login_required', loginRequired: true };
+      const options: ConstructorParameters<typeof OAuthError>[1] = {
+        error: 'login_required',
+        loginRequired: true,
+      };
       if (refused !== undefined) {
         options.cause = refused;
         if (refused.url !== undefined) options.url = refused.url;
