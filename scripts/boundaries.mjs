@@ -92,6 +92,11 @@ export const PACKAGES = {
   ajv: { in: ['contracts/', 'host/definitions/', 'extensions/'] },
   'ajv-formats': { in: ['contracts/', 'host/definitions/', 'extensions/'] },
   'json-schema-to-ts': { in: [], typesIn: ['contracts/'] },
+  // Validators users declare contracts with (decision 0165): optional peers for their version
+  // ranges, read only through the Standard Schema interfaces contracts/ defines itself.
+  zod: { in: [] },
+  valibot: { in: [] },
+  '@valibot/to-json-schema': { in: [] },
   canonicalize: { in: ['card/'] },
   jose: { in: ['card/', 'server/push/', 'host/'] },
   json5: { in: ['host/definitions/'] },

@@ -18,6 +18,7 @@ import { DEFAULT_DEPRECATION_MESSAGE } from './contract-types.js';
 import { readDeclarations } from './declaration-checks.js';
 import { gateMessage } from './gate.js';
 import { compileSchema, type SchemaValidator } from './schema-compiler.js';
+import { isValidator, runValidator, type ParsedValue, type StandardSchema } from './standard-schema.js';
 
 /** The deprecation warnings of a contract, in the seed's order; [] when it is not deprecated. */
 export function deprecationWarnings(spec: ContractSpec): string[] {
@@ -28,11 +29,32 @@ export function deprecationWarnings(spec: ContractSpec): string[] {
   return warnings;
 }
 
+/**
+ * Checks a value against a side of a contract: its JSON Schema first (the wire truth), then, when
+ * that passes and the contract was declared with a validator, the validator itself, for what JSON
+ * Schema cannot say (refinements) and for the value the receiver gets (transforms, defaults).
+ */
+type SideParser = (value: unknown) => ParsedValue;
+
+function sideParser(
+  schema: SchemaValidator | undefined,
+  validator: StandardSchema | undefined,
+  where: string,
+): SideParser | undefined {
+  if (validator === undefined) {
+    return schema === undefined ? undefined : (value) => ({ violations: schema(value), value });
+  }
+  return (value) => {
+    const violations = schema?.(value) ?? [];
+    return violations.length > 0 ? { violations, value } : runValidator(validator, value, where);
+  };
+}
+
 /** One compiled contract. */
 interface CompiledContract {
   readonly declared: NamedContractSpec;
-  readonly input: SchemaValidator | undefined;
-  readonly output: SchemaValidator | undefined;
+  readonly input: SideParser | undefined;
+  readonly output: SideParser | undefined;
   readonly warnings: readonly string[];
   /** The contract's own policy, else the section's. */
   readonly outputPolicy: OutputPolicy;
@@ -85,12 +107,20 @@ export class ContractSet {
 
   /** Validates an input payload; [] when valid or when the contract has no input schema. */
   validateInput(name: string, payload: unknown): ContractViolation[] {
-    return this.require(name).input?.(payload) ?? [];
+    return this.require(name).input?.(payload).violations ?? [];
+  }
+
+  /**
+   * Validates an input payload and gives the value the agent gets: the payload as sent, or what
+   * the contract's input validator made of it (decision 0165).
+   */
+  parseInput(name: string, payload: unknown): { violations: ContractViolation[]; value: unknown } {
+    return this.require(name).input?.(payload) ?? { violations: [], value: payload };
   }
 
   /** Validates a reply value; [] when valid or when the contract has no output schema. */
   validateOutput(name: string, value: unknown): ContractViolation[] {
-    return this.require(name).output?.(value) ?? [];
+    return this.require(name).output?.(value).violations ?? [];
   }
 
   /** The invocation for a payload already validated against `name`. */
@@ -143,12 +173,24 @@ export function compileContracts(agentId: string, section: ContractSection = {})
   const problems: ContractLoadProblem[] = [];
   const declared = readDeclarations(section, problems);
   const compiled = new Map<string, CompiledContract>();
-  for (const { name, spec, field } of declared) {
-    const schemaOf = (side: 'input' | 'output'): SchemaValidator | undefined => {
+  for (const { name, spec, field, validators } of declared) {
+    const schemaOf = (side: 'input' | 'output'): SideParser | undefined => {
       const schema = spec[side];
-      if (schema === undefined) return undefined;
+      if (isValidator(schema)) {
+        problems.push({
+          contract: name,
+          field: `${field}/${side}`,
+          message:
+            `is a ${schema['~standard'].vendor} validator, not JSON Schema: declare the contract with ` +
+            'defineContract(), which converts it to JSON Schema',
+        });
+        return undefined;
+      }
+      const validator = validators?.[side];
+      if (schema === undefined)
+        return sideParser(undefined, validator, `Contract ${JSON.stringify(name)} ${side}`);
       try {
-        return compileSchema(schema);
+        return sideParser(compileSchema(schema), validator, `Contract ${JSON.stringify(name)} ${side}`);
       } catch (error) {
         problems.push({
           contract: name,

@@ -74,7 +74,10 @@ export interface ContractInvocation {
   name: string;
   description?: string;
   version?: string;
-  /** The validated input payload, exactly as sent. */
+  /**
+   * The validated input payload: exactly as sent, or, for a contract declared with a validator,
+   * what the validator made of it (defaults filled in, transforms applied; decision 0165).
+   */
   payload: unknown;
   correlationId?: string;
   /** The contract's output schema, when it declares one. */

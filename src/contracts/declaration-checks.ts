@@ -6,6 +6,7 @@
 import { pointer } from '../protocol/internal.js';
 import type { ContractLoadProblem } from './contract-load-error.js';
 import type { ContractSection, ContractSpec, NamedContractSpec } from './contract-types.js';
+import { validatorsOf, type ContractValidators } from './standard-json-schema.js';
 
 /** A declared contract with the JSON Pointer it was declared at. */
 export interface DeclaredContract {
@@ -13,6 +14,14 @@ export interface DeclaredContract {
   spec: ContractSpec;
   /** e.g. `/contracts/research.request` (map form) or `/contracts/0` (list form). */
   field: string;
+  /** The validators `defineContract` kept on the declaration (decision 0165), if any. */
+  validators?: ContractValidators;
+}
+
+/** A declared contract, with the validators of `entry` when it came from `defineContract`. */
+function declaredOf(name: string, spec: ContractSpec, field: string, entry: object): DeclaredContract {
+  const validators = validatorsOf(entry);
+  return validators === undefined ? { name, spec, field } : { name, spec, field, validators };
 }
 
 const STRING_FIELDS = ['description', 'version', 'deprecatedMessage', 'supersededBy'] as const;
@@ -68,7 +77,7 @@ export function readDeclarations(
         });
         return;
       }
-      declared.push({ name, spec, field });
+      declared.push(declaredOf(name, spec, field, entry));
     });
   } else if (isObject(raw)) {
     for (const [name, spec] of Object.entries(raw)) {
@@ -77,7 +86,7 @@ export function readDeclarations(
         problems.push({ contract: name, field, message: `must be an object, got ${kindOf(spec)}` });
         continue;
       }
-      declared.push({ name, spec: spec as ContractSpec, field });
+      declared.push(declaredOf(name, spec as ContractSpec, field, spec));
     }
   } else {
     problems.push({

@@ -26,6 +26,11 @@ export interface GateContracts {
   names(): readonly string[];
   has(name: string): boolean;
   validateInput(name: string, payload: unknown): ContractViolation[];
+  /**
+   * Validates and gives the value the agent gets (a contract declared with a validator hands over
+   * the validator's output; decision 0165). Without it, the payload is delivered as sent.
+   */
+  parseInput?(name: string, payload: unknown): { violations: ContractViolation[]; value: unknown };
   invocation(name: string, payload: unknown, correlationId?: string): ContractInvocation;
 }
 
@@ -60,7 +65,10 @@ export function gateMessage(set: GateContracts | undefined, agentId: string, mes
     // Seed: "Contract name not found, agent has no contracts -> delivered as best-effort".
     return { kind: 'best-effort', structured };
   }
-  const violations = set.validateInput(name, structured.payload);
+  const { violations, value } =
+    set.parseInput !== undefined
+      ? set.parseInput(name, structured.payload)
+      : { violations: set.validateInput(name, structured.payload), value: structured.payload };
   if (violations.length > 0) {
     // Seed "Deprecation behavior": a refused payload still reports the deprecation warnings.
     const { warnings } = set.invocation(name, structured.payload);
@@ -68,7 +76,7 @@ export function gateMessage(set: GateContracts | undefined, agentId: string, mes
   }
   return {
     kind: 'contract',
-    invocation: set.invocation(name, structured.payload, structured.correlationId),
+    invocation: set.invocation(name, value, structured.correlationId),
     structured,
   };
 }

@@ -27,6 +27,8 @@ export {
   type ContractInput,
   type ContractMessageOptions,
   type ContractOutput,
+  type ContractPayload,
+  type ContractReply,
   type ContractRef,
   type TypedContract,
 } from './typed-contract.js';

@@ -21,3 +21,5 @@ export { type StructuredMessage } from './contract-types.js';
 export { parseStructuredMessage } from './structured-message.js';
 export { findContract, listAgentContracts } from './discovery.js';
 export { type ContractLoadProblem } from './contract-load-error.js';
+export { validatorsOf, type ContractValidators } from './standard-json-schema.js';
+export { runValidator, type ParsedValue, type StandardSchema } from './standard-schema.js';

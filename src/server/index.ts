@@ -64,3 +64,9 @@ export {
 export { type BusListener, type ClusterBus, type ClusterMessage } from './cluster/cluster-bus.js';
 export type { MessageAdmission } from './request-handler.js';
 export type { ContractInvocation, ContractGate } from './contracts/contract-gate.js';
+export {
+  contractAgent,
+  type ContractAgent,
+  type ContractAgentOptions,
+  type ContractHandler,
+} from './contracts/contract-agent.js';

@@ -74,6 +74,10 @@ describe('optional peers', () => {
         'pg',
         'pino',
         'protobufjs',
+        // Contract validators (decision 0165): never imported by Concord itself.
+        '@valibot/to-json-schema',
+        'valibot',
+        'zod',
       ].sort(),
     );
     for (const peer of PEERS) expect(manifest.peerDependenciesMeta[peer]?.optional).toBe(true);

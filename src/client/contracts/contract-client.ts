@@ -8,6 +8,8 @@ import {
   compileContracts,
   createContractMessage,
   replyValues,
+  runValidator,
+  validatorsOf,
   type ContractInput,
   type ContractOutput,
   type ContractRef,
@@ -74,7 +76,8 @@ export interface ContractResult<Reply = unknown> {
   state?: TaskState;
   /**
    * The reply value: the first data part (else JSON text part) of the task's artifacts or of the
-   * direct reply; checked against the output schema. Undefined while the task has produced none.
+   * direct reply; checked against the output schema. A contract declared with an output validator
+   * gives the validator's output instead (decision 0165). Undefined while the task has produced none.
    */
   reply?: Reply;
   /** Every reply value found, in order (most agents produce one). */
@@ -191,15 +194,21 @@ export async function sendContractMessage(
     validatedBy,
   };
   if (found.length > 0) result.reply = found[0]!.value;
-  if (schemas !== undefined) {
-    const failures = found.flatMap(({ at, value }): ReplyViolations[] => {
-      const errors: ContractViolation[] = schemas.validateOutput(name, value);
-      return errors.length === 0 ? [] : [{ at, errors }];
-    });
-    if (failures.length > 0) {
-      if ((options.outputPolicy ?? 'fail') === 'fail') throw new ContractReplyError(name, failures, result);
-      result.outputViolations = failures;
+  // The caller's own output validator (decision 0165) parses what passed the JSON Schema: its
+  // refinements are checked here too, and `reply` is its output (defaults, transforms).
+  const parser = typeof contract === 'string' ? undefined : validatorsOf(contract)?.output;
+  const failures = found.flatMap(({ at, value }, index): ReplyViolations[] => {
+    const errors: ContractViolation[] = schemas?.validateOutput(name, value) ?? [];
+    if (errors.length === 0 && parser !== undefined) {
+      const parsed = runValidator(parser, value, `Contract ${JSON.stringify(name)} output`);
+      if (index === 0 && parsed.violations.length === 0) result.reply = parsed.value;
+      errors.push(...parsed.violations);
     }
+    return errors.length === 0 ? [] : [{ at, errors }];
+  });
+  if (failures.length > 0) {
+    if ((options.outputPolicy ?? 'fail') === 'fail') throw new ContractReplyError(name, failures, result);
+    result.outputViolations = failures;
   }
   return result;
 }
