@@ -18,6 +18,7 @@ import {
   type OAuthAgent,
 } from '../helpers/oauth-agent.js';
 import type { SecurityScheme } from '../../src/protocol/index.js';
+import { startEcho } from '../helpers/echo-server.js';
 import { concord, ROOT, type CliRun } from './cli-process.js';
 
 const SECRET = 'cli-test-client-secret-7';
@@ -153,6 +154,22 @@ describe('concord auth login (device flow) and the calling commands', () => {
     expectNoTokens([logout, after, refused], oauth, [stored[0]!.tokens.accessToken]);
   });
 
+  it('presents a login only to the agent it was made for, not to another agent of the same server', async () => {
+    const { oauth, agent } = await setup(deviceCodeScheme);
+    const other = await startOAuthAgent(oauth, deviceCodeScheme(oauth));
+    cleanup.push(() => other.close());
+    const store = freshStore();
+    expect((await deviceLogin(oauth, agent.url, store)).code).toBe(0);
+    const run = await concord(['send', other.url, 'hello'], { CONCORD_TOKEN_STORE: store });
+    expect(run.code).toBe(4);
+    expect(run.stderr).toContain(
+      `A2ACLI_ERR_CREDENTIALS_MISSING: no stored login for the agent at ${other.url}`,
+    );
+    expect(run.stderr).toContain('hint: log in first: concord auth login <agent URL> --client-id <id>');
+    expect(other.presented).toEqual([]);
+    expect((await concord(['send', agent.url, 'hello'], { CONCORD_TOKEN_STORE: store })).code).toBe(0);
+  });
+
   it('a denied login exits 4 with a clear message and stores nothing', async () => {
     const { oauth, agent } = await setup(deviceCodeScheme);
     const store = freshStore();
@@ -166,6 +183,22 @@ describe('concord auth login (device flow) and the calling commands', () => {
     );
     expect(run.stdout).toBe('');
     expect(() => statSync(store)).toThrow();
+  });
+
+  it('an agent whose card asks for no OAuth has nothing to log in to: exit 1, nothing stored', async () => {
+    const open = await startEcho();
+    cleanup.push(() => open.close());
+    const store = freshStore();
+    const run = await concord(['auth', 'login', open.url, '--client-id', 'cli'], {
+      CONCORD_TOKEN_STORE: store,
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('CONCORD_ERR_NO_LOGIN_SCHEME');
+    expect(run.stderr).toContain('the card of "Echo Agent" requires no OAuth 2.0 or OpenID Connect scheme');
+    expect(() => statSync(store)).toThrow();
+    const missing = await concord(['auth', 'login', open.url], { CONCORD_TOKEN_STORE: store });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--client-id <id> (or CONCORD_CLIENT_ID)');
   });
 
   it('refreshes an expiring token and writes it back; an expired refresh token says to log in again', async () => {

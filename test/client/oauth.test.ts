@@ -114,6 +114,30 @@ describe('client credentials from the card', () => {
     );
   });
 
+  it('keeps a still-valid token when an early renewal fails for a passing reason, until it expires', async () => {
+    const { oauth, agent } = await setup(clientCredentialsScheme, {
+      accessTokenTtl: 3,
+      refreshForClientCredentials: true,
+    });
+    const client = await connect(
+      agent,
+      oauth2ClientCredentials({ clientId: 'service', clientSecret: SECRET }),
+    );
+    await client.sendMessage(hello());
+    await oauth.close();
+    // Due for renewal (half its life), but the server is gone: the held token still serves.
+    await sleep(1600);
+    expect('task' in (await client.sendMessage(hello()))).toBe(true);
+    expect(agent.presented[1]).toBe(agent.presented[0]);
+    // Expired: now the failure is the caller's.
+    await sleep(1600);
+    await expect(client.sendMessage(hello())).rejects.toMatchObject({
+      name: 'A2ALocalError',
+      kind: 'NETWORK',
+    });
+    expect(agent.presented).toHaveLength(2);
+  });
+
   it('a refused client (invalid_client) is an OAuthError naming the endpoint and the code, never the secret', async () => {
     const { oauth, agent } = await setup(clientCredentialsScheme);
     const client = await connect(

@@ -154,6 +154,17 @@ async function login(args: string[], io: CliIo): Promise<number> {
       throw new CardResolutionError(error);
     }
     name = client.card.name;
+    const noScheme = new CliFailure(
+      'CONCORD_ERR_NO_LOGIN_SCHEME',
+      `the card of "${name}" requires no OAuth 2.0 or OpenID Connect scheme a ${secret === undefined ? 'device login' : 'client-credentials grant'} satisfies; there is nothing to log in to`,
+      EXIT.FAILURE,
+    );
+    const schemes = client.card.securitySchemes ?? {};
+    const required = (client.card.securityRequirements ?? []).flatMap((r) => Object.keys(r.schemes));
+    if (!required.some((named) => schemes[named] !== undefined && grant.fits(schemes[named]))) {
+      client.close();
+      throw noScheme;
+    }
     try {
       await client.authenticate({ signal });
     } catch (error) {
@@ -169,12 +180,8 @@ async function login(args: string[], io: CliIo): Promise<number> {
     } finally {
       client.close();
     }
-    if (tokens === undefined || schemeEndpoints(scheme).length === 0)
-      throw new CliFailure(
-        'CONCORD_ERR_NO_LOGIN_SCHEME',
-        `the card of "${name}" declares no OAuth 2.0 or OpenID Connect scheme a ${secret === undefined ? 'device login' : 'client-credentials grant'} satisfies; there is nothing to log in to`,
-        EXIT.FAILURE,
-      );
+    // Another alternative of the card's requirements was chosen, one the login does not satisfy.
+    if (tokens === undefined || schemeEndpoints(scheme).length === 0) throw noScheme;
     // A client-credentials refresh would need the secret, which is not stored: no refresh token.
     if (secret !== undefined) delete tokens.refreshToken;
     const file = new TokenFile();

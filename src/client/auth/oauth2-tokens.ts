@@ -109,16 +109,32 @@ export class TokenKeeper {
 
   /** A current access token for `key`: the held one, a refreshed one, or a new grant. */
   async accessToken(key: string, renewal: Renewal): Promise<string> {
-    const running = this.running.get(key);
-    if (running !== undefined) return (await running).accessToken;
+    // Concurrent calls for one key share one read and at most one renewal.
+    let work = this.running.get(key);
+    if (work === undefined) {
+      const started = this.current(key, renewal);
+      work = started;
+      this.running.set(key, started);
+      void started.then(
+        () => this.running.delete(key),
+        () => this.running.delete(key),
+      );
+    }
+    return (await work).accessToken;
+  }
+
+  /** The held tokens when they are not due, else renewed ones. */
+  private async current(key: string, renewal: Renewal): Promise<OAuth2Tokens> {
     const held = await this.store.get(key);
-    if (held !== undefined && !this.due(held)) return held.accessToken;
-    const work = this.renew(key, held, renewal);
-    this.running.set(key, work);
+    if (held !== undefined && !this.due(held)) return held;
     try {
-      return (await work).accessToken;
-    } finally {
-      this.running.delete(key);
+      return await this.renew(key, held, renewal);
+    } catch (error) {
+      // An early renewal that failed for a passing reason (the server or the network, not a
+      // refused refresh token) leaves the held token, still valid, in use until it expires.
+      const refused = error instanceof OAuthError && (error.error === 'invalid_grant' || error.loginRequired);
+      if (held !== undefined && !refused && Date.now() < held.expiresAt) return held;
+      throw error;
     }
   }
 
