@@ -96,7 +96,7 @@ describe.each(INTERFACES)('over %s %s', (binding, version, bindingName) => {
     const started = await concord(['send', echo.url, 'wait', '--no-wait', '--json', ...via]);
     expect(started.code).toBe(0);
     const task = firstTask(started.stdout);
-    const follower = startConcord(['subscribe', echo.url, task.id, '--json', ...via]);
+    const follower = startConcord(['subscribe', echo.url, task.id, '--json', '--stream', ...via]);
     await follower.until((out) => out.includes('"task"'));
     const canceled = await concord(['cancel', echo.url, task.id, ...via]);
     expect(canceled.code).toBe(0);

@@ -1,34 +1,124 @@
 /**
- * Opens the agent a calling command talks to (decision 0169): resolves its card, picks the
- * interface, and tells failures apart as a2a-cli SPEC §9.6 asks: anything that goes wrong while
- * the card is resolved is a card failure (no card: exit 3), and a card that requires credentials
- * none were given for stops before any operation is sent (A2ACLI_ERR_CREDENTIALS_MISSING, exit 4),
- * with a hint naming the flags its security schemes take.
+ * Opens the agent a calling command talks to (decision 0169): resolves its card from the
+ * `-a/--agent-card` reference (a URL, through the client's resolver and its guard, or a card file
+ * on disk), picks the interface, and tells failures apart as a2a-cli SPEC §9.6 asks: anything that
+ * goes wrong while the card is resolved is a card failure (no card: exit 3), and a card that
+ * requires credentials none were given for stops before any operation is sent
+ * (A2ACLI_ERR_CREDENTIALS_MISSING, exit 4), with a hint naming the flags its schemes take.
  */
-import type { A2AClient } from '../../client/index.js';
-import type { AgentCard, SecurityScheme } from '../../protocol/index.js';
+import { readFileSync } from 'node:fs';
+import { A2AClient, type NetworkPolicy } from '../../client/index.js';
+import {
+  A2AError,
+  v0_3JsonRpcCodec,
+  v1_0Codec,
+  type AgentCard,
+  type SecurityScheme,
+} from '../../protocol/internal.js';
 import type { CliIo } from '../cli-io.js';
 import { A2ACLI_ERR, CardResolutionError, CliFailure, EXIT, UsageError } from '../exit-codes.js';
-import { connectClient, credentialsOf, type CallFlags } from './call-flags.js';
+import type { AgentRef } from './agent-ref.js';
+import {
+  clientOptionsOf,
+  connectClient,
+  credentialsOf,
+  networkPolicyFor,
+  withSpecCredentials,
+  type CallFlags,
+} from './call-flags.js';
 import type { CallContext } from './call-runner.js';
 
-/** Resolves the card at `url` and connects; failures carry what the CLI reports them as. */
+/** A card read from a file: the decoded card and the JSON as written. */
+export interface CardFile {
+  card: AgentCard;
+  json: Record<string, unknown>;
+}
+
+/**
+ * Reads and decodes a card file; a missing or unreadable file is no card at the reference
+ * (exit 3), one that is not a card an invalid card (exit 1).
+ */
+export function readCardFile(path: string): CardFile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new CliFailure(
+      A2ACLI_ERR.CARD_NOT_FOUND,
+      `no agent card at ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      EXIT.UNREACHABLE,
+      'give -a a host, an origin, a card URL or an existing card file',
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new CliFailure(
+      A2ACLI_ERR.CARD_INVALID,
+      `${path} is not JSON: ${(error as Error).message}`,
+      EXIT.FAILURE,
+    );
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new CliFailure(A2ACLI_ERR.CARD_INVALID, `${path} is not a JSON object`, EXIT.FAILURE);
+  const record = json as Record<string, unknown>;
+  // The same dialect test as the client's resolver: 0.3 cards have `url` or `protocolVersion`.
+  const legacy = 'protocolVersion' in record || 'url' in record || !('supportedInterfaces' in record);
+  try {
+    const codec = legacy ? v0_3JsonRpcCodec : v1_0Codec;
+    return { card: codec.decodeAgentCard(record, ''), json: record };
+  } catch (error) {
+    if (!(error instanceof A2AError)) throw error;
+    throw new CliFailure(
+      A2ACLI_ERR.CARD_INVALID,
+      `${path} is not a valid A2A ${legacy ? '0.3' : '1.0'} card: ${error.message}`,
+      EXIT.FAILURE,
+    );
+  }
+}
+
+/**
+ * The network policy for an agent named by a card file: the file is the user's own input, as a
+ * typed URL is, so loopback interfaces in it are reachable; other private ones need
+ * --allow-private.
+ */
+export function filePolicy(allowPrivate: boolean): NetworkPolicy {
+  return allowPrivate ? { allowPrivateNetworks: true } : { allowedHosts: ['localhost', '127.0.0.1', '::1'] };
+}
+
+/** Resolves the card the reference names and connects; failures carry how the CLI reports them. */
 export async function openAgent(
-  url: URL,
-  flags: CallFlags,
+  ref: AgentRef,
+  given: CallFlags,
   context: CallContext,
   io: CliIo,
 ): Promise<A2AClient> {
-  const given = credentialsOf(flags).length > 0;
-  context.facts.credentials = given;
+  const flags = withSpecCredentials(given);
+  const hasCredentials = credentialsOf(flags).length > 0;
+  context.facts.credentials = hasCredentials;
   let client: A2AClient;
-  try {
-    client = await connectClient(url, flags, context.signal, io);
-  } catch (error) {
-    if (error instanceof UsageError || context.signal.aborted) throw error;
-    throw new CardResolutionError(error);
+  if (ref.kind === 'file') {
+    if (flags.agent !== undefined)
+      throw new UsageError('--agent picks an agent of an origin; a card file names one already');
+    const { card } = readCardFile(ref.path);
+    try {
+      client = new A2AClient({
+        ...clientOptionsOf(flags, filePolicy(flags['allow-private'] === true), io),
+        card,
+      });
+    } catch (error) {
+      throw new CardResolutionError(error);
+    }
+  } else {
+    try {
+      client = await connectClient(ref.url, flags, context.signal, io);
+    } catch (error) {
+      if (error instanceof UsageError || context.signal.aborted) throw error;
+      throw new CardResolutionError(error);
+    }
   }
-  if (!given) {
+  if (!hasCredentials) {
     const needed = requiredSchemes(client.card);
     if (needed !== undefined) {
       client.close();
@@ -41,6 +131,11 @@ export async function openAgent(
     }
   }
   return client;
+}
+
+/** The network policy for a reference (what `card get` fetches through). */
+export function policyOf(ref: AgentRef, allowPrivate: boolean): NetworkPolicy {
+  return ref.kind === 'url' ? networkPolicyFor(ref.url, allowPrivate) : filePolicy(allowPrivate);
 }
 
 /**

@@ -3,58 +3,98 @@
  * the interface, the credentials and the network policy, and the connection they lead to
  * (decision 0038). A loopback URL the user typed is trusted, so agents on localhost work without
  * a flag; every other private or loopback target, including one a fetched card points to, needs
- * `--allow-private`.
+ * `--allow-private`. The options are a2a-cli SPEC v0.2 §5.2's (`-a/--agent-card`, `-o/--output`,
+ * `--transport`, `--bearer`, `--a2a-version` with the 1.0 floor), with Concord's earlier spellings
+ * kept as aliases (`--json`, `--binding`, `--token`; decision 0169).
  */
 import { isIP } from 'node:net';
 import {
   A2AClient,
   apiKey,
   bearer,
+  headersInterceptor,
+  type A2AClientCommonOptions,
+  type ClientBinding,
   type Credential,
   type NetworkPolicy,
   type TransportPreference,
 } from '../../client/index.js';
 import type { CliIo } from '../cli-io.js';
 import { UsageError } from '../exit-codes.js';
+import { OAUTH_FLAGS_USAGE, oauthCredentialsOf } from '../auth/oauth-credentials.js';
 
 /** parseArgs definitions of the shared options. */
 export const CALL_OPTIONS = {
+  'agent-card': { type: 'string', short: 'a' },
+  output: { type: 'string', short: 'o' },
   json: { type: 'boolean', default: false },
+  transport: { type: 'string', multiple: true },
   binding: { type: 'string' },
   'a2a-version': { type: 'string' },
+  bearer: { type: 'string' },
   token: { type: 'string' },
   'api-key': { type: 'string' },
+  'client-id': { type: 'string' },
+  'client-secret': { type: 'string' },
   'allow-private': { type: 'boolean', default: false },
   timeout: { type: 'string' },
+  'request-timeout': { type: 'string' },
   'max-response-bytes': { type: 'string' },
+  'svc-param': { type: 'string', multiple: true },
   agent: { type: 'string' },
-  help: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
 /** Usage text of the shared options. */
-export const CALL_OPTIONS_USAGE = `Connection options (every calling command):
-  --binding <b>        jsonrpc, rest or grpc (default: the agent's preference)
-  --a2a-version <v>    1.0 or 0.3 (default: 1.0 when the agent offers it)
-  --token <bearer>     bearer token (default: $CONCORD_TOKEN)
-  --api-key <key>      API key, placed where the card's apiKey scheme says (default: $CONCORD_API_KEY)
-  --allow-private      allow private and loopback targets beyond a loopback URL you typed
-  --timeout <seconds>  per request (default 30; streams: until the stream starts)
+export const CALL_OPTIONS_USAGE = `Agent and output (every calling command):
+  -a, --agent-card <ref>  the agent: a host (agent.example.com, localhost:4000; loopback is
+                          http, others https), an origin or base URL (its
+                          /.well-known/agent-card.json is read), a card URL ending in .json, or a
+                          card file (card.json, file:///path/card.json). Concord's earlier form,
+                          the agent's http(s) URL as the first argument, still works
+  -o, --output <format>   text (default: Label: value lines) or json (one JSON document; with
+                          --stream, JSON Lines). --json is -o json
+  --agent <name>          the agent to call at an origin serving several: its id, name or
+                          identifier in the origin's AI Catalog (see concord discover)
+
+Connection options:
+  --transport <binding>   jsonrpc, rest (http+json) or grpc; repeat it to rank several: the first
+                          the card offers wins (default: the card's order). --binding is an alias
+  --a2a-version <v>       1.0 (default) or 0.3: A2A 0.3 interfaces are used only when asked for
+  --bearer <token>        bearer token (default: $A2ACLI_BEARER, then $CONCORD_TOKEN); --token is
+                          an alias
+  --api-key <key>         API key, placed where the card's apiKey scheme says (default:
+                          $A2ACLI_API_KEY, then $CONCORD_API_KEY)
+                          A secret given as a flag shows in the process table and the shell
+                          history: prefer the environment variables. Secrets are never printed
+${OAUTH_FLAGS_USAGE}
+  --allow-private         allow private and loopback targets beyond a loopback URL you typed
+  --timeout <duration>    give up after this long (5s, 500ms, 2m; a bare number is seconds)
+  --request-timeout <duration>
+                          each single request (default 30s; streams: until the stream starts)
   --max-response-bytes <n>
-                       largest answer read, e.g. a task with large artifacts (default 16777216)
-  --agent <name>       the agent to call at an origin serving several: its id, name or
-                       identifier in the origin's AI Catalog (see concord discover)
-  --json               machine output: one JSON object per line (NDJSON)`;
+                          largest answer read, e.g. a task with large artifacts (default 16777216)
+  --svc-param <k:v>       an A2A service parameter: an HTTP header, or gRPC metadata, on every
+                          request; repeatable (its values are never printed)`;
 
 /** The shared option values as parseArgs returns them. */
 export interface CallFlags {
+  'agent-card'?: string | undefined;
+  output?: string | undefined;
   json?: boolean | undefined;
+  transport?: string[] | undefined;
   binding?: string | undefined;
   'a2a-version'?: string | undefined;
+  bearer?: string | undefined;
   token?: string | undefined;
   'api-key'?: string | undefined;
+  'client-id'?: string | undefined;
+  'client-secret'?: string | undefined;
   'allow-private'?: boolean | undefined;
   timeout?: string | undefined;
+  'request-timeout'?: string | undefined;
   'max-response-bytes'?: string | undefined;
+  'svc-param'?: string[] | undefined;
   agent?: string | undefined;
 }
 
@@ -115,34 +155,113 @@ function cardApiKey(value: string): Credential {
   };
 }
 
-function preferenceOf(flags: CallFlags): TransportPreference {
+/** A binding named on the command line: Concord's words, or the card's own `protocolBinding`. */
+function bindingOf(value: string, flag: string): ClientBinding {
+  const name = value.toLowerCase();
+  if (name === 'jsonrpc' || name === 'json-rpc') return 'JSONRPC';
+  if (name === 'rest' || name === 'http+json' || name === 'http-json') return 'HTTP+JSON';
+  if (name === 'grpc') return 'GRPC';
+  throw new UsageError(`${flag}: expected jsonrpc, rest or grpc, got ${JSON.stringify(value)}`);
+}
+
+/**
+ * The interface preference: `--transport` in the order given (then `--binding`, its alias), and
+ * the protocol version. Without `--a2a-version` only 1.0 is chosen (a2a-cli SPEC §11.2: never
+ * below 1.0 without an explicit opt-in); `--a2a-version 0.3` is that opt-in.
+ */
+export function preferenceOf(flags: CallFlags): TransportPreference {
   const prefer: TransportPreference = {};
-  const binding = flags.binding?.toLowerCase();
-  if (binding !== undefined) {
-    if (binding === 'jsonrpc' || binding === 'json-rpc') prefer.bindings = ['JSONRPC'];
-    else if (binding === 'rest' || binding === 'http+json') prefer.bindings = ['HTTP+JSON'];
-    else if (binding === 'grpc') prefer.bindings = ['GRPC'];
-    else
-      throw new UsageError(`--binding: expected jsonrpc, rest or grpc, got ${JSON.stringify(flags.binding)}`);
-  }
-  const version = flags['a2a-version'];
-  if (version !== undefined) {
-    if (version !== '1.0' && version !== '0.3')
-      throw new UsageError(`--a2a-version: expected 1.0 or 0.3, got ${JSON.stringify(version)}`);
-    prefer.versions = [version];
-  }
+  const named = [
+    ...(flags.transport ?? []).map((value) => bindingOf(value, '--transport')),
+    ...(flags.binding === undefined ? [] : [bindingOf(flags.binding, '--binding')]),
+  ];
+  if (named.length > 0) prefer.bindings = [...new Set(named)];
+  const version = flags['a2a-version'] ?? '1.0';
+  if (version !== '1.0' && version !== '0.3')
+    throw new UsageError(`--a2a-version: expected 1.0 or 0.3, got ${JSON.stringify(version)}`);
+  prefer.versions = [version];
   return prefer;
 }
 
-/** The per-request timeout in ms from `--timeout <seconds>` (undefined: the client's 30 s). */
-export function timeoutOf(flags: CallFlags): number | undefined {
-  if (flags.timeout === undefined) return undefined;
-  const seconds = Number(flags.timeout);
-  if (!Number.isFinite(seconds) || seconds <= 0)
+/**
+ * A duration: `500ms`, `5s`, `2m`, `1h`, or a bare number of seconds (`30`, `0.5`); in ms.
+ * `flag` names the option in the error.
+ */
+export function durationOf(text: string, flag: string): number {
+  const match = /^(\d+(?:\.\d+)?|\.\d+)(ms|s|m|h)?$/.exec(text.trim());
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[match?.[2] ?? 's'] ?? 1000;
+  const ms = match === null ? NaN : Number(match[1]) * unit;
+  if (!Number.isFinite(ms) || ms <= 0 || ms > 2 ** 31 - 1)
     throw new UsageError(
-      `--timeout: expected a number of seconds above 0, got ${JSON.stringify(flags.timeout)}`,
+      `${flag}: expected a duration above 0 such as 500ms, 5s or 2m (a bare number is seconds), got ${JSON.stringify(text)}`,
     );
-  return Math.round(seconds * 1000);
+  return Math.max(1, Math.round(ms));
+}
+
+/** The overall deadline in ms from `--timeout <duration>`, or undefined (none). */
+export function timeoutOf(flags: CallFlags): number | undefined {
+  return flags.timeout === undefined ? undefined : durationOf(flags.timeout, '--timeout');
+}
+
+/**
+ * The client's per-request timeout in ms (undefined: the client's 30 s): `--request-timeout`, and
+ * never longer than what `--timeout` leaves.
+ */
+export function requestTimeoutOf(flags: CallFlags): number | undefined {
+  const each =
+    flags['request-timeout'] === undefined
+      ? undefined
+      : durationOf(flags['request-timeout'], '--request-timeout');
+  const overall = timeoutOf(flags);
+  if (overall === undefined) return each;
+  return Math.min(each ?? overall, overall);
+}
+
+/**
+ * The service parameters of `--svc-param k:v` (A2A 1.0 §3.2.6): header names, lower-case, and
+ * their values; a name given twice keeps both values, comma-joined.
+ */
+export function serviceParamsOf(flags: CallFlags): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const entry of flags['svc-param'] ?? []) {
+    const colon = entry.indexOf(':');
+    const name = colon < 0 ? '' : entry.slice(0, colon).trim().toLowerCase();
+    if (!/^[a-z0-9!#$%&'*+.^_`|~-]+$/.test(name))
+      throw new UsageError(
+        `--svc-param: expected <name>:<value> with a header name, got ${JSON.stringify(entry.split(':')[0])}`,
+      );
+    const value = entry.slice(colon + 1).trim();
+    params[name] = params[name] === undefined ? value : `${params[name]}, ${value}`;
+  }
+  return params;
+}
+
+/** The output format: `-o text|json`, `--json` being `-o json`. */
+export function outputOf(flags: CallFlags): 'text' | 'json' {
+  const output = flags.output;
+  if (output !== undefined && output !== 'text' && output !== 'json')
+    throw new UsageError(`--output: expected text or json, got ${JSON.stringify(output)}`);
+  if (flags.json === true && output === 'text') throw new UsageError('--json and -o text contradict');
+  return flags.json === true ? 'json' : (output ?? 'text');
+}
+
+/**
+ * The flags with a2a-cli's credential spellings folded into Concord's: `--bearer`, then `--token`,
+ * then $A2ACLI_BEARER for the bearer token, and $A2ACLI_API_KEY under `--api-key`
+ * (credentialsOf falls back to $CONCORD_TOKEN / $CONCORD_API_KEY after them).
+ */
+export function withSpecCredentials<T extends CallFlags>(flags: T): T {
+  const env = (name: string): string | undefined => {
+    const value = process.env[name];
+    return value === undefined || value === '' ? undefined : value;
+  };
+  const token = flags.bearer ?? flags.token ?? env('A2ACLI_BEARER');
+  const key = flags['api-key'] ?? env('A2ACLI_API_KEY');
+  return {
+    ...flags,
+    ...(token === undefined ? {} : { token }),
+    ...(key === undefined ? {} : { 'api-key': key }),
+  };
 }
 
 /**
@@ -163,8 +282,10 @@ export function maxResponseBytesOf(flags: CallFlags): number | undefined {
 /** Checks the shared flags without connecting (usage errors surface before any request). */
 export function checkCallFlags(flags: CallFlags): void {
   preferenceOf(flags);
-  timeoutOf(flags);
+  serviceParamsOf(flags);
+  requestTimeoutOf(flags);
   maxResponseBytesOf(flags);
+  outputOf(flags);
 }
 
 /** The credentials `--token` / `--api-key` (or their environment variables) give. */
@@ -174,7 +295,35 @@ export function credentialsOf(flags: CallFlags): Credential[] {
   if (token !== undefined && token !== '') auth.push(bearer(token));
   const key = flags['api-key'] ?? process.env.CONCORD_API_KEY;
   if (key !== undefined && key !== '') auth.push(cardApiKey(key));
+  // OAuth 2.0: client credentials, then the logins of `concord auth login` (decision 0168).
+  auth.push(...oauthCredentialsOf(flags));
   return auth;
+}
+
+/**
+ * The client options the flags give, for an agent behind `policy`: interface preference,
+ * credentials, timeouts, and the explicit `A2A-Version: 0.3` of an opted-in 0.3 interface (the
+ * client sends none for 0.3, which a server reads as 0.3; a2a-cli SPEC §11.2 asks for it spelled
+ * out on every request).
+ */
+export function clientOptionsOf(flags: CallFlags, policy: NetworkPolicy, io?: CliIo): A2AClientCommonOptions {
+  const prefer = preferenceOf(flags);
+  const timeoutMs = requestTimeoutOf(flags);
+  const maxResponseBytes = maxResponseBytesOf(flags);
+  const headers = serviceParamsOf(flags);
+  if (prefer.versions?.[0] === '0.3') headers['a2a-version'] = '0.3';
+  return {
+    ...policy,
+    prefer,
+    auth: credentialsOf(flags),
+    timeoutMs,
+    ...(Object.keys(headers).length === 0 ? {} : { interceptors: [headersInterceptor(headers)] }),
+    ...(maxResponseBytes === undefined ? {} : { maxResponseBytes }),
+    // What the client read past in an off-spec answer goes to stderr (decision 0136).
+    ...(io === undefined
+      ? {}
+      : { onWarning: (w) => io.err(`warning: ${w.url} ${w.path || '/'}: ${w.message}`) }),
+  };
 }
 
 /** Resolves the agent's card and picks an interface as the flags say. */
@@ -184,20 +333,10 @@ export async function connectClient(
   signal: AbortSignal,
   io?: CliIo,
 ): Promise<A2AClient> {
-  const timeoutMs = timeoutOf(flags);
-  const maxResponseBytes = maxResponseBytesOf(flags);
   return A2AClient.connect(url, {
-    ...networkPolicyFor(url, flags['allow-private'] === true),
-    prefer: preferenceOf(flags),
-    auth: credentialsOf(flags),
+    ...clientOptionsOf(flags, networkPolicyFor(url, flags['allow-private'] === true), io),
     signal,
-    timeoutMs,
     // An origin with several agents: the one --agent names in its AI Catalog (decision 0167).
     ...(flags.agent === undefined ? {} : { agent: flags.agent }),
-    ...(maxResponseBytes === undefined ? {} : { maxResponseBytes }),
-    // What the client read past in an off-spec answer goes to stderr (decision 0136).
-    ...(io === undefined
-      ? {}
-      : { onWarning: (w) => io.err(`warning: ${w.url} ${w.path || '/'}: ${w.message}`) }),
   });
 }

@@ -1,36 +1,52 @@
-/** `concord cancel <url> <taskId>`: asks the agent to cancel a task (CancelTask) and prints it. */
+/**
+ * `concord task cancel <taskId> -a <agent>` (and the earlier `concord cancel <url> <taskId>`):
+ * asks the agent to cancel a task (CancelTask, a2a-cli SPEC v0.2 §8.4) and prints the task as the
+ * agent answers, its resulting state included.
+ */
 import { parseArgs } from 'node:util';
 import { openAgent } from './agent-connection.js';
-import { agentUrl, CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags } from './call-flags.js';
+import { agentOf } from './agent-ref.js';
+import { CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags, outputOf } from './call-flags.js';
 import { runCall } from './call-runner.js';
 import type { CliIo } from '../cli-io.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { taskText } from './task-text.js';
 
-/** Usage text of `cancel`. */
-export const CANCEL_USAGE = `Usage: concord cancel <url> <taskId> [options]
+/** Usage text of `task cancel`. */
+export const CANCEL_USAGE = `Usage: concord task cancel <taskId> -a <agent> [options]
+       concord cancel <url> <taskId> [options]   (the earlier form, still accepted)
 
-Cancels a task and prints it as the agent answers.
+Cancels a task and prints it as the agent answers. A task that already ended cannot be
+canceled: the agent says TaskNotCancelableError (exit 1).
+
+Options:
+  --stream             with -o json: the task as one JSON Lines line
 
 ${CALL_OPTIONS_USAGE}`;
 
-/** Runs `cancel`; returns the exit code. */
+/** Runs `task cancel`; returns the exit code. */
 export function cancelCommand(args: string[], io: CliIo): Promise<number> {
   return runCall(io, 'cancel', args, async (context) => {
     const { signal } = context;
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: CALL_OPTIONS });
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { ...CALL_OPTIONS, stream: { type: 'boolean', default: false } },
+    });
     if (values.help === true) {
       io.write(`${CANCEL_USAGE}\n`);
       return EXIT.OK;
     }
-    const url = agentUrl(positionals[0], CANCEL_USAGE);
-    const id = positionals[1];
+    const { ref, rest } = agentOf(values, positionals, CANCEL_USAGE);
+    const [id, extra] = rest;
     if (id === undefined) throw new UsageError(`missing the task id\n\n${CANCEL_USAGE}`);
+    if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(extra)}`);
     checkCallFlags(values);
-    const client = await openAgent(url, values, context, io);
+    const json = outputOf(values) === 'json';
+    const client = await openAgent(ref, values, context, io);
     try {
       const task = await client.cancelTask({ id }, { signal });
-      io.write(values.json === true ? `${JSON.stringify(task)}\n` : taskText(task, false));
+      io.write(json ? `${JSON.stringify(task)}\n` : taskText(task, false));
       return EXIT.OK;
     } finally {
       client.close();

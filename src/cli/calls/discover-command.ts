@@ -15,7 +15,9 @@ import {
   checkCallFlags,
   credentialsOf,
   networkPolicyFor,
-  timeoutOf,
+  outputOf,
+  requestTimeoutOf,
+  withSpecCredentials,
 } from './call-flags.js';
 import { runCall } from './call-runner.js';
 
@@ -38,8 +40,8 @@ export function discoverCommand(args: string[], io: CliIo): Promise<number> {
     }
     const url = agentUrl(positionals[0], DISCOVER_USAGE);
     checkCallFlags(values);
-    const timeoutMs = timeoutOf(values);
-    const credentials = credentialsOf(values);
+    const timeoutMs = requestTimeoutOf(values);
+    const credentials = credentialsOf(withSpecCredentials(values));
     facts.credentials = credentials.length > 0;
     const catalog = await discoverAgents(url, {
       ...networkPolicyFor(url, values['allow-private'] === true),
@@ -53,7 +55,7 @@ export function discoverCommand(args: string[], io: CliIo): Promise<number> {
     for (const skipped of catalog.skipped) {
       io.err(`warning: ${catalog.url} ${skipped.pointer}: entry left out: ${skipped.reason}`);
     }
-    io.write(values.json === true ? catalogJson(catalog) : catalogText(catalog));
+    io.write(outputOf(values) === 'json' ? catalogJson(catalog) : catalogText(catalog));
     return EXIT.OK;
   });
 }

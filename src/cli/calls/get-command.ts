@@ -1,21 +1,28 @@
-/** `concord get <url> <taskId> [--history n]`: prints a task (GetTask). */
+/**
+ * `concord task get <taskId> -a <agent>` (and the earlier `concord get <url> <taskId>`): prints a
+ * task (GetTask, a2a-cli SPEC v0.2 §8.3): its ids, state and artifacts, and its history with
+ * `--history n`. `-o json` prints the Task as the one document.
+ */
 import { parseArgs } from 'node:util';
 import type { GetTaskRequest } from '../../protocol/index.js';
 import { openAgent } from './agent-connection.js';
-import { agentUrl, CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags } from './call-flags.js';
+import { agentOf } from './agent-ref.js';
+import { CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags, outputOf } from './call-flags.js';
 import { runCall } from './call-runner.js';
 import type { CliIo } from '../cli-io.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { outcomeWarning } from './task-outcome.js';
 import { taskText } from './task-text.js';
 
-/** Usage text of `get`. */
-export const GET_USAGE = `Usage: concord get <url> <taskId> [options]
+/** Usage text of `task get`. */
+export const GET_USAGE = `Usage: concord task get <taskId> -a <agent> [options]
+       concord get <url> <taskId> [options]      (the earlier form, still accepted)
 
-Prints a task: its state, artifacts and, with --history, its messages.
+Prints a task: its ids, state, artifacts and, with --history, its messages.
 
 Options:
   --history <n>        include at most the last n messages of the history
+  --stream             with -o json: the task as one JSON Lines line
 
 ${CALL_OPTIONS_USAGE}`;
 
@@ -28,29 +35,35 @@ export function countOption(value: string | undefined, name: string): number | u
   return n;
 }
 
-/** Runs `get`; returns the exit code. */
+/** Runs `task get`; returns the exit code. */
 export function getCommand(args: string[], io: CliIo): Promise<number> {
   return runCall(io, 'get', args, async (context) => {
     const { signal } = context;
     const { values, positionals } = parseArgs({
       args,
       allowPositionals: true,
-      options: { ...CALL_OPTIONS, history: { type: 'string' } },
+      options: {
+        ...CALL_OPTIONS,
+        history: { type: 'string' },
+        stream: { type: 'boolean', default: false },
+      },
     });
     if (values.help === true) {
       io.write(`${GET_USAGE}\n`);
       return EXIT.OK;
     }
-    const url = agentUrl(positionals[0], GET_USAGE);
-    const id = positionals[1];
+    const { ref, rest } = agentOf(values, positionals, GET_USAGE);
+    const [id, extra] = rest;
     if (id === undefined) throw new UsageError(`missing the task id\n\n${GET_USAGE}`);
+    if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(extra)}`);
     const history = countOption(values.history, '--history');
     checkCallFlags(values);
-    const client = await openAgent(url, values, context, io);
+    const json = outputOf(values) === 'json';
+    const client = await openAgent(ref, values, context, io);
     try {
       const request: GetTaskRequest = history === undefined ? { id } : { id, historyLength: history };
       const task = await client.getTask(request, { signal });
-      io.write(values.json === true ? `${JSON.stringify(task)}\n` : taskText(task, history !== undefined));
+      io.write(json ? `${JSON.stringify(task)}\n` : taskText(task, history !== undefined));
       const warning = outcomeWarning(task);
       if (warning !== undefined) io.err(warning);
       return EXIT.OK;

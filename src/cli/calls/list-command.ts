@@ -1,27 +1,32 @@
 /**
- * `concord list <url>`: lists tasks (ListTasks, A2A 1.0 only) as a table, newest first as the
- * agent orders them, with the token of the next page when there is one.
+ * `concord task list -a <agent>` (and the earlier `concord list <url>`): lists tasks (ListTasks,
+ * A2A 1.0 only), newest first as the agent orders them, with the token of the next page when
+ * there is one. `-o json` prints the ListTasksResponse; `-o json --stream` one Task per line.
  */
 import { parseArgs } from 'node:util';
 import type { ListTasksRequest, ListTasksResponse } from '../../protocol/index.js';
 import { openAgent } from './agent-connection.js';
-import { agentUrl, CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags } from './call-flags.js';
+import { agentOf } from './agent-ref.js';
+import { CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags, outputOf } from './call-flags.js';
 import { runCall } from './call-runner.js';
 import type { CliIo } from '../cli-io.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { countOption } from './get-command.js';
+import { aliased } from './send-command.js';
 import { parseState, stateWord } from './task-text.js';
 
 /** Usage text of `list`. */
-export const LIST_USAGE = `Usage: concord list <url> [options]
+export const LIST_USAGE = `Usage: concord task list -a <agent> [options]
+       concord list <url> [options]              (the earlier form, still accepted)
 
 Lists the agent's tasks (A2A 1.0 ListTasks).
 
 Options:
-  --context <id>       only tasks of this context
+  --context-id <id>    only tasks of this context (--context is an alias)
   --status <state>     only tasks in this state (working, input-required, completed, ...)
   --page-size <n>      tasks per page (the agent's default when absent)
   --page-token <t>     the page to fetch (printed under the previous page)
+  --stream             with -o json: one Task per line (JSON Lines) instead of the page
 
 ${CALL_OPTIONS_USAGE}`;
 
@@ -54,8 +59,10 @@ export function listCommand(args: string[], io: CliIo): Promise<number> {
       allowPositionals: true,
       options: {
         ...CALL_OPTIONS,
+        'context-id': { type: 'string' },
         context: { type: 'string' },
         status: { type: 'string' },
+        stream: { type: 'boolean', default: false },
         'page-size': { type: 'string' },
         'page-token': { type: 'string' },
       },
@@ -64,9 +71,11 @@ export function listCommand(args: string[], io: CliIo): Promise<number> {
       io.write(`${LIST_USAGE}\n`);
       return EXIT.OK;
     }
-    const url = agentUrl(positionals[0], LIST_USAGE);
+    const { ref, rest } = agentOf(values, positionals, LIST_USAGE);
+    if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
     const request: ListTasksRequest = {};
-    if (values.context !== undefined) request.contextId = values.context;
+    const contextId = aliased(values['context-id'], values.context, '--context-id', '--context');
+    if (contextId !== undefined) request.contextId = contextId;
     if (values.status !== undefined) {
       const state = parseState(values.status);
       if (state === undefined)
@@ -79,10 +88,13 @@ export function listCommand(args: string[], io: CliIo): Promise<number> {
     if (pageSize !== undefined) request.pageSize = pageSize;
     if (values['page-token'] !== undefined) request.pageToken = values['page-token'];
     checkCallFlags(values);
-    const client = await openAgent(url, values, context, io);
+    const json = outputOf(values) === 'json';
+    const client = await openAgent(ref, values, context, io);
     try {
       const page = await client.listTasks(request, { signal });
-      io.write(values.json === true ? `${JSON.stringify(page)}\n` : table(page));
+      if (!json) io.write(table(page));
+      else if (values.stream === true) io.write(page.tasks.map((t) => `${JSON.stringify(t)}\n`).join(''));
+      else io.write(`${JSON.stringify(page)}\n`);
       return EXIT.OK;
     } finally {
       client.close();

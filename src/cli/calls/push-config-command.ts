@@ -9,19 +9,21 @@
 import { parseArgs } from 'node:util';
 import type { TaskPushNotificationConfig } from '../../protocol/index.js';
 import { openAgent } from './agent-connection.js';
-import { agentUrl, CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags } from './call-flags.js';
+import { agentOf } from './agent-ref.js';
+import { CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags, outputOf } from './call-flags.js';
 import { runCall } from './call-runner.js';
 import type { CliIo } from '../cli-io.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { countOption } from './get-command.js';
 
-/** Usage text of `push-config`. */
-export const PUSH_CONFIG_USAGE = `Usage: concord push-config create <url> <taskId> --push-url <webhook> [options]
-       concord push-config get <url> <taskId> <configId> [options]
-       concord push-config list <url> <taskId> [--page-size n] [--page-token t] [options]
-       concord push-config delete <url> <taskId> <configId> [options]
+/** Usage text of `task push-config`. */
+export const PUSH_CONFIG_USAGE = `Usage: concord task push-config create <taskId> -a <agent> --push-url <webhook> [options]
+       concord task push-config get <taskId> <configId> -a <agent> [options]
+       concord task push-config list <taskId> -a <agent> [--page-size n] [--page-token t]
+       concord task push-config delete <taskId> <configId> -a <agent> [options]
+       concord push-config <action> <url> <taskId> ...   (the earlier form, still accepted)
 
-Manages where the agent at <url> posts a task's updates (its push-notification configs).
+Manages where the agent posts a task's updates (its push-notification configs).
 (concord push is the server operator's view of deliveries given up.)
 
 Options of create:
@@ -94,7 +96,7 @@ export function pushConfigCommand(args: string[], io: CliIo): Promise<number> {
         'page-token': { type: 'string' },
       },
     });
-    const [action, target, taskId, configId, ...extra] = positionals;
+    const [action, ...afterAction] = positionals;
     if (values.help === true) {
       io.write(`${PUSH_CONFIG_USAGE}\n`);
       return EXIT.OK;
@@ -103,7 +105,8 @@ export function pushConfigCommand(args: string[], io: CliIo): Promise<number> {
       throw new UsageError(
         `${action === undefined ? 'missing the action' : `unknown action ${JSON.stringify(action)}`}; expected create, get, list or delete\n\n${PUSH_CONFIG_USAGE}`,
       );
-    const url = agentUrl(target, PUSH_CONFIG_USAGE);
+    const { ref, rest } = agentOf(values, afterAction, PUSH_CONFIG_USAGE);
+    const [taskId, configId, ...extra] = rest;
     if (taskId === undefined) throw new UsageError(`missing the task id\n\n${PUSH_CONFIG_USAGE}`);
     const needsId = action === 'get' || action === 'delete';
     if (needsId && configId === undefined)
@@ -114,8 +117,8 @@ export function pushConfigCommand(args: string[], io: CliIo): Promise<number> {
     if (action === 'create' && create === undefined) throw new UsageError('create: --push-url is required');
     const pageSize = countOption(values['page-size'], '--page-size');
     checkCallFlags(values);
-    const json = values.json === true;
-    const client = await openAgent(url, values, context, io);
+    const json = outputOf(values) === 'json';
+    const client = await openAgent(ref, values, context, io);
     try {
       const show = (value: unknown, text: string): void =>
         io.write(json ? `${JSON.stringify(value)}\n` : text);

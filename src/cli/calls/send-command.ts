@@ -1,6 +1,9 @@
 /**
- * `concord send <url> [text...]`: sends a message (SendMessage, or SendStreamingMessage with
- * `--stream`) and shows the task live, or prints NDJSON with `--json` (decision 0038).
+ * `concord send -a <agent> [text...]` (and the earlier `concord send <url> [text...]`): sends a
+ * message (SendMessage, or SendStreamingMessage with `--stream`) and reports the task, live as
+ * it runs (a2a-cli SPEC v0.2 §8.2; decisions 0038, 0169). `-o json` prints the
+ * SendMessageResponse as one document, `-o json --stream` each StreamResponse as a JSON Lines
+ * line.
  */
 import { parseArgs } from 'node:util';
 import type { A2AClient } from '../../client/index.js';
@@ -11,28 +14,33 @@ import type {
   TaskState,
 } from '../../protocol/index.js';
 import { openAgent } from './agent-connection.js';
-import { agentUrl, CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags } from './call-flags.js';
+import { agentOf, type AgentRef } from './agent-ref.js';
+import { CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags, outputOf } from './call-flags.js';
 import { runCall } from './call-runner.js';
 import type { CliIo } from '../cli-io.js';
-import { EXIT } from '../exit-codes.js';
+import { EXIT, UsageError } from '../exit-codes.js';
 import { LiveView } from './live-view.js';
 import { buildMessage } from './message-input.js';
 import { pushConfigOf } from './push-config-command.js';
 import { outcomeWarning, TaskFold } from './task-outcome.js';
 
 /** Usage text of `send`. */
-export const SEND_USAGE = `Usage: concord send <url> [text...] [options]
+export const SEND_USAGE = `Usage: concord send -a <agent> [text...] [options]
+       concord send <url> [text...] [options]   (the earlier form, still accepted)
 
-Sends a message to the agent at <url> and shows the task as it runs.
+Sends a message to the agent and shows the task as it runs, until it ends or waits for input
+or authentication.
 
 Options:
   --data <json>           add a data part (JSON)
   --contract <name>       send the payload (--data, or the text as JSON) as a typed contract message
   --correlation-id <id>   the contract envelope's correlationId (default: a fresh UUID)
-  --stream                stream the task's events as they happen
-  --no-wait               return as soon as the agent has the task (returnImmediately)
-  --context <id>          continue a conversation (contextId)
-  --task <id>             answer a task that waits for input (taskId)
+  --stream                stream the task's events as they happen (with -o json: JSON Lines)
+  --async                 return as soon as the agent has the task, with its ids
+                          (--no-wait and --return-immediately are aliases)
+  --wait                  wait until the task ends or waits for input or auth (the default)
+  --context-id <id>       start the task in this context (--context is an alias)
+  --task-id <id>          answer a task that waits for input or auth (--task is an alias)
   --push-url <url>        have the agent post the task's updates to this webhook (its push config)
   --push-token <token>    a token the agent sends with every post (needs --push-url)
 
@@ -51,14 +59,27 @@ export function interfaceLine(client: A2AClient): string {
   return `→ ${client.card.name} · ${t.protocolBinding} ${t.protocolVersion} · ${t.url}\n`;
 }
 
+/** One value from a canonical flag and its alias; both given and different is a usage error. */
+export function aliased(
+  canonical: string | undefined,
+  alias: string | undefined,
+  canonicalName: string,
+  aliasName: string,
+): string | undefined {
+  if (canonical !== undefined && alias !== undefined && canonical !== alias)
+    throw new UsageError(`${canonicalName} and ${aliasName} (its alias) disagree`);
+  return canonical ?? alias;
+}
+
 /** Runs `send`; returns the exit code. */
 export function sendCommand(args: string[], io: CliIo): Promise<number> {
   let view: LiveView | undefined;
-  let target = '';
-  const hint = (): string | undefined =>
-    view?.taskId === undefined
+  let agent: AgentRef | undefined;
+  let taskId: string | undefined;
+  const resume = (): string | undefined =>
+    taskId === undefined || agent === undefined
       ? undefined
-      : `the task goes on at the agent: concord subscribe ${target} ${view.taskId}`;
+      : `the task goes on at the agent: concord task subscribe ${taskId} -a ${agent.typed}`;
   return runCall(
     io,
     'send',
@@ -74,8 +95,13 @@ export function sendCommand(args: string[], io: CliIo): Promise<number> {
           contract: { type: 'string' },
           'correlation-id': { type: 'string' },
           stream: { type: 'boolean', default: false },
+          async: { type: 'boolean', default: false },
           'no-wait': { type: 'boolean', default: false },
+          'return-immediately': { type: 'boolean', default: false },
+          wait: { type: 'boolean', default: false },
+          'context-id': { type: 'string' },
           context: { type: 'string' },
+          'task-id': { type: 'string' },
           task: { type: 'string' },
           'push-url': { type: 'string' },
           'push-token': { type: 'string' },
@@ -85,22 +111,26 @@ export function sendCommand(args: string[], io: CliIo): Promise<number> {
         io.write(`${SEND_USAGE}\n`);
         return EXIT.OK;
       }
-      const url = agentUrl(positionals[0], SEND_USAGE);
-      target = url.href;
+      const { ref, rest } = agentOf(values, positionals, SEND_USAGE);
+      agent = ref;
+      const noWait =
+        values.async === true || values['no-wait'] === true || values['return-immediately'] === true;
+      if (noWait && values.wait === true) throw new UsageError('--async and --wait contradict');
       // Every input mistake is reported before anything goes on the network.
       const message = buildMessage({
-        text: positionals.slice(1).join(' '),
+        text: rest.join(' '),
         data: values.data,
         contract: values.contract,
         correlationId: values['correlation-id'],
-        contextId: values.context,
-        taskId: values.task,
+        contextId: aliased(values['context-id'], values.context, '--context-id', '--context'),
+        taskId: aliased(values['task-id'], values.task, '--task-id', '--task'),
       });
       const push = pushConfigOf(values);
       checkCallFlags(values);
-      const client = await openAgent(url, values, context, io);
-      const json = values.json === true;
-      if (!json) view = new LiveView(io, url.href);
+      const json = outputOf(values) === 'json';
+      const stream = values.stream === true;
+      const client = await openAgent(ref, values, context, io);
+      if (!json) view = new LiveView(io, ref.typed);
       try {
         if (view !== undefined) {
           io.write(interfaceLine(client));
@@ -109,20 +139,23 @@ export function sendCommand(args: string[], io: CliIo): Promise<number> {
         const fold = new TaskFold();
         const show = (event: StreamResponse): void => {
           fold.apply(event);
-          if (view === undefined) io.write(`${JSON.stringify(event)}\n`);
-          else view.event(event);
+          taskId ??= fold.task?.id;
+          if (view !== undefined) view.event(event);
+          else if (stream) io.write(`${JSON.stringify(event)}\n`);
         };
         // The config's task is the one this send creates: taskId stays empty (A2A 1.0 §3.2.2).
         const configuration: SendMessageConfiguration = {
-          ...(values['no-wait'] === true ? { returnImmediately: true } : {}),
+          ...(noWait ? { returnImmediately: true } : {}),
           ...(push === undefined ? {} : { taskPushNotificationConfig: { ...push, taskId: '' } }),
         };
         const request: SendMessageRequest =
           Object.keys(configuration).length === 0 ? { message } : { message, configuration };
-        if (values.stream === true) {
+        if (stream) {
           for await (const event of client.sendStreamingMessage(request, { signal })) show(event);
         } else {
-          show(await client.sendMessage(request, { signal }));
+          const response = await client.sendMessage(request, { signal });
+          show(response);
+          if (json) io.write(`${JSON.stringify(response)}\n`);
         }
         view?.finish();
         // The task's outcome is reported, not an exit code (a2a-cli SPEC §9.6).
@@ -134,6 +167,6 @@ export function sendCommand(args: string[], io: CliIo): Promise<number> {
         client.close();
       }
     },
-    hint,
+    resume,
   );
 }

@@ -239,7 +239,7 @@ async function connectCli(
     },
     cancel: async (id) => cliTask(await cli(['cancel', server.url, id, ...flags])),
     resubscribe: async (id, attached) => {
-      const live = startConcord(['subscribe', server.url, id, ...flags, '--json']);
+      const live = startConcord(['subscribe', server.url, id, ...flags, '--json', '--stream']);
       await live.until((s) => s.includes('\n'));
       await attached();
       const run = await live.exited;
