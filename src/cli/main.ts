@@ -2,6 +2,7 @@
 /** The `concord` command: argument parsing and dispatch only (house rule: the CLI uses public entries). */
 import { readFileSync } from 'node:fs';
 import { approvalsCommand, APPROVALS_USAGE } from './tools/approvals-command.js';
+import { authCommand } from './auth/auth-command.js';
 import { aumpCommand } from './tools/aump-command.js';
 import { cancelCommand } from './calls/cancel-command.js';
 import { cardCommand, CARD_USAGE } from './tools/card-command.js';
@@ -43,6 +44,9 @@ Calling agents (concord <command> --help for each):
   cancel <url> <taskId> cancel a task
   subscribe <url> <id>  follow a running task
   push-config ...       create, get, list or delete a task's push-notification configs
+  auth login <url>      log in to an agent whose card asks for OAuth 2.0 (a person: device
+                        flow; --client-secret: client credentials); the calls above then use
+                        it. auth status shows the logins, auth logout forgets one
 
 ${SERVE_USAGE}
 
@@ -84,6 +88,7 @@ const COMMANDS: Record<string, Command> = {
   cancel: (args) => cancelCommand(args, processIo()),
   subscribe: (args) => subscribeCommand(args, processIo()),
   'push-config': (args) => pushConfigCommand(args, processIo()),
+  auth: (args) => authCommand(args, processIo()),
 };
 
 /** The package's version, read from its package.json (dist/cli/ and src/cli/ are two levels down). */
