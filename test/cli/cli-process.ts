@@ -1,5 +1,6 @@
 /** Runs the built `concord` CLI as a child process, as a user would (dist/cli/main.js). */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 /** The repository root. */
@@ -13,14 +14,35 @@ export interface CliRun {
   stderr: string;
 }
 
+/** Credentials and stored logins a developer's own shell may hold, which no test may pick up. */
+const CALLER_SETTINGS = [
+  'CONCORD_TOKEN',
+  'CONCORD_API_KEY',
+  'CONCORD_CLIENT_ID',
+  'CONCORD_CLIENT_SECRET',
+  'A2ACLI_BEARER',
+  'A2ACLI_API_KEY',
+];
+
+/**
+ * The environment without the caller's credentials, and with a login store no one has written
+ * (`concord auth login` keeps logins in CONCORD_TOKEN_STORE, else under ~/.config): a test that
+ * needs either passes it in `env`.
+ */
+function callerFreeEnv(): NodeJS.ProcessEnv {
+  const rest = { ...process.env };
+  for (const name of CALLER_SETTINGS) delete rest[name];
+  rest.CONCORD_TOKEN_STORE = join(tmpdir(), `concord-test-no-logins-${process.pid}.json`);
+  return rest;
+}
+
 /** Runs `concord ...args` to completion. Credentials from the environment are left out. */
 export function concord(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
-  const { CONCORD_TOKEN: _t, CONCORD_API_KEY: _k, ...rest } = process.env;
   return new Promise((done) => {
     execFile(
       process.execPath,
       [CLI, ...args],
-      { env: { ...rest, NO_COLOR: '1', ...env }, timeout: 20_000 },
+      { env: { ...callerFreeEnv(), NO_COLOR: '1', ...env }, timeout: 20_000 },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
         done({ code, stdout, stderr });
@@ -54,7 +76,7 @@ export interface LiveCli {
 /** Starts `concord ...args` without waiting for it; `nodeArgs` go to node itself (V8 flags). */
 export function startConcord(args: string[], nodeArgs: string[] = []): LiveCli {
   const child = spawn(process.execPath, [...nodeArgs, CLI, ...args], {
-    env: { ...process.env, NO_COLOR: '1' },
+    env: { ...callerFreeEnv(), NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
