@@ -6,6 +6,7 @@ import { authCommand } from './auth/auth-command.js';
 import { aumpCommand } from './tools/aump-command.js';
 import { cancelCommand } from './calls/cancel-command.js';
 import { cardCommand, CARD_USAGE } from './tools/card-command.js';
+import { cardGetCommand } from './calls/card-get-command.js';
 import { checkCommand } from './tools/check-command.js';
 import { processIo } from './cli-io.js';
 import { contractsCommand, CONTRACTS_USAGE } from './tools/contracts-command.js';
@@ -19,6 +20,7 @@ import { pushConfigCommand } from './calls/push-config-command.js';
 import { sendCommand } from './calls/send-command.js';
 import { serveCommand, SERVE_USAGE } from './serve/serve-command.js';
 import { subscribeCommand } from './calls/subscribe-command.js';
+import { taskCommand } from './calls/task-command.js';
 
 const USAGE = `Usage: concord <command> [options]
        concord help <command>   that command's options
@@ -35,18 +37,22 @@ Commands:
   check <url>     check a live agent against the A2A conformance checklist (--help)
   aump evidence   print and verify the AUMP evidence chain of a mandate (aump --help)
 
-Calling agents (concord <command> --help for each):
+Calling agents, as the A2A CLI specification names them (concord help <command> for each;
+the agent is -a/--agent-card <host|url|card.json>):
+  card get              print an agent's card (--validate, --extended)
+  send [text]           send a message; waits for the task (--async: not), --stream: live
+  task get <taskId>     print a task
+  task list             list tasks (A2A 1.0)
+  task cancel <taskId>  cancel a task
+  task subscribe <id>   follow a running task
+  task push-config ...  create, get, list or delete a task's push-notification configs
   discover <origin>     list the agents an origin serves (its AI Catalog); --agent <id>
-                        on the commands below calls one of them through that origin
-  send <url> [text]     send a message; --stream shows the task live
-  get <url> <taskId>    print a task
-  list <url>            list tasks (A2A 1.0)
-  cancel <url> <taskId> cancel a task
-  subscribe <url> <id>  follow a running task
-  push-config ...       create, get, list or delete a task's push-notification configs
+                        on the commands above calls one of them through that origin
   auth login <url>      log in to an agent whose card asks for OAuth 2.0 (a person: device
                         flow; --client-secret: client credentials); the calls above then use
                         it. auth status shows the logins, auth logout forgets one
+The earlier forms still work: send <url> [text], get <url> <taskId>, list <url>,
+cancel <url> <taskId>, subscribe <url> <id>, push-config <action> <url> ...
 
 ${SERVE_USAGE}
 
@@ -74,7 +80,9 @@ const err = (line: string): void => {
 /** Every command, by name; each prints its own help for `--help` (and `concord help <command>`). */
 const COMMANDS: Record<string, Command> = {
   serve: (args) => serveCommand(args, out),
-  card: (args) => cardCommand(args, out, err),
+  // `card get` is a2a-cli's calling command; the rest of `card` lints and verifies (card-command.ts).
+  card: (args) =>
+    args[0] === 'get' ? cardGetCommand(args.slice(1), processIo()) : cardCommand(args, out, err),
   contracts: (args) => contractsCommand(args, out),
   approvals: (args) => approvalsCommand(args, out, err),
   push: (args) => pushCommand(args, out),
@@ -88,8 +96,12 @@ const COMMANDS: Record<string, Command> = {
   cancel: (args) => cancelCommand(args, processIo()),
   subscribe: (args) => subscribeCommand(args, processIo()),
   'push-config': (args) => pushConfigCommand(args, processIo()),
+  task: (args) => taskCommand(args, processIo()),
   auth: (args) => authCommand(args, processIo()),
 };
+
+/** Commands with subcommands, whose own help `concord help <command> <subcommand>` shows. */
+const GROUPS = new Set(['task', 'card', 'auth']);
 
 /** The package's version, read from its package.json (dist/cli/ and src/cli/ are two levels down). */
 function version(): string {
@@ -118,6 +130,7 @@ async function main(argv: string[]): Promise<number> {
         out(USAGE);
         return EXIT.OK;
       }
+      if (extra.length === 1 && GROUPS.has(topic)) return COMMANDS[topic]!([extra[0]!, '--help']);
       if (extra.length > 0 || !Object.hasOwn(COMMANDS, topic))
         throw new UsageError(
           `help: no command ${JSON.stringify([topic, ...extra].join(' '))}; commands: ${Object.keys(COMMANDS).join(', ')}`,

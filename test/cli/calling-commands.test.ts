@@ -36,22 +36,24 @@ describe.each(INTERFACES)('over %s %s', (binding, version, bindingName) => {
     const run = await concord(['send', echo.url, 'hello', 'world', ...via]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`Echo Agent · ${bindingName} ${version}`);
-    expect(run.stdout).toContain('echo: hello world');
-    expect(run.stdout).toMatch(/✔ completed in \d+\.\ds/);
+    expect(run.stdout).toContain(`Agent: Echo Agent\nInterface: ${bindingName} ${version} `);
+    expect(run.stdout).toMatch(/^Artifact: echo \(\S+\)\necho: hello world\n\n/m);
+    expect(run.stdout).toContain('State: TASK_STATE_COMPLETED\n');
   });
 
   it('send --stream: status changes, chunks in order, then completed', async () => {
     const run = await concord(['send', echo.url, 'stream 3', '--stream', ...via]);
     expect(run.code).toBe(0);
     const out = run.stdout;
-    expect(out).toMatch(/\[\d+\.\ds\] working: Streaming 3 chunks/);
+    expect(out).toMatch(
+      /^Event: status-update\n(.+\n)*State: TASK_STATE_WORKING\n(.+\n)*Status message: Streaming 3 chunks\n/m,
+    );
     const chunks = ['chunk 1 of 3\n', 'chunk 2 of 3\n', 'chunk 3 of 3\n'].map((c) => out.indexOf(c));
     expect(chunks.every((i) => i > 0)).toBe(true);
     expect([...chunks].sort((a, b) => a - b)).toEqual(chunks);
-    // The chunks continue one artifact: one heading, then the text as it arrived.
-    expect(out.match(/── stream ──/g)).toHaveLength(1);
-    expect(out.indexOf('✔ completed')).toBeGreaterThan(chunks[2]!);
+    // Each chunk is an artifact-update event of the same artifact.
+    expect(out.match(/^Artifact: stream \(/gm)).toHaveLength(3);
+    expect(out.lastIndexOf('State: TASK_STATE_COMPLETED')).toBeGreaterThan(chunks[2]!);
   });
 
   it('send --stream --json: one JSON event per line, ending completed', async () => {
@@ -100,8 +102,8 @@ describe.each(INTERFACES)('over %s %s', (binding, version, bindingName) => {
     await follower.until((out) => out.includes('"task"'));
     const canceled = await concord(['cancel', echo.url, task.id, ...via]);
     expect(canceled.code).toBe(0);
-    expect(canceled.stdout).toContain(`task     ${task.id}`);
-    expect(canceled.stdout).toMatch(/state {4}canceled/);
+    expect(canceled.stdout).toContain(`Task: ${task.id}\n`);
+    expect(canceled.stdout).toContain('State: TASK_STATE_CANCELED\n');
     const followed = await follower.exited;
     expect(followed.code).toBe(0);
     expect(followed.stderr).toContain(`warning: task ${task.id} ended TASK_STATE_CANCELED`);
@@ -123,12 +125,13 @@ describe('send', () => {
   it('asks for input, shows how to reply, and completes on the reply (--task, --context)', async () => {
     const asked = await concord(['send', echo.url, 'ask']);
     expect(asked.code).toBe(0);
-    expect(asked.stdout).toContain('? input-required');
-    expect(asked.stdout).toContain('What should I echo?');
-    const hint = /reply: concord send (\S+) "<your answer>" --task (\S+) --context (\S+)/.exec(asked.stdout);
+    expect(asked.stdout).toContain('State: TASK_STATE_INPUT_REQUIRED\n');
+    expect(asked.stdout).toContain('Status message: What should I echo?\n');
+    const hint = /^Resume: concord send -a (\S+) --task-id (\S+) "<reply>"$/m.exec(asked.stdout);
     expect(hint).not.toBeNull();
-    const [, url, taskId, contextId] = hint!;
+    const [, url, taskId] = hint!;
     expect(url).toBe(echo.url);
+    const contextId = /^Context: (\S+)$/m.exec(asked.stdout)![1]!;
     const done = await concord([
       'send',
       echo.url,
@@ -151,8 +154,7 @@ describe('send', () => {
   it('sends --data as a data part and prints the echoed data', async () => {
     const run = await concord(['send', echo.url, '--data', '{"order": 42, "items": ["a"]}']);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('── data ──');
-    expect(run.stdout).toContain('"order": 42');
+    expect(run.stdout).toMatch(/^Artifact: data \(\S+\)\n\{\n {2}"order": 42,/m);
     const json = await concord(['send', echo.url, '--data', '{"order": 42}', '--json']);
     const task = firstTask(json.stdout) as unknown as { artifacts: { parts: unknown[] }[] };
     expect(task.artifacts[0]!.parts[0]).toEqual({ data: { order: 42 }, mediaType: 'application/json' });
@@ -220,10 +222,10 @@ describe('get and list', () => {
     const { id } = firstTask(sent.stdout);
     const run = await concord(['get', echo.url, id, '--history', '5']);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`task     ${id}`);
-    expect(run.stdout).toMatch(/state {4}completed/);
-    expect(run.stdout).toContain('echo: remember me');
-    expect(run.stdout).toContain('  user: remember me');
+    expect(run.stdout).toContain(`Task: ${id}\n`);
+    expect(run.stdout).toContain('State: TASK_STATE_COMPLETED\n');
+    expect(run.stdout).toContain('echo: remember me\n');
+    expect(run.stdout).toMatch(/^History: \d+ message\(s\)\nuser: remember me\n/m);
     const json = await concord(['get', echo.url, id, '--json']);
     const [task] = ndjson(json.stdout);
     expect(task).toMatchObject({ id, status: { state: 'TASK_STATE_COMPLETED' } });
@@ -236,11 +238,10 @@ describe('get and list', () => {
     }
     const first = await concord(['list', echo.url, '--context', context, '--page-size', '2']);
     expect(first.code).toBe(0);
-    const rows = first.stdout.split('\n').filter((l) => l.includes(context));
-    expect(rows).toHaveLength(2);
-    for (const row of rows) expect(row).toContain('completed');
-    expect(first.stdout).toContain('2 of 3 task(s)');
-    const token = /next page: --page-token (\S+)/.exec(first.stdout)?.[1];
+    expect(first.stdout.match(new RegExp(`^Context: ${context}$`, 'gm'))).toHaveLength(2);
+    expect(first.stdout.match(/^State: TASK_STATE_COMPLETED$/gm)).toHaveLength(2);
+    expect(first.stdout).toContain('Tasks: 2 of 3\n');
+    const token = /^Next page token: (\S+)$/m.exec(first.stdout)?.[1];
     expect(token).toBeDefined();
     const second = await concord(['list', echo.url, '--context', context, '--page-token', token!, '--json']);
     const [page] = ndjson(second.stdout) as [{ tasks: unknown[]; nextPageToken: string }];

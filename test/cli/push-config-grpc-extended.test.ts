@@ -126,7 +126,7 @@ describe('concord send --binding grpc', () => {
   it('runs the task over gRPC and says so', async () => {
     const run = await concord(['send', server.url, 'over grpc', '--binding', 'grpc']);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toContain(`Interop Echo · GRPC 1.0 · ${server.grpcTarget}`);
+    expect(run.stdout).toContain(`Interface: GRPC 1.0 ${server.grpcTarget}\n`);
     expect(run.stdout).toContain('echo: over grpc');
   });
 });
@@ -154,7 +154,7 @@ describe.each([
         ...via,
       ]);
       expect(created.code, created.stderr).toBe(0);
-      expect(created.stdout).toContain(`push config h1 of task ${task}\n  url: ${server.webhookUrl}\n`);
+      expect(created.stdout).toContain(`Push config: h1\nTask: ${task}\nURL: ${server.webhookUrl}\n`);
       expect(created.stdout).not.toContain('secret-token');
 
       const got = await concord(['push-config', 'get', server.url, task, 'h1', '--json', ...via]);
@@ -170,10 +170,10 @@ describe.each([
 
       const deleted = await concord(['push-config', 'delete', server.url, task, 'h1', ...via]);
       expect(deleted.code, deleted.stderr).toBe(0);
-      expect(deleted.stdout).toBe(`deleted push config h1 of task ${task}\n`);
+      expect(deleted.stdout).toBe(`Deleted push config: h1\nTask: ${task}\n`);
 
       const empty = await concord(['push-config', 'list', server.url, task, ...via]);
-      expect(empty.stdout).toBe(`no push configs for task ${task}\n`);
+      expect(empty.stdout).toBe('Push configs: 0\n');
       const gone = await concord(['push-config', 'get', server.url, task, 'h1', ...via]);
       expect(gone.code).toBe(1);
       expect(gone.stderr).toMatch(/^concord push-config: .*not found/);

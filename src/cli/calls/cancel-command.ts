@@ -46,7 +46,7 @@ export function cancelCommand(args: string[], io: CliIo): Promise<number> {
     const client = await openAgent(ref, values, context, io);
     try {
       const task = await client.cancelTask({ id }, { signal });
-      io.write(json ? `${JSON.stringify(task)}\n` : taskText(task, false));
+      io.write(json ? `${JSON.stringify(task)}\n` : taskText(task));
       return EXIT.OK;
     } finally {
       client.close();

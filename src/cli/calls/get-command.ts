@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import type { GetTaskRequest } from '../../protocol/index.js';
 import { openAgent } from './agent-connection.js';
-import { agentOf } from './agent-ref.js';
+import { agentOf, refArgument } from './agent-ref.js';
 import { CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags, outputOf } from './call-flags.js';
 import { runCall } from './call-runner.js';
 import type { CliIo } from '../cli-io.js';
@@ -63,7 +63,11 @@ export function getCommand(args: string[], io: CliIo): Promise<number> {
     try {
       const request: GetTaskRequest = history === undefined ? { id } : { id, historyLength: history };
       const task = await client.getTask(request, { signal });
-      io.write(json ? `${JSON.stringify(task)}\n` : taskText(task, history !== undefined));
+      io.write(
+        json
+          ? `${JSON.stringify(task)}\n`
+          : taskText(task, { history: history !== undefined, resume: { agent: refArgument(ref) } }),
+      );
       const warning = outcomeWarning(task);
       if (warning !== undefined) io.err(warning);
       return EXIT.OK;

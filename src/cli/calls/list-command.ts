@@ -13,7 +13,7 @@ import type { CliIo } from '../cli-io.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { countOption } from './get-command.js';
 import { aliased } from './send-command.js';
-import { parseState, stateWord } from './task-text.js';
+import { field, parseState, statusFields } from './task-text.js';
 
 /** Usage text of `list`. */
 export const LIST_USAGE = `Usage: concord task list -a <agent> [options]
@@ -25,28 +25,21 @@ Options:
   --context-id <id>    only tasks of this context (--context is an alias)
   --status <state>     only tasks in this state (working, input-required, completed, ...)
   --page-size <n>      tasks per page (the agent's default when absent)
-  --page-token <t>     the page to fetch (printed under the previous page)
+  --page-token <t>     the page to fetch (its Next page token)
   --stream             with -o json: one Task per line (JSON Lines) instead of the page
 
 ${CALL_OPTIONS_USAGE}`;
 
-function table(page: ListTasksResponse): string {
-  const rows = page.tasks.map((t) => [
-    t.id,
-    stateWord(t.status.state),
-    t.contextId,
-    t.status.timestamp ?? '',
-  ]);
-  const all = [['TASK', 'STATE', 'CONTEXT', 'UPDATED'], ...rows];
-  const widths = [0, 1, 2].map((i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
-  const lines = all.map((r) =>
-    r
-      .map((cell, i) => (i < 3 ? cell.padEnd(widths[i] ?? 0) : cell))
-      .join('  ')
-      .trimEnd(),
-  );
-  let out = `${lines.join('\n')}\n${page.tasks.length} of ${page.totalSize} task(s)\n`;
-  if (page.nextPageToken !== '') out += `next page: --page-token ${page.nextPageToken}\n`;
+/**
+ * A page as text (SPEC §9.2): each task's fields, a blank line after each, then how many there
+ * are and the token of the next page.
+ */
+function pageText(page: ListTasksResponse): string {
+  let out = '';
+  for (const task of page.tasks)
+    out += `${field('Task', task.id)}${field('Context', task.contextId)}${statusFields(task.status)}\n`;
+  out += field('Tasks', `${page.tasks.length} of ${page.totalSize}`);
+  if (page.nextPageToken !== '') out += field('Next page token', page.nextPageToken);
   return out;
 }
 
@@ -92,7 +85,7 @@ export function listCommand(args: string[], io: CliIo): Promise<number> {
     const client = await openAgent(ref, values, context, io);
     try {
       const page = await client.listTasks(request, { signal });
-      if (!json) io.write(table(page));
+      if (!json) io.write(pageText(page));
       else if (values.stream === true) io.write(page.tasks.map((t) => `${JSON.stringify(t)}\n`).join(''));
       else io.write(`${JSON.stringify(page)}\n`);
       return EXIT.OK;

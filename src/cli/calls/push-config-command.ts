@@ -15,6 +15,7 @@ import { runCall } from './call-runner.js';
 import type { CliIo } from '../cli-io.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { countOption } from './get-command.js';
+import { field } from './task-text.js';
 
 /** Usage text of `task push-config`. */
 export const PUSH_CONFIG_USAGE = `Usage: concord task push-config create <taskId> -a <agent> --push-url <webhook> [options]
@@ -70,12 +71,13 @@ export function pushConfigOf(values: {
   };
 }
 
-/** A config as terminal text; secrets (token, credentials) are named, not shown. */
+/** A config as text fields (SPEC §9.2); secrets (token, credentials) are named, not shown. */
 function configText(config: TaskPushNotificationConfig): string {
-  const lines = [`push config ${config.id ?? '(no id)'} of task ${config.taskId}`, `  url: ${config.url}`];
-  if (config.token !== undefined && config.token !== '') lines.push('  token: set (--json shows it)');
-  if (config.authentication !== undefined) lines.push(`  auth: ${config.authentication.scheme}`);
-  return `${lines.join('\n')}\n`;
+  let out =
+    field('Push config', config.id ?? '(no id)') + field('Task', config.taskId) + field('URL', config.url);
+  if (config.token !== undefined && config.token !== '') out += field('Token', 'set (-o json shows it)');
+  if (config.authentication !== undefined) out += field('Authentication', config.authentication.scheme);
+  return out;
 }
 
 /** Runs `push-config`; returns the exit code. */
@@ -144,16 +146,15 @@ export function pushConfigCommand(args: string[], io: CliIo): Promise<number> {
           );
           const more =
             page.nextPageToken === undefined || page.nextPageToken === '' ? '' : page.nextPageToken;
-          const text =
-            page.configs.length === 0
-              ? `no push configs for task ${taskId}\n`
-              : page.configs.map(configText).join('');
-          show(page, more === '' ? text : `${text}more: --page-token ${more}\n`);
+          let text = page.configs.map((config) => `${configText(config)}\n`).join('');
+          text += field('Push configs', page.configs.length);
+          if (more !== '') text += field('Next page token', more);
+          show(page, text);
           break;
         }
         case 'delete':
           await client.deleteTaskPushNotificationConfig({ taskId, id: configId! }, { signal });
-          show({}, `deleted push config ${configId!} of task ${taskId}\n`);
+          show({}, field('Deleted push config', configId!) + field('Task', taskId));
           break;
       }
       return EXIT.OK;

@@ -14,15 +14,15 @@ import type {
   TaskState,
 } from '../../protocol/index.js';
 import { openAgent } from './agent-connection.js';
-import { agentOf, type AgentRef } from './agent-ref.js';
+import { agentOf, refArgument, type AgentRef } from './agent-ref.js';
 import { CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags, outputOf } from './call-flags.js';
 import { runCall } from './call-runner.js';
 import type { CliIo } from '../cli-io.js';
 import { EXIT, UsageError } from '../exit-codes.js';
-import { LiveView } from './live-view.js';
 import { buildMessage } from './message-input.js';
 import { pushConfigOf } from './push-config-command.js';
 import { outcomeWarning, TaskFold } from './task-outcome.js';
+import { eventText, field, messageText, taskText, type Resume } from './task-text.js';
 
 /** Usage text of `send`. */
 export const SEND_USAGE = `Usage: concord send -a <agent> [text...] [options]
@@ -53,10 +53,23 @@ export function stateOf(event: StreamResponse): TaskState | undefined {
   return undefined;
 }
 
-/** The line naming the agent and the interface chosen, above the human view. */
-export function interfaceLine(client: A2AClient): string {
+/** The fields naming the agent and the interface chosen, above the text output. */
+export function interfaceFields(client: A2AClient): string {
   const t = client.transport;
-  return `→ ${client.card.name} · ${t.protocolBinding} ${t.protocolVersion} · ${t.url}\n`;
+  return (
+    field('Agent', client.card.name) +
+    field('Interface', `${t.protocolBinding} ${t.protocolVersion} ${t.url}`)
+  );
+}
+
+/**
+ * The end of a streamed text output (SPEC §9.2: the last thing rendered restates the ids and the
+ * state), with how to resume or follow the task.
+ */
+export function streamEnd(fold: TaskFold, resume: Resume): string {
+  const task = fold.task;
+  if (task === undefined) return '';
+  return taskText({ id: task.id, contextId: task.contextId, status: task.status }, { resume });
 }
 
 /** One value from a canonical flag and its alias; both given and different is a usage error. */
@@ -73,13 +86,12 @@ export function aliased(
 
 /** Runs `send`; returns the exit code. */
 export function sendCommand(args: string[], io: CliIo): Promise<number> {
-  let view: LiveView | undefined;
   let agent: AgentRef | undefined;
   let taskId: string | undefined;
   const resume = (): string | undefined =>
     taskId === undefined || agent === undefined
       ? undefined
-      : `the task goes on at the agent: concord task subscribe ${taskId} -a ${agent.typed}`;
+      : `the task goes on at the agent: concord task subscribe ${taskId} -a ${refArgument(agent)}`;
   return runCall(
     io,
     'send',
@@ -130,18 +142,15 @@ export function sendCommand(args: string[], io: CliIo): Promise<number> {
       const json = outputOf(values) === 'json';
       const stream = values.stream === true;
       const client = await openAgent(ref, values, context, io);
-      if (!json) view = new LiveView(io, ref.typed);
+      const resume: Resume = { agent: refArgument(ref) };
       try {
-        if (view !== undefined) {
-          io.write(interfaceLine(client));
-          view.startProgress();
-        }
+        if (!json) io.write(`${interfaceFields(client)}${stream ? '\n' : ''}`);
         const fold = new TaskFold();
         const show = (event: StreamResponse): void => {
           fold.apply(event);
           taskId ??= fold.task?.id;
-          if (view !== undefined) view.event(event);
-          else if (stream) io.write(`${JSON.stringify(event)}\n`);
+          if (!stream) return;
+          io.write(json ? `${JSON.stringify(event)}\n` : eventText(event));
         };
         // The config's task is the one this send creates: taskId stays empty (A2A 1.0 §3.2.2).
         const configuration: SendMessageConfiguration = {
@@ -152,18 +161,21 @@ export function sendCommand(args: string[], io: CliIo): Promise<number> {
           Object.keys(configuration).length === 0 ? { message } : { message, configuration };
         if (stream) {
           for await (const event of client.sendStreamingMessage(request, { signal })) show(event);
+          if (!json) io.write(streamEnd(fold, resume));
         } else {
           const response = await client.sendMessage(request, { signal });
           show(response);
           if (json) io.write(`${JSON.stringify(response)}\n`);
+          else
+            io.write(
+              'task' in response ? taskText(response.task, { resume }) : messageText(response.message),
+            );
         }
-        view?.finish();
         // The task's outcome is reported, not an exit code (a2a-cli SPEC §9.6).
         const warning = fold.task === undefined ? undefined : outcomeWarning(fold.task);
         if (warning !== undefined) io.err(warning);
         return EXIT.OK;
       } finally {
-        view?.stopProgress();
         client.close();
       }
     },

@@ -6,13 +6,13 @@
  */
 import { parseArgs } from 'node:util';
 import { openAgent } from './agent-connection.js';
-import { agentOf } from './agent-ref.js';
+import { agentOf, refArgument } from './agent-ref.js';
 import { CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags, outputOf } from './call-flags.js';
 import { runCall } from './call-runner.js';
 import type { CliIo } from '../cli-io.js';
 import { A2ACLI_ERR, CliFailure, EXIT, UsageError } from '../exit-codes.js';
-import { LiveView } from './live-view.js';
-import { interfaceLine } from './send-command.js';
+import { interfaceFields, streamEnd } from './send-command.js';
+import { eventText, type Resume } from './task-text.js';
 import { outcomeWarning, TaskFold } from './task-outcome.js';
 
 /** Usage text of `task subscribe`. */
@@ -48,19 +48,16 @@ export function subscribeCommand(args: string[], io: CliIo): Promise<number> {
     const json = outputOf(values) === 'json';
     const lines = json && values.stream === true;
     const client = await openAgent(ref, values, context, io);
-    const view = json ? undefined : new LiveView(io, ref.typed);
+    const resume: Resume = { agent: refArgument(ref) };
     try {
-      if (view !== undefined) {
-        io.write(interfaceLine(client));
-        view.startProgress();
-      }
+      if (!json) io.write(`${interfaceFields(client)}\n`);
       const fold = new TaskFold();
       for await (const event of client.subscribeToTask({ id }, { signal })) {
         fold.apply(event);
         if (lines) io.write(`${JSON.stringify(event)}\n`);
-        else view?.event(event);
+        else if (!json) io.write(eventText(event));
       }
-      view?.finish();
+      if (!json) io.write(streamEnd(fold, resume));
       if (json && !lines) {
         if (fold.task === undefined)
           throw new CliFailure(A2ACLI_ERR.INTERNAL, 'the stream ended without a task', EXIT.FAILURE);
@@ -70,7 +67,6 @@ export function subscribeCommand(args: string[], io: CliIo): Promise<number> {
       if (warning !== undefined) io.err(warning);
       return EXIT.OK;
     } finally {
-      view?.stopProgress();
       client.close();
     }
   });

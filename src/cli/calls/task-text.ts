@@ -1,16 +1,23 @@
 /**
- * How tasks, messages and parts read in a terminal (the human side of the calling commands): a
- * state as the words A2A 0.3 used (`input-required`), a part as its text, its data as indented
- * JSON, a file as its name, type and location. Machines get `--json` instead.
+ * The `text` output of the calling commands, a2a-cli SPEC v0.2 §9.2's floor (decision 0169): one
+ * `Label: value` field per line with labels that never change, no terminal control sequences
+ * (an agent's own text included: its control characters are written as `\x1b`-style escapes),
+ * and content that needs several lines as a block (its `Label:` line, the content, a blank line),
+ * never interleaved with fields. Every rendering of a task names its id, context and state, in
+ * the state's wire spelling (`TASK_STATE_INPUT_REQUIRED`) so that a state this version does not
+ * know is written as it came.
  */
 import {
   TASK_STATES,
   type Artifact,
   type Message,
   type Part,
+  type StreamResponse,
   type Task,
   type TaskState,
+  type TaskStatus,
 } from '../../protocol/index.js';
+import { isInterrupted, statusNote } from './task-outcome.js';
 
 /** `TASK_STATE_INPUT_REQUIRED` -> `input-required`. */
 export function stateWord(state: TaskState | string): string {
@@ -29,50 +36,132 @@ export function parseState(value: string): TaskState | undefined {
 
 const STATES = new Set<string>(TASK_STATES);
 
-/** A part as terminal text; always ends where the content ends (data and files end with a newline). */
-export function partText(part: Part): string {
-  if (part.text !== undefined) return part.text;
-  if (part.data !== undefined) return `${JSON.stringify(part.data, null, 2)}\n`;
-  const about = [part.filename, part.mediaType].filter((x) => x !== undefined && x !== '').join(', ');
-  if (part.url !== undefined) return `[file${about === '' ? '' : ` ${about}`}: ${part.url}]\n`;
-  if (part.raw !== undefined) {
-    const bytes = Math.floor((part.raw.replace(/=+$/, '').length * 3) / 4);
-    return `[file${about === '' ? '' : ` ${about}`}: ${bytes} bytes inline]\n`;
+/**
+ * Text without terminal control sequences: every C0 and C1 control character but newline and
+ * tab, and DEL, is written as a visible escape (`\x1b`), so an agent's text cannot drive the
+ * terminal.
+ */
+export function safe(text: string): string {
+  let out = '';
+  for (const c of text) {
+    const code = c.charCodeAt(0);
+    const control = (code < 0x20 && c !== '\n' && c !== '\t') || (code >= 0x7f && code <= 0x9f);
+    out += control ? `\\x${code.toString(16).padStart(2, '0')}` : c;
   }
+  return out;
+}
+
+/** One field: `Label: value`, the value on one line. */
+export function field(label: string, value: string | number | boolean): string {
+  return `${label}: ${safe(String(value).replace(/\s*[\r\n]+\s*/g, ' '))}\n`;
+}
+
+/**
+ * A block: its own `Label: value` line, the content (ending with a newline), and the blank line
+ * closing it.
+ */
+export function block(label: string, value: string, content: string): string {
+  const body = safe(content);
+  return `${field(label, value)}${body}${body.endsWith('\n') ? '' : '\n'}\n`;
+}
+
+/** The size in bytes of base64 content. */
+function base64Bytes(raw: string): number {
+  const clean = raw.replace(/\s+/g, '');
+  return Math.floor((clean.replace(/=+$/, '').length * 3) / 4);
+}
+
+/**
+ * A part as block content, ending with a newline: text as it is, data as indented JSON, a file as
+ * its name, media type and size (never its bytes; SPEC §8.2), anything else named, never dropped.
+ */
+export function partText(part: Part): string {
+  if (part.text !== undefined) return part.text.endsWith('\n') ? part.text : `${part.text}\n`;
+  if (part.data !== undefined) return `${JSON.stringify(part.data, null, 2)}\n`;
+  const name = part.filename === undefined || part.filename === '' ? '(no name)' : part.filename;
+  const type = part.mediaType === undefined || part.mediaType === '' ? '(no media type)' : part.mediaType;
+  if (part.raw !== undefined) return `[file ${name}, ${type}, ${base64Bytes(part.raw)} bytes]\n`;
+  if (part.url !== undefined) return `[file ${name}, ${type}, size unknown, at ${part.url}]\n`;
+  return '[a part with no text, data or file]\n';
+}
+
+/** An artifact as a block: `Artifact: <name> (<artifactId>)`, then its parts. */
+export function artifactBlock(artifact: Artifact): string {
+  const name = artifact.name === undefined || artifact.name === '' ? '' : `${artifact.name} `;
+  return block('Artifact', `${name}(${artifact.artifactId})`, artifact.parts.map(partText).join(''));
+}
+
+/** The fields of a status: the state, when it changed, and its message on one line. */
+export function statusFields(status: TaskStatus): string {
+  let out = field('State', status.state);
+  if (status.timestamp !== undefined) out += field('Timestamp', status.timestamp);
+  const note = statusNote(status);
+  if (note !== '') out += field('Status message', note);
+  return out;
+}
+
+/** How to go on with a task, as a copy-pasteable command (SPEC §6.3, INTERACT_004). */
+export interface Resume {
+  /** The `-a` argument naming the agent again. */
+  agent: string;
+}
+
+/** The command that answers a task waiting for input or auth, or follows one still running. */
+export function resumeField(task: Task, resume: Resume | undefined): string {
+  if (resume === undefined) return '';
+  const state = task.status.state as string;
+  if (isInterrupted(state))
+    return field('Resume', `concord send -a ${resume.agent} --task-id ${task.id} "<reply>"`);
+  if (state === 'TASK_STATE_SUBMITTED' || state === 'TASK_STATE_WORKING')
+    return field('Follow', `concord task get ${task.id} -a ${resume.agent} --wait`);
   return '';
 }
 
-/** The text of a message's parts on one line or more. */
-export function messageText(message: Message | undefined): string {
-  if (message === undefined) return '';
-  return message.parts.map(partText).join('').trim();
-}
-
-/** An artifact's heading. */
-export function artifactHeading(artifact: Artifact): string {
-  return `── ${artifact.name ?? artifact.artifactId} ──`;
-}
-
-/** A whole artifact, ending with a newline. */
-export function artifactText(artifact: Artifact): string {
-  const body = artifact.parts.map(partText).join('');
-  return `${artifactHeading(artifact)}\n${body}${body.endsWith('\n') || body === '' ? '' : '\n'}`;
-}
-
-/** A task as `get` and `cancel` print it: ids, state, artifacts, and the history when asked. */
-export function taskText(task: Task, withHistory: boolean): string {
-  const lines = [`task     ${task.id}`, `context  ${task.contextId}`];
-  const when = task.status.timestamp === undefined ? '' : ` (${task.status.timestamp})`;
-  const note = messageText(task.status.message);
-  lines.push(`state    ${stateWord(task.status.state)}${when}${note === '' ? '' : `: ${note}`}`);
-  let out = `${lines.join('\n')}\n`;
-  for (const artifact of task.artifacts ?? []) out += artifactText(artifact);
-  if (withHistory) {
-    out += `history (${task.history?.length ?? 0} messages):\n`;
-    for (const message of task.history ?? []) {
-      const who = message.role === 'ROLE_AGENT' ? 'agent' : 'user';
-      out += `  ${who}: ${messageText(message).replace(/\n/g, '\n    ')}\n`;
-    }
+/**
+ * A task: its fields (ids, state, status message, how to resume), then its artifacts as blocks,
+ * then, when asked, its history as a block.
+ */
+export function taskText(task: Task, options: { history?: boolean; resume?: Resume } = {}): string {
+  let out = field('Task', task.id) + field('Context', task.contextId) + statusFields(task.status);
+  out += resumeField(task, options.resume);
+  for (const artifact of task.artifacts ?? []) out += artifactBlock(artifact);
+  if (options.history === true) {
+    const lines = (task.history ?? []).map((message) => {
+      const who =
+        message.role === 'ROLE_AGENT' ? 'agent' : message.role === 'ROLE_USER' ? 'user' : message.role;
+      return `${who}: ${message.parts.map(partText).join('').trimEnd()}`;
+    });
+    out += block('History', `${lines.length} message(s)`, lines.join('\n'));
   }
   return out;
+}
+
+/** A direct reply (no task): its ids as fields, its parts as a block. */
+export function messageText(message: Message): string {
+  let out = field('Message', message.messageId) + field('Role', message.role);
+  if (message.contextId !== undefined) out += field('Context', message.contextId);
+  if (message.taskId !== undefined) out += field('Task', message.taskId);
+  return out + block('Content', `${message.parts.length} part(s)`, message.parts.map(partText).join(''));
+}
+
+/**
+ * One streamed event in the field-and-block form, ending with a blank line: `Event:` names its
+ * kind; status updates and artifact updates name the task, context (and state) they belong to.
+ */
+export function eventText(event: StreamResponse): string {
+  if ('task' in event) {
+    const text = field('Event', 'task') + taskText(event.task);
+    return text.endsWith('\n\n') ? text : `${text}\n`;
+  }
+  if ('message' in event) return field('Event', 'message') + messageText(event.message);
+  if ('statusUpdate' in event) {
+    const update = event.statusUpdate;
+    return `${field('Event', 'status-update') + field('Task', update.taskId) + field('Context', update.contextId) + statusFields(update.status)}\n`;
+  }
+  const update = event.artifactUpdate;
+  let out =
+    field('Event', 'artifact-update') + field('Task', update.taskId) + field('Context', update.contextId);
+  if (update.append === true) out += field('Append', true);
+  if (update.lastChunk === true) out += field('Last chunk', true);
+  return out + artifactBlock(update.artifact);
 }

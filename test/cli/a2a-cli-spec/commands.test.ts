@@ -179,6 +179,7 @@ describe('send and the task commands', () => {
     const run = await concord(['send', '-a', agent.url, 'hello there']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('hello there');
+    expect(run.stdout).toContain('State: TASK_STATE_COMPLETED\n');
     const json = await concord(['send', '-a', agent.url, 'hello there', '-o', 'json']);
     expect(JSON.parse(json.stdout)).toMatchObject({ task: { status: { state: 'TASK_STATE_COMPLETED' } } });
   });
@@ -189,6 +190,7 @@ describe('send and the task commands', () => {
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain(sent.id);
     expect(text.stdout).toContain(sent.contextId);
+    expect(text.stdout).toContain('State: TASK_STATE_COMPLETED\n');
     expect(text.stdout).toContain('remember me');
     const json = await concord(['task', 'get', sent.id, '-a', agent.url, '--history', '1', '-o', 'json']);
     const task = JSON.parse(json.stdout) as TaskJson;

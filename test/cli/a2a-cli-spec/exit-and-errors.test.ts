@@ -90,7 +90,7 @@ describe('exit codes', () => {
   ])(
     'A2ACLI_EXIT_002: a turn that ends %s exits 0; the state is in the output, a warning names it',
     async (word, state, how) => {
-      for (const output of ['json']) {
+      for (const output of ['text', 'json']) {
         const run = await concord(['send', '-a', agent.url, word, '-o', output]);
         expect(run.code, run.stderr).toBe(0);
         expect(run.stdout).toContain(state);
