@@ -17,7 +17,6 @@ export const LOCAL_DEFAULTS = [
 
 const CONNECT_TIMEOUT_MS = 1000;
 
-
 /** Resolves null when `url` answers a query within the timeout, else the reason it does not. */
 async function unreachable(url) {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
