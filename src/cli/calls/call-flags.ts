@@ -69,7 +69,8 @@ Connection options:
                           history: prefer the environment variables. Secrets are never printed
 ${OAUTH_FLAGS_USAGE}
   --allow-private         allow private and loopback targets beyond a loopback URL you typed
-  --timeout <duration>    give up after this long (5s, 500ms, 2m; a bare number is seconds)
+  --timeout <duration>    give up waiting after this long: A2ACLI_ERR_TIMEOUT, exit 5 (5s,
+                          500ms, 2m; a bare number is seconds; default: no limit)
   --request-timeout <duration>
                           each single request (default 30s; streams: until the stream starts)
   --max-response-bytes <n>
@@ -198,23 +199,28 @@ export function durationOf(text: string, flag: string): number {
   return Math.max(1, Math.round(ms));
 }
 
+/** Starts the command's overall deadline when `--timeout` gives one (SPEC §7.3). */
+export function startTimeout(
+  flags: CallFlags,
+  context: { startDeadline(ms: number, text: string): void },
+): void {
+  const ms = timeoutOf(flags);
+  if (ms !== undefined) context.startDeadline(ms, flags.timeout!);
+}
+
 /** The overall deadline in ms from `--timeout <duration>`, or undefined (none). */
 export function timeoutOf(flags: CallFlags): number | undefined {
   return flags.timeout === undefined ? undefined : durationOf(flags.timeout, '--timeout');
 }
 
 /**
- * The client's per-request timeout in ms (undefined: the client's 30 s): `--request-timeout`, and
- * never longer than what `--timeout` leaves.
+ * The client's per-request timeout in ms from `--request-timeout` (undefined: the client's 30 s).
+ * The overall `--timeout` is not folded in: its deadline aborts whatever request is running.
  */
 export function requestTimeoutOf(flags: CallFlags): number | undefined {
-  const each =
-    flags['request-timeout'] === undefined
-      ? undefined
-      : durationOf(flags['request-timeout'], '--request-timeout');
-  const overall = timeoutOf(flags);
-  if (overall === undefined) return each;
-  return Math.min(each ?? overall, overall);
+  return flags['request-timeout'] === undefined
+    ? undefined
+    : durationOf(flags['request-timeout'], '--request-timeout');
 }
 
 /**
@@ -283,6 +289,7 @@ export function maxResponseBytesOf(flags: CallFlags): number | undefined {
 export function checkCallFlags(flags: CallFlags): void {
   preferenceOf(flags);
   serviceParamsOf(flags);
+  timeoutOf(flags);
   requestTimeoutOf(flags);
   maxResponseBytesOf(flags);
   outputOf(flags);

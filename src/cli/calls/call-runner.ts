@@ -7,6 +7,7 @@
  */
 import type { CliIo } from '../cli-io.js';
 import {
+  A2ACLI_ERR,
   CONCORD_ERR,
   describeFailure,
   EXIT,
@@ -14,11 +15,19 @@ import {
   type FailureContext,
 } from '../exit-codes.js';
 
-/** What a command's body gets: the signal Ctrl-C fires, and the facts a failure is told with. */
+/**
+ * What a command's body gets: the signal that Ctrl-C or the `--timeout` deadline fires, and the
+ * facts a failure is told with.
+ */
 export interface CallContext {
   signal: AbortSignal;
   /** Filled in by the command as it learns them (credentials given, a hint for its failures). */
   facts: FailureContext;
+  /**
+   * Starts the overall deadline (`--timeout`, SPEC §7.3): when it passes, the signal fires and
+   * the command ends with A2ACLI_ERR_TIMEOUT, exit 5. `text` is the duration as given.
+   */
+  startDeadline(ms: number, text: string): void;
 }
 
 /** True when the arguments ask for `-o json` (or the `--json` alias); read before parsing. */
@@ -58,12 +67,30 @@ export async function runCall(
 ): Promise<number> {
   const json = wantsJson(args);
   const interrupt = new AbortController();
+  const deadline = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  let timeoutText = '';
   const onSigint = (): void => interrupt.abort();
   process.on('SIGINT', onSigint);
-  const context: CallContext = { signal: interrupt.signal, facts: {} };
+  const context: CallContext = {
+    signal: AbortSignal.any([interrupt.signal, deadline.signal]),
+    facts: {},
+    startDeadline(ms, text) {
+      timeoutText = text;
+      timer = setTimeout(() => deadline.abort(), ms);
+    },
+  };
   try {
     return await body(context);
   } catch (error) {
+    if (deadline.signal.aborted && !interrupt.signal.aborted) {
+      const hint = resume?.() ?? null;
+      const message = `--timeout ${timeoutText} expired before the task reached a terminal or interrupted state`;
+      reportFailure(io, command, json, `${A2ACLI_ERR.TIMEOUT}: ${message}`, {
+        error: { code: A2ACLI_ERR.TIMEOUT, message, hint, a2aCode: null },
+      });
+      return EXIT.TIMEOUT;
+    }
     if (interrupt.signal.aborted) {
       const hint = resume?.() ?? null;
       reportFailure(io, command, json, 'interrupted', {
@@ -75,6 +102,7 @@ export async function runCall(
     reportFailure(io, command, json, failure.line, failure.envelope);
     return failure.code;
   } finally {
+    if (timer !== undefined) clearTimeout(timer);
     process.off('SIGINT', onSigint);
   }
 }

@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { openAgent } from './agent-connection.js';
 import { agentOf } from './agent-ref.js';
-import { CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags, outputOf } from './call-flags.js';
+import { CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags, outputOf, startTimeout } from './call-flags.js';
 import { runCall } from './call-runner.js';
 import type { CliIo } from '../cli-io.js';
 import { EXIT, UsageError } from '../exit-codes.js';
@@ -43,6 +43,7 @@ export function cancelCommand(args: string[], io: CliIo): Promise<number> {
     if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(extra)}`);
     checkCallFlags(values);
     const json = outputOf(values) === 'json';
+    startTimeout(values, context);
     const client = await openAgent(ref, values, context, io);
     try {
       const task = await client.cancelTask({ id }, { signal });

@@ -24,6 +24,7 @@ import {
   networkPolicyFor,
   outputOf,
   preferenceOf,
+  startTimeout,
   requestTimeoutOf,
   withSpecCredentials,
   type CallFlags,
@@ -78,6 +79,7 @@ export function cardGetCommand(args: string[], io: CliIo): Promise<number> {
     if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
     checkCallFlags(values);
     const json = outputOf(values) === 'json';
+    startTimeout(values, context);
     const flags = withSpecCredentials(values);
     const published = await publicCard(ref, flags, context, io);
     let card = published.card;

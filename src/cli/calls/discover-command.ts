@@ -17,6 +17,7 @@ import {
   networkPolicyFor,
   outputOf,
   requestTimeoutOf,
+  startTimeout,
   withSpecCredentials,
 } from './call-flags.js';
 import { runCall } from './call-runner.js';
@@ -32,7 +33,8 @@ ${CALL_OPTIONS_USAGE}`;
 
 /** Runs `discover`; returns the exit code. */
 export function discoverCommand(args: string[], io: CliIo): Promise<number> {
-  return runCall(io, 'discover', args, async ({ signal, facts }) => {
+  return runCall(io, 'discover', args, async (context) => {
+    const { signal, facts } = context;
     const { values, positionals } = parseArgs({ args, allowPositionals: true, options: CALL_OPTIONS });
     if (values.help === true) {
       io.write(`${DISCOVER_USAGE}\n`);
@@ -40,6 +42,7 @@ export function discoverCommand(args: string[], io: CliIo): Promise<number> {
     }
     const url = agentUrl(positionals[0], DISCOVER_USAGE);
     checkCallFlags(values);
+    startTimeout(values, context);
     const timeoutMs = requestTimeoutOf(values);
     const credentials = credentialsOf(withSpecCredentials(values));
     facts.credentials = credentials.length > 0;

@@ -6,8 +6,9 @@
 import { parseArgs } from 'node:util';
 import type { GetTaskRequest } from '../../protocol/index.js';
 import { openAgent } from './agent-connection.js';
-import { agentOf, refArgument } from './agent-ref.js';
-import { CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags, outputOf } from './call-flags.js';
+import { agentOf, refArgument, type AgentRef } from './agent-ref.js';
+import { CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags, outputOf, startTimeout } from './call-flags.js';
+import { pollIntervalOf, pollTask } from './task-wait.js';
 import { runCall } from './call-runner.js';
 import type { CliIo } from '../cli-io.js';
 import { EXIT, UsageError } from '../exit-codes.js';
@@ -22,6 +23,11 @@ Prints a task: its ids, state, artifacts and, with --history, its messages.
 
 Options:
   --history <n>        include at most the last n messages of the history
+  --wait               poll until the task ends or waits for input or auth (--watch is an
+                       alias); each change of state is noted on stderr
+  --poll-interval <duration>
+                       with --wait: how often to ask (default 2s; slower while the state does
+                       not change, at most four times this)
   --stream             with -o json: the task as one JSON Lines line
 
 ${CALL_OPTIONS_USAGE}`;
@@ -37,42 +43,71 @@ export function countOption(value: string | undefined, name: string): number | u
 
 /** Runs `task get`; returns the exit code. */
 export function getCommand(args: string[], io: CliIo): Promise<number> {
-  return runCall(io, 'get', args, async (context) => {
-    const { signal } = context;
-    const { values, positionals } = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        ...CALL_OPTIONS,
-        history: { type: 'string' },
-        stream: { type: 'boolean', default: false },
-      },
-    });
-    if (values.help === true) {
-      io.write(`${GET_USAGE}\n`);
-      return EXIT.OK;
-    }
-    const { ref, rest } = agentOf(values, positionals, GET_USAGE);
-    const [id, extra] = rest;
-    if (id === undefined) throw new UsageError(`missing the task id\n\n${GET_USAGE}`);
-    if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(extra)}`);
-    const history = countOption(values.history, '--history');
-    checkCallFlags(values);
-    const json = outputOf(values) === 'json';
-    const client = await openAgent(ref, values, context, io);
-    try {
-      const request: GetTaskRequest = history === undefined ? { id } : { id, historyLength: history };
-      const task = await client.getTask(request, { signal });
-      io.write(
-        json
-          ? `${JSON.stringify(task)}\n`
-          : taskText(task, { history: history !== undefined, resume: { agent: refArgument(ref) } }),
-      );
-      const warning = outcomeWarning(task);
-      if (warning !== undefined) io.err(warning);
-      return EXIT.OK;
-    } finally {
-      client.close();
-    }
-  });
+  let agent: AgentRef | undefined;
+  let taskId: string | undefined;
+  const resume = (): string | undefined =>
+    agent === undefined || taskId === undefined
+      ? undefined
+      : `the task goes on at the agent: concord task get ${taskId} -a ${refArgument(agent)} --wait`;
+  return runCall(
+    io,
+    'get',
+    args,
+    async (context) => {
+      const { signal } = context;
+      const { values, positionals } = parseArgs({
+        args,
+        allowPositionals: true,
+        options: {
+          ...CALL_OPTIONS,
+          history: { type: 'string' },
+          stream: { type: 'boolean', default: false },
+          wait: { type: 'boolean', default: false },
+          watch: { type: 'boolean', default: false },
+          'poll-interval': { type: 'string' },
+        },
+      });
+      if (values.help === true) {
+        io.write(`${GET_USAGE}\n`);
+        return EXIT.OK;
+      }
+      const { ref, rest } = agentOf(values, positionals, GET_USAGE);
+      const [id, extra] = rest;
+      if (id === undefined) throw new UsageError(`missing the task id\n\n${GET_USAGE}`);
+      if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(extra)}`);
+      const history = countOption(values.history, '--history');
+      checkCallFlags(values);
+      const wait = values.wait === true || values.watch === true;
+      const intervalMs = pollIntervalOf(values['poll-interval']);
+      if (values['poll-interval'] !== undefined && !wait)
+        throw new UsageError('--poll-interval needs --wait');
+      const json = outputOf(values) === 'json';
+      startTimeout(values, context);
+      agent = ref;
+      taskId = id;
+      const client = await openAgent(ref, values, context, io);
+      try {
+        const request: GetTaskRequest = history === undefined ? { id } : { id, historyLength: history };
+        const task = wait
+          ? await pollTask(client, id, {
+              intervalMs,
+              signal,
+              historyLength: history,
+              onChange: (changed) => io.err(`task ${id}: ${changed.status.state}`),
+            })
+          : await client.getTask(request, { signal });
+        io.write(
+          json
+            ? `${JSON.stringify(task)}\n`
+            : taskText(task, { history: history !== undefined, resume: { agent: refArgument(ref) } }),
+        );
+        const warning = outcomeWarning(task);
+        if (warning !== undefined) io.err(warning);
+        return EXIT.OK;
+      } finally {
+        client.close();
+      }
+    },
+    resume,
+  );
 }

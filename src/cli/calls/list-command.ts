@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import type { ListTasksRequest, ListTasksResponse } from '../../protocol/index.js';
 import { openAgent } from './agent-connection.js';
 import { agentOf } from './agent-ref.js';
-import { CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags, outputOf } from './call-flags.js';
+import { CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags, outputOf, startTimeout } from './call-flags.js';
 import { runCall } from './call-runner.js';
 import type { CliIo } from '../cli-io.js';
 import { EXIT, UsageError } from '../exit-codes.js';
@@ -82,6 +82,7 @@ export function listCommand(args: string[], io: CliIo): Promise<number> {
     if (values['page-token'] !== undefined) request.pageToken = values['page-token'];
     checkCallFlags(values);
     const json = outputOf(values) === 'json';
+    startTimeout(values, context);
     const client = await openAgent(ref, values, context, io);
     try {
       const page = await client.listTasks(request, { signal });

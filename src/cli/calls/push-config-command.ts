@@ -7,13 +7,13 @@
  * the operator's dead-letter view (decision 0087).
  */
 import { parseArgs } from 'node:util';
-import type { TaskPushNotificationConfig } from '../../protocol/index.js';
+import type { AgentCard, TaskPushNotificationConfig } from '../../protocol/index.js';
 import { openAgent } from './agent-connection.js';
 import { agentOf } from './agent-ref.js';
-import { CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags, outputOf } from './call-flags.js';
+import { CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags, outputOf, startTimeout } from './call-flags.js';
 import { runCall } from './call-runner.js';
 import type { CliIo } from '../cli-io.js';
-import { EXIT, UsageError } from '../exit-codes.js';
+import { CliFailure, EXIT, UsageError } from '../exit-codes.js';
 import { countOption } from './get-command.js';
 import { field } from './task-text.js';
 
@@ -71,6 +71,20 @@ export function pushConfigOf(values: {
   };
 }
 
+/**
+ * Push configs only for an agent whose card declares push notifications (SPEC §11.3): otherwise
+ * the protocol's PushNotificationNotSupportedError, before anything is sent.
+ */
+export function requirePush(card: AgentCard): void {
+  if (card.capabilities.pushNotifications !== true)
+    throw new CliFailure(
+      'PushNotificationNotSupportedError',
+      `the card of "${card.name}" does not declare push notifications (capabilities.pushNotifications)`,
+      EXIT.FAILURE,
+      'poll the task instead: concord task get <taskId> -a <agent> --wait',
+    );
+}
+
 /** A config as text fields (SPEC §9.2); secrets (token, credentials) are named, not shown. */
 function configText(config: TaskPushNotificationConfig): string {
   let out =
@@ -120,8 +134,10 @@ export function pushConfigCommand(args: string[], io: CliIo): Promise<number> {
     const pageSize = countOption(values['page-size'], '--page-size');
     checkCallFlags(values);
     const json = outputOf(values) === 'json';
+    startTimeout(values, context);
     const client = await openAgent(ref, values, context, io);
     try {
+      requirePush(client.card);
       const show = (value: unknown, text: string): void =>
         io.write(json ? `${JSON.stringify(value)}\n` : text);
       switch (action as Action) {

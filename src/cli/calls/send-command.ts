@@ -6,22 +6,25 @@
  * line.
  */
 import { parseArgs } from 'node:util';
-import type { A2AClient } from '../../client/index.js';
+import { A2AClientError, A2ALocalError, type A2AClient } from '../../client/index.js';
 import type {
   SendMessageConfiguration,
   SendMessageRequest,
+  SendMessageResponse,
   StreamResponse,
+  Task,
   TaskState,
 } from '../../protocol/index.js';
 import { openAgent } from './agent-connection.js';
 import { agentOf, refArgument, type AgentRef } from './agent-ref.js';
-import { CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags, outputOf } from './call-flags.js';
+import { CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags, outputOf, startTimeout } from './call-flags.js';
 import { runCall } from './call-runner.js';
 import type { CliIo } from '../cli-io.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { buildMessage } from './message-input.js';
-import { pushConfigOf } from './push-config-command.js';
-import { outcomeWarning, TaskFold } from './task-outcome.js';
+import { pushConfigOf, requirePush } from './push-config-command.js';
+import { endsWait, outcomeWarning, TaskFold } from './task-outcome.js';
+import { pollTask, pollIntervalOf } from './task-wait.js';
 import { eventText, field, messageText, taskText, type Resume } from './task-text.js';
 
 /** Usage text of `send`. */
@@ -38,7 +41,11 @@ Options:
   --stream                stream the task's events as they happen (with -o json: JSON Lines)
   --async                 return as soon as the agent has the task, with its ids
                           (--no-wait and --return-immediately are aliases)
-  --wait                  wait until the task ends or waits for input or auth (the default)
+  --wait                  wait until the task ends or waits for input or auth (the default):
+                          the stream, or GetTask every --poll-interval
+  --poll-interval <duration>
+                          how often a wait asks for the task (default 2s; slower while it
+                          does not change, at most four times this)
   --context-id <id>       start the task in this context (--context is an alias)
   --task-id <id>          answer a task that waits for input or auth (--task is an alias)
   --push-url <url>        have the agent post the task's updates to this webhook (its push config)
@@ -70,6 +77,17 @@ export function streamEnd(fold: TaskFold, resume: Resume): string {
   const task = fold.task;
   if (task === undefined) return '';
   return taskText({ id: task.id, contextId: task.contextId, status: task.status }, { resume });
+}
+
+/** The agent would not stream at all (its answer to the streaming call, before any event). */
+function streamRefused(error: unknown): boolean {
+  if (error instanceof A2AClientError) return error.type === 'UnsupportedOperationError';
+  return error instanceof A2ALocalError && error.kind === 'UNSUPPORTED_OPERATION';
+}
+
+/** A stream that broke on the way (the connection, or an answer that is not one), not a refusal. */
+function streamBroke(error: unknown): boolean {
+  return error instanceof A2ALocalError && ['NETWORK', 'TIMEOUT', 'BAD_RESPONSE'].includes(error.kind);
 }
 
 /** One value from a canonical flag and its alias; both given and different is a usage error. */
@@ -117,6 +135,7 @@ export function sendCommand(args: string[], io: CliIo): Promise<number> {
           task: { type: 'string' },
           'push-url': { type: 'string' },
           'push-token': { type: 'string' },
+          'poll-interval': { type: 'string' },
         },
       });
       if (values.help === true) {
@@ -139,11 +158,14 @@ export function sendCommand(args: string[], io: CliIo): Promise<number> {
       });
       const push = pushConfigOf(values);
       checkCallFlags(values);
+      const intervalMs = pollIntervalOf(values['poll-interval']);
       const json = outputOf(values) === 'json';
       const stream = values.stream === true;
+      startTimeout(values, context);
       const client = await openAgent(ref, values, context, io);
       const resume: Resume = { agent: refArgument(ref) };
       try {
+        if (push !== undefined) requirePush(client.card);
         if (!json) io.write(`${interfaceFields(client)}${stream ? '\n' : ''}`);
         const fold = new TaskFold();
         const show = (event: StreamResponse): void => {
@@ -159,12 +181,49 @@ export function sendCommand(args: string[], io: CliIo): Promise<number> {
         };
         const request: SendMessageRequest =
           Object.keys(configuration).length === 0 ? { message } : { message, configuration };
-        if (stream) {
-          for await (const event of client.sendStreamingMessage(request, { signal })) show(event);
-          if (!json) io.write(streamEnd(fold, resume));
-        } else {
-          const response = await client.sendMessage(request, { signal });
+        // SPEC §8.2, §11.3: stream only where the card says the agent can; otherwise send, then poll.
+        let streaming = stream && client.card.capabilities.streaming === true;
+        if (stream && !streaming)
+          io.err(`notice: the card of "${client.card.name}" declares no streaming; sending without a stream`);
+        let response: SendMessageResponse | undefined;
+        if (streaming) {
+          try {
+            for await (const event of client.sendStreamingMessage(request, { signal })) show(event);
+          } catch (error) {
+            if (signal.aborted) throw error;
+            if (fold.task === undefined && fold.message === undefined && streamRefused(error)) {
+              io.err('notice: the agent refused to stream; sending without a stream');
+              streaming = false;
+            } else if (fold.task !== undefined && !endsWait(fold.task.status.state) && streamBroke(error)) {
+              // SPEC §7.3: a wait that preferred the stream falls back to polling when it fails.
+              io.err(
+                `warning: the stream failed (${(error as Error).message}); polling task ${fold.task.id}`,
+              );
+            } else throw error;
+          }
+        }
+        if (!streaming) {
+          response = await client.sendMessage(request, { signal });
           show(response);
+        }
+        // The client-driven wait (SPEC §4.5, §7.3): until terminal or interrupted, unless --async.
+        const pending = fold.task;
+        if (!noWait && pending !== undefined && !endsWait(pending.status.state)) {
+          io.err(
+            `waiting for task ${pending.id} (context ${pending.contextId}, ${pending.status.state}); Ctrl-C leaves it running`,
+          );
+          const done = await pollTask(client, pending.id, {
+            intervalMs,
+            signal,
+            knownState: pending.status.state,
+            ...(stream ? { onChange: (task: Task) => show({ task }) } : {}),
+          });
+          if (!stream) show({ task: done });
+          if (response !== undefined && 'task' in response) response = { task: done };
+        }
+        if (stream) {
+          if (!json) io.write(streamEnd(fold, resume));
+        } else if (response !== undefined) {
           if (json) io.write(`${JSON.stringify(response)}\n`);
           else
             io.write(

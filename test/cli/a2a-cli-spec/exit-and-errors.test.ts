@@ -80,6 +80,11 @@ describe('exit codes', () => {
     const refused = await concord(['send', '-a', secured.url, 'hello', '--bearer', 'wrong', '-o', 'json']);
     expect(refused.code).toBe(4);
     expect(envelope(refused.stdout).code).toBe('UnauthenticatedError');
+
+    // 5: --timeout expired before the task ended (the task goes on at the agent).
+    const timedOut = await concord(['send', '-a', agent.url, 'wait', '--timeout', '800ms', '-o', 'json']);
+    expect(timedOut.code).toBe(5);
+    expect(envelope(timedOut.stdout).code).toBe('A2ACLI_ERR_TIMEOUT');
   });
 
   it.each([
