@@ -21,7 +21,7 @@ import { CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags, outputOf, startTimeou
 import { runCall } from './call-runner.js';
 import type { CliIo } from '../cli-io.js';
 import { EXIT, UsageError } from '../exit-codes.js';
-import { buildMessage } from './message-input.js';
+import { buildMessage, PART_OPTIONS, partSpecs } from './message-input.js';
 import { pushConfigOf, requirePush } from './push-config-command.js';
 import { endsWait, outcomeWarning, TaskFold } from './task-outcome.js';
 import { pollTask, pollIntervalOf } from './task-wait.js';
@@ -34,8 +34,17 @@ export const SEND_USAGE = `Usage: concord send -a <agent> [text...] [options]
 Sends a message to the agent and shows the task as it runs, until it ends or waits for input
 or authentication.
 
+Message parts, in the order given (the text arguments make one text part where they stand):
+  --text <string>         a text part
+  --file <path|url>       a file part: a local file inline (base64 bytes), a URL by reference
+                          (the agent fetches it; the CLI does not)
+  --data <path|->         a data part from a JSON file, or stdin with -; --data also takes the
+                          JSON itself when it starts with { or [ (--data '{"order": 42}')
+  --media-type <type>     the media type of the part flag right before it (default: inferred
+                          from a file's extension, application/json for data)
+  (--text-part, --file-part and --data-part are the same flags, --data-part for files only)
+
 Options:
-  --data <json>           add a data part (JSON)
   --contract <name>       send the payload (--data, or the text as JSON) as a typed contract message
   --correlation-id <id>   the contract envelope's correlationId (default: a fresh UUID)
   --stream                stream the task's events as they happen (with -o json: JSON Lines)
@@ -116,12 +125,13 @@ export function sendCommand(args: string[], io: CliIo): Promise<number> {
     args,
     async (context) => {
       const { signal } = context;
-      const { values, positionals } = parseArgs({
+      const { values, positionals, tokens } = parseArgs({
         args,
         allowPositionals: true,
+        tokens: true,
         options: {
           ...CALL_OPTIONS,
-          data: { type: 'string' },
+          ...PART_OPTIONS,
           contract: { type: 'string' },
           'correlation-id': { type: 'string' },
           stream: { type: 'boolean', default: false },
@@ -142,15 +152,15 @@ export function sendCommand(args: string[], io: CliIo): Promise<number> {
         io.write(`${SEND_USAGE}\n`);
         return EXIT.OK;
       }
-      const { ref, rest } = agentOf(values, positionals, SEND_USAGE);
+      const { ref } = agentOf(values, positionals, SEND_USAGE);
       agent = ref;
       const noWait =
         values.async === true || values['no-wait'] === true || values['return-immediately'] === true;
       if (noWait && values.wait === true) throw new UsageError('--async and --wait contradict');
       // Every input mistake is reported before anything goes on the network.
       const message = buildMessage({
-        text: rest.join(' '),
-        data: values.data,
+        // The parts in command-line order; without -a the first argument named the agent.
+        parts: partSpecs(tokens, values['agent-card'] === undefined ? 1 : 0),
         contract: values.contract,
         correlationId: values['correlation-id'],
         contextId: aliased(values['context-id'], values.context, '--context-id', '--context'),
