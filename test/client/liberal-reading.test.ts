@@ -287,7 +287,7 @@ describe('concord list against a server with an odd task', () => {
     current = { wire: WIRES[0]!, item: ODD_ITEMS[0]! };
     const run = await concord(['list', server.url, '--allow-private']);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('2 of 2 task(s)');
+    expect(run.stdout).toContain('Tasks: 2 of 2');
     expect(run.stdout).toContain('pondering');
     expect(run.stderr).toContain('/result/tasks/1/status/state');
   });
