@@ -288,7 +288,7 @@ describe('concord list against a server with an odd task', () => {
     const run = await concord(['list', server.url, '--allow-private']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Tasks: 2 of 2');
-    expect(run.stdout).toContain('pondering');
+    expect(run.stdout).toContain('State: TASK_STATE_PONDERING');
     expect(run.stderr).toContain('/result/tasks/1/status/state');
   });
 });
