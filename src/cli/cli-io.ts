@@ -4,6 +4,8 @@
  * knows whether it may redraw a progress line (only on a terminal).
  */
 
+import { redact } from './redaction.js';
+
 /** Output of a command. */
 export interface CliIo {
   /** Writes text to stdout as is (no newline added). */
@@ -16,7 +18,7 @@ export interface CliIo {
   readonly color: boolean;
 }
 
-/** The process's stdout and stderr. */
+/** The process's stdout and stderr; stderr lines are redacted of credentials (redaction.ts). */
 export function processIo(): CliIo {
   const tty = process.stdout.isTTY === true;
   return {
@@ -24,7 +26,7 @@ export function processIo(): CliIo {
       process.stdout.write(text);
     },
     err: (line) => {
-      process.stderr.write(`${line}\n`);
+      process.stderr.write(`${redact(line)}\n`);
     },
     tty,
     color: tty && (process.env.NO_COLOR ?? '') === '',

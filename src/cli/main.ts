@@ -9,6 +9,7 @@ import { cardCommand, CARD_USAGE } from './tools/card-command.js';
 import { cardGetCommand } from './calls/card-get-command.js';
 import { checkCommand } from './tools/check-command.js';
 import { processIo } from './cli-io.js';
+import { redact } from './redaction.js';
 import { contractsCommand, CONTRACTS_USAGE } from './tools/contracts-command.js';
 import { dbCommand, DB_USAGE } from './tools/db-command.js';
 import { discoverCommand } from './calls/discover-command.js';
@@ -74,7 +75,7 @@ const out = (line: string): void => {
   process.stdout.write(`${line}\n`);
 };
 const err = (line: string): void => {
-  process.stderr.write(`${line}\n`);
+  process.stderr.write(`${redact(line)}\n`);
 };
 
 /** Every command, by name; each prints its own help for `--help` (and `concord help <command>`). */
@@ -154,7 +155,7 @@ main(process.argv.slice(2)).then(
   (code) => process.stdout.write('', () => process.exit(code)),
   (error: unknown) => {
     // One exit code for every mistake in the command line, whatever its kind (decision 0038).
-    process.stderr.write(`concord: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`concord: ${redact(error instanceof Error ? error.message : String(error))}\n`);
     process.exit(isUsageError(error) ? EXIT.USAGE : EXIT.FAILURE);
   },
 );

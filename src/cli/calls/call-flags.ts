@@ -20,6 +20,7 @@ import {
   type TransportPreference,
 } from '../../client/index.js';
 import type { CliIo } from '../cli-io.js';
+import { redacting, registerSecret } from '../redaction.js';
 import { UsageError } from '../exit-codes.js';
 import { OAUTH_FLAGS_USAGE, oauthCredentialsOf } from '../auth/oauth-credentials.js';
 
@@ -237,9 +238,31 @@ export function serviceParamsOf(flags: CallFlags): Record<string, string> {
         `--svc-param: expected <name>:<value> with a header name, got ${JSON.stringify(entry.split(':')[0])}`,
       );
     const value = entry.slice(colon + 1).trim();
+    // Any service parameter may carry a credential (SPEC §10.1): none is ever printed.
+    registerSecret(value);
     params[name] = params[name] === undefined ? value : `${params[name]}, ${value}`;
   }
   return params;
+}
+
+/** The credential flags and variables whose values are never printed. */
+const SECRET_FLAGS = ['bearer', 'token', 'api-key', 'client-secret'] as const;
+const SECRET_VARIABLES = [
+  'A2ACLI_BEARER',
+  'A2ACLI_API_KEY',
+  'CONCORD_TOKEN',
+  'CONCORD_API_KEY',
+  'CONCORD_CLIENT_SECRET',
+];
+
+/** Registers the secrets the flags and the environment hold for redaction (redaction.ts). */
+export function registerFlagSecrets(flags: CallFlags): void {
+  const values = flags as Record<string, unknown>;
+  for (const name of SECRET_FLAGS) {
+    const value = values[name];
+    if (typeof value === 'string') registerSecret(value);
+  }
+  for (const name of SECRET_VARIABLES) registerSecret(process.env[name]);
 }
 
 /** The output format: `-o text|json`, `--json` being `-o json`. */
@@ -257,6 +280,7 @@ export function outputOf(flags: CallFlags): 'text' | 'json' {
  * (credentialsOf falls back to $CONCORD_TOKEN / $CONCORD_API_KEY after them).
  */
 export function withSpecCredentials<T extends CallFlags>(flags: T): T {
+  registerFlagSecrets(flags);
   const env = (name: string): string | undefined => {
     const value = process.env[name];
     return value === undefined || value === '' ? undefined : value;
@@ -314,6 +338,7 @@ export function credentialsOf(flags: CallFlags): Credential[] {
  * out on every request).
  */
 export function clientOptionsOf(flags: CallFlags, policy: NetworkPolicy, io?: CliIo): A2AClientCommonOptions {
+  registerFlagSecrets(flags);
   const prefer = preferenceOf(flags);
   const timeoutMs = requestTimeoutOf(flags);
   const maxResponseBytes = maxResponseBytesOf(flags);
@@ -322,7 +347,8 @@ export function clientOptionsOf(flags: CallFlags, policy: NetworkPolicy, io?: Cl
   return {
     ...policy,
     prefer,
-    auth: credentialsOf(flags),
+    // Whatever a credential puts in a request is redacted from every diagnostic from then on.
+    auth: credentialsOf(flags).map(redacting),
     timeoutMs,
     ...(Object.keys(headers).length === 0 ? {} : { interceptors: [headersInterceptor(headers)] }),
     ...(maxResponseBytes === undefined ? {} : { maxResponseBytes }),

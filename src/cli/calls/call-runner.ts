@@ -6,6 +6,7 @@
  * line and the hint go to stderr in every mode.
  */
 import type { CliIo } from '../cli-io.js';
+import { redact } from '../redaction.js';
 import {
   A2ACLI_ERR,
   CONCORD_ERR,
@@ -49,9 +50,15 @@ export function reportFailure(
   line: string,
   envelope: ErrorEnvelope,
 ): void {
-  if (json) io.write(`${JSON.stringify(envelope)}\n`);
-  io.err(`concord ${command}: ${line}`);
-  if (envelope.error.hint !== null) io.err(`hint: ${envelope.error.hint}`);
+  // Diagnostics never carry a credential, the envelope included (SPEC §10.1).
+  const error = {
+    ...envelope.error,
+    message: redact(envelope.error.message),
+    hint: envelope.error.hint === null ? null : redact(envelope.error.hint),
+  };
+  if (json) io.write(`${JSON.stringify({ error })}\n`);
+  io.err(redact(`concord ${command}: ${line}`));
+  if (error.hint !== null) io.err(`hint: ${error.hint}`);
 }
 
 /**

@@ -30,6 +30,7 @@ import {
   type CallFlags,
 } from './call-flags.js';
 import { runCall, type CallContext } from './call-runner.js';
+import { redacting } from '../redaction.js';
 
 /** Usage text of `card get`. */
 export const CARD_GET_USAGE = `Usage: concord card get -a <agent> [options]
@@ -191,7 +192,7 @@ async function extendedCard(
       : filePolicy(flags['allow-private'] === true);
   let client: A2AClient;
   try {
-    client = new A2AClient({ ...clientOptionsOf(flags, policy, io), auth: accepted, card });
+    client = new A2AClient({ ...clientOptionsOf(flags, policy, io), auth: accepted.map(redacting), card });
   } catch (error) {
     throw new CardResolutionError(error);
   }

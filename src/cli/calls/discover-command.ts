@@ -21,6 +21,7 @@ import {
   withSpecCredentials,
 } from './call-flags.js';
 import { runCall } from './call-runner.js';
+import { redacting } from '../redaction.js';
 
 /** Usage text of `discover`. */
 export const DISCOVER_USAGE = `Usage: concord discover <origin | catalog-url> [options]
@@ -44,7 +45,7 @@ export function discoverCommand(args: string[], io: CliIo): Promise<number> {
     checkCallFlags(values);
     startTimeout(values, context);
     const timeoutMs = requestTimeoutOf(values);
-    const credentials = credentialsOf(withSpecCredentials(values));
+    const credentials = credentialsOf(withSpecCredentials(values)).map(redacting);
     facts.credentials = credentials.length > 0;
     const catalog = await discoverAgents(url, {
       ...networkPolicyFor(url, values['allow-private'] === true),
