@@ -7,6 +7,7 @@ import { aumpCommand } from './tools/aump-command.js';
 import { cancelCommand } from './calls/cancel-command.js';
 import { cardCommand, CARD_USAGE } from './tools/card-command.js';
 import { cardGetCommand } from './calls/card-get-command.js';
+import { completionCommand } from './calls/completion-command.js';
 import { checkCommand } from './tools/check-command.js';
 import { processIo } from './cli-io.js';
 import { redact } from './redaction.js';
@@ -52,6 +53,7 @@ the agent is -a/--agent-card <host|url|card.json>):
   auth login <url>      log in to an agent whose card asks for OAuth 2.0 (a person: device
                         flow; --client-secret: client credentials); the calls above then use
                         it. auth status shows the logins, auth logout forgets one
+  completion <shell>    a completion script for bash, zsh or fish
 The earlier forms still work: send <url> [text], get <url> <taskId>, list <url>,
 cancel <url> <taskId>, subscribe <url> <id>, push-config <action> <url> ...
 
@@ -99,6 +101,7 @@ const COMMANDS: Record<string, Command> = {
   'push-config': (args) => pushConfigCommand(args, processIo()),
   task: (args) => taskCommand(args, processIo()),
   auth: (args) => authCommand(args, processIo()),
+  completion: (args) => completionCommand(args, processIo(), Object.keys(COMMANDS)),
 };
 
 /** Commands with subcommands, whose own help `concord help <command> <subcommand>` shows. */
