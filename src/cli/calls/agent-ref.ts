@@ -79,6 +79,19 @@ export function agentOf(
   return { ref: parseAgentRef(first), rest: positionals.slice(1) };
 }
 
+/** The agent and the one task id of a command on a task (`task get|cancel|subscribe`). */
+export function agentAndTaskOf(
+  flags: { 'agent-card'?: string | undefined },
+  positionals: readonly string[],
+  usage: string,
+): { ref: AgentRef; id: string } {
+  const { ref, rest } = agentOf(flags, positionals, usage);
+  const [id, extra] = rest;
+  if (id === undefined) throw new UsageError(`missing the task id\n\n${usage}`);
+  if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(extra)}`);
+  return { ref, id };
+}
+
 /** The `-a` argument that names this agent again, quoted for a shell when needed. */
 export function refArgument(ref: AgentRef): string {
   return /^[\w@%+=:,./-]+$/.test(ref.typed) ? ref.typed : `'${ref.typed.replace(/'/g, `'\\''`)}'`;

@@ -5,11 +5,11 @@
  */
 import { parseArgs } from 'node:util';
 import { openAgent } from './agent-connection.js';
-import { agentOf } from './agent-ref.js';
+import { agentAndTaskOf } from './agent-ref.js';
 import { CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags, outputOf, startTimeout } from './call-flags.js';
 import { runCall } from './call-runner.js';
 import type { CliIo } from '../cli-io.js';
-import { EXIT, UsageError } from '../exit-codes.js';
+import { EXIT } from '../exit-codes.js';
 import { taskText } from './task-text.js';
 
 /** Usage text of `task cancel`. */
@@ -37,10 +37,7 @@ export function cancelCommand(args: string[], io: CliIo): Promise<number> {
       io.write(`${CANCEL_USAGE}\n`);
       return EXIT.OK;
     }
-    const { ref, rest } = agentOf(values, positionals, CANCEL_USAGE);
-    const [id, extra] = rest;
-    if (id === undefined) throw new UsageError(`missing the task id\n\n${CANCEL_USAGE}`);
-    if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(extra)}`);
+    const { ref, id } = agentAndTaskOf(values, positionals, CANCEL_USAGE);
     checkCallFlags(values);
     const json = outputOf(values) === 'json';
     startTimeout(values, context);

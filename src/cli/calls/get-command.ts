@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import type { GetTaskRequest } from '../../protocol/index.js';
 import { openAgent } from './agent-connection.js';
-import { agentOf, refArgument, type AgentRef } from './agent-ref.js';
+import { agentAndTaskOf, refArgument, type AgentRef } from './agent-ref.js';
 import { CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags, outputOf, startTimeout } from './call-flags.js';
 import { pollIntervalOf, pollTask } from './task-wait.js';
 import { runCall } from './call-runner.js';
@@ -71,10 +71,7 @@ export function getCommand(args: string[], io: CliIo): Promise<number> {
         io.write(`${GET_USAGE}\n`);
         return EXIT.OK;
       }
-      const { ref, rest } = agentOf(values, positionals, GET_USAGE);
-      const [id, extra] = rest;
-      if (id === undefined) throw new UsageError(`missing the task id\n\n${GET_USAGE}`);
-      if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(extra)}`);
+      const { ref, id } = agentAndTaskOf(values, positionals, GET_USAGE);
       const history = countOption(values.history, '--history');
       checkCallFlags(values);
       const wait = values.wait === true || values.watch === true;

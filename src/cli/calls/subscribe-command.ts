@@ -6,13 +6,13 @@
  */
 import { parseArgs } from 'node:util';
 import { openAgent } from './agent-connection.js';
-import { agentOf, refArgument } from './agent-ref.js';
+import { agentAndTaskOf, refArgument } from './agent-ref.js';
 import { CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags, outputOf, startTimeout } from './call-flags.js';
 import { runCall } from './call-runner.js';
 import type { CliIo } from '../cli-io.js';
 import { A2ALocalError } from '../../client/index.js';
 import type { StreamResponse } from '../../protocol/index.js';
-import { A2ACLI_ERR, CliFailure, EXIT, UsageError } from '../exit-codes.js';
+import { A2ACLI_ERR, CliFailure, EXIT } from '../exit-codes.js';
 import { interfaceFields, streamEnd } from './send-command.js';
 import { eventText, type Resume } from './task-text.js';
 import { endsWait, outcomeWarning, TaskFold } from './task-outcome.js';
@@ -54,10 +54,7 @@ export function subscribeCommand(args: string[], io: CliIo): Promise<number> {
         io.write(`${SUBSCRIBE_USAGE}\n`);
         return EXIT.OK;
       }
-      const { ref, rest } = agentOf(values, positionals, SUBSCRIBE_USAGE);
-      const [id, extra] = rest;
-      if (id === undefined) throw new UsageError(`missing the task id\n\n${SUBSCRIBE_USAGE}`);
-      if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(extra)}`);
+      const { ref, id } = agentAndTaskOf(values, positionals, SUBSCRIBE_USAGE);
       checkCallFlags(values);
       const intervalMs = pollIntervalOf(values['poll-interval']);
       const json = outputOf(values) === 'json';
