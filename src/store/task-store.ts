@@ -175,8 +175,12 @@ export interface TaskStore {
    * store without it always gets whole tasks.
    */
   keepsArtifactUpdates?(taskId: string): Promise<boolean>;
-  /** Reads a task's events with `seq > afterSeq`, in order. */
-  readEvents(taskId: string, afterSeq: number, scope: TaskScope): Promise<TaskEventRecord[]>;
+  /**
+   * Reads a task's events with `seq > afterSeq`, in order; with `limit`, at most that many (the
+   * first ones), so a reader of a long log can page through it without holding all of it (issue
+   * 27). A store that ignores `limit` is still correct, only heavier to page through.
+   */
+  readEvents(taskId: string, afterSeq: number, scope: TaskScope, limit?: number): Promise<TaskEventRecord[]>;
   /**
    * The task that recorded a send with this idempotency key for this caller (`commit`'s
    * `idempotencyKey`), or undefined. Keys are scoped like tasks: same tenant and same owner.

@@ -13,7 +13,8 @@ import type { ServerExtension } from '../server-extension.js';
 import { EventHub, type HubSubscription } from '../task-run/event-hub.js';
 import { setUpExecution, type ExecutionSetup } from '../task-run/execution-setup.js';
 import type { TaskRunner } from '../task-run/task-runner.js';
-import type { GapFill, StreamItem } from '../task-run/task-streams.js';
+import type { StreamLog } from '../task-run/stream-log.js';
+import type { StreamItem } from '../task-run/task-streams.js';
 import type { MessageAdmission, RequestHandlerOptions } from './handler-options.js';
 import { IdempotentSends } from './idempotent-sends.js';
 
@@ -103,10 +104,16 @@ export class HandlerContext {
     return this.node === undefined ? this.hub.subscribe(taskId) : this.node.subscribe(taskId, scope);
   }
 
-  /** On a cluster, a stream fills gaps from the durable log; a single process has none. */
-  gapFill(taskId: string, scope: TaskScope): GapFill | undefined {
-    if (this.node === undefined) return undefined;
-    return (after) => this.store.readEvents(taskId, after, scope);
+  /**
+   * The task's durable log as its streams read it (stream-log.ts): pages of its events, fresh
+   * subscriptions, and on a cluster the gaps filled.
+   */
+  streamLog(taskId: string, scope: TaskScope): StreamLog {
+    return {
+      read: (after, limit) => this.store.readEvents(taskId, after, scope, limit),
+      subscribe: () => this.subscribe(taskId, scope),
+      fillsGaps: this.node !== undefined,
+    };
   }
 
   requireStreaming(): void {

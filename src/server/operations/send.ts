@@ -91,13 +91,13 @@ export async function sendStreamingMessage(
   const sub = subscription!;
   // A follow-up to an existing task starts with the task as it was (A2A 1.0 §3.1.2: the
   // first event is the Task); a new task's log starts with its own Task event.
-  const fill = context.gapFill(execution.taskId, execution.scope);
+  const log = context.streamLog(execution.taskId, execution.scope);
   if (initial !== undefined)
     return withFirst(
       { id: String(initial.version), event: { task: initial.task } },
-      liveEvents(sub, initial.version, call.version, call.signal, fill),
+      liveEvents(sub, initial.version, call.version, log, call.signal),
     );
-  return liveEvents(sub, 0, call.version, call.signal, fill);
+  return liveEvents(sub, 0, call.version, log, call.signal);
 }
 
 /** A retried send's answer: the first attempt's task, once it stops if the retry blocks (0091). */
@@ -121,6 +121,5 @@ async function answerRetry(
 function replay(context: HandlerContext, taskId: string, call: CallContext): EventStream {
   const scope = scopeOf(call);
   const subscription = context.subscribe(taskId, scope);
-  const fill = context.gapFill(taskId, scope);
-  return resumeEvents(context.store, taskId, scope, 0, subscription, call.version, call.signal, fill);
+  return resumeEvents(context.streamLog(taskId, scope), 0, subscription, call.version, call.signal);
 }

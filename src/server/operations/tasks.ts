@@ -89,7 +89,7 @@ export async function subscribeToTask(
   // Checked before the subscription opens: a malformed cursor is refused with nothing to undo.
   const after = lastEventId === undefined ? undefined : parseEventId(lastEventId);
   const subscription = context.subscribe(request.id, scope);
-  const fill = context.gapFill(request.id, scope);
+  const log = context.streamLog(request.id, scope);
   if (after !== undefined) {
     // A resumed stream starts with the events after the cursor, not the Task (§3.1.6): the head
     // is enough, so the cost is the events after the cursor, whatever the task weighs (issue 27).
@@ -99,16 +99,7 @@ export async function subscribeToTask(
       subscription.close();
       return empty();
     }
-    return resumeEvents(
-      context.store,
-      request.id,
-      scope,
-      after,
-      subscription,
-      call.version,
-      call.signal,
-      fill,
-    );
+    return resumeEvents(log, after, subscription, call.version, call.signal);
   }
   const stored = await closingOnFailure(subscription, context.load(request.id, call));
   subscription.seen?.(stored.version);
@@ -121,7 +112,7 @@ export async function subscribeToTask(
   }
   return withFirst(
     { id: String(stored.version), event: { task: stored.task } },
-    liveEvents(subscription, stored.version, call.version, call.signal, fill),
+    liveEvents(subscription, stored.version, call.version, log, call.signal),
   );
 }
 

@@ -2,8 +2,8 @@
  * In-process fan-out of committed task events. Every live stream of a task subscribes here and
  * gets each event once, in commit order (A2A 1.0 §3.5.2: concurrent streams see the same events
  * in the same order; closing one does not affect the others). Events are published only after
- * they are durable, so a subscriber that falls behind can always be cut off and resume from the
- * store with `Last-Event-ID`.
+ * they are durable, so a subscriber that falls behind can always be cut off: its stream reads what
+ * it missed from the store (stream-log.ts).
  */
 import type { Part, StreamResponse } from '../../protocol/index.js';
 import type { TaskEventRecord } from '../../store/index.js';
@@ -47,8 +47,8 @@ function partsWeight(parts: readonly Part[] | undefined): number {
   return bytes;
 }
 
-/** An event's weight in the queue: its parts, and a fixed share for the rest of it. */
-function weight(event: StreamResponse): number {
+/** An event's weight in a queue or a page: its parts, and a fixed share for the rest of it. */
+export function eventWeight(event: StreamResponse): number {
   if ('artifactUpdate' in event) return 256 + partsWeight(event.artifactUpdate.artifact.parts);
   if ('statusUpdate' in event) return 256 + partsWeight(event.statusUpdate.status.message?.parts);
   return 256;
@@ -56,7 +56,7 @@ function weight(event: StreamResponse): number {
 
 class Subscriber implements HubSubscription {
   private queue: TaskEventRecord[] = [];
-  /** What the records not yet handed on weigh (`weight`). */
+  /** What the records not yet handed on weigh (`eventWeight`). */
   private queuedBytes = 0;
   private waiter: (() => void) | undefined;
   private closed = false;
@@ -72,11 +72,14 @@ class Subscriber implements HubSubscription {
     if (this.closed) return;
     for (const record of records) {
       this.queue.push(record);
-      this.queuedBytes += weight(record.event);
+      this.queuedBytes += eventWeight(record.event);
     }
-    // Cut off, it resumes from the durable log (A2A 1.0 §3.1.6), which holds every event anyway.
+    // Cut off, its stream reads on from the durable log, which holds every event anyway
+    // (stream-log.ts), so nothing queued here needs keeping.
     if (this.queue.length > this.limit || this.queuedBytes > this.byteLimit) {
       this.overflowed = true;
+      this.queue = [];
+      this.queuedBytes = 0;
       this.close();
       return;
     }
@@ -104,7 +107,7 @@ class Subscriber implements HubSubscription {
           this.queue = [];
           // A record weighs on the budget until it is handed on, not only while it waits here.
           for (const record of batch) {
-            this.queuedBytes -= weight(record.event);
+            this.queuedBytes -= eventWeight(record.event);
             yield record;
           }
           continue;

@@ -13,8 +13,9 @@ import {
   type StreamResponse,
   type TaskState,
 } from '../../protocol/index.js';
-import type { StoredTask, TaskEventRecord, TaskScope, TaskStore } from '../../store/index.js';
+import type { StoredTask, TaskEventRecord } from '../../store/index.js';
 import type { HubSubscription } from './event-hub.js';
+import { logRecords, type StreamLog } from './stream-log.js';
 
 /** One streamed item; `id` is the task event sequence number, when there is one. */
 export interface StreamItem {
@@ -38,86 +39,98 @@ export function stateOf(event: StreamResponse): TaskState | undefined {
   return undefined;
 }
 
-/**
- * Reads the events after a sequence number from the durable log. Given to streams of a cluster,
- * where another instance's events reach the hub by a follower that may skip ahead (decision 0111).
- */
-export type GapFill = (after: number) => Promise<TaskEventRecord[]>;
+/** A log record as a stream item: its sequence number is its SSE id. */
+function itemOf(record: TaskEventRecord): StreamItem {
+  return { id: String(record.seq), event: record.event };
+}
+
+/** Whether a record's event closes streams of this version. */
+function closes(record: TaskEventRecord, version: ProtocolVersion): boolean {
+  const state = stateOf(record.event);
+  return state !== undefined && closesStream(state, version);
+}
 
 /**
  * Live events from a subscription, skipping those already sent (seq <= after), until a closing
- * state. With `fill`, a gap (an event past the next expected one) is filled from the log first,
- * so a stream never skips an event id.
+ * state. On a cluster (`log.fillsGaps`), a gap (an event past the next expected one) is filled
+ * from the log first, so a stream never skips an event id.
+ *
+ * When the hub cuts the subscription off for falling behind (event-hub.ts), the stream does not
+ * end: it reads what it missed from the durable log a page at a time, then listens again. Ending
+ * it would send the client back to re-attach, which over gRPC (no cursor, A2A 1.0 §10) means the
+ * whole Task again; a reader slower than its agent would never get to the end of a large artifact
+ * (issue 27). A new subscription is opened before the log is read, so no event falls between.
  */
 export async function* liveEvents(
   subscription: HubSubscription,
   after: number,
   version: ProtocolVersion,
+  log: StreamLog,
   signal?: AbortSignal,
-  fill?: GapFill,
 ): AsyncGenerator<StreamItem> {
   let last = after;
+  let current = subscription;
   // A client that goes away must not leave its subscription parked until the next event.
-  const onAbort = (): void => subscription.close();
+  const onAbort = (): void => current.close();
   signal?.addEventListener('abort', onAbort, { once: true });
-  if (signal?.aborted === true) subscription.close();
+  if (signal?.aborted === true) current.close();
   try {
-    for await (const record of subscription) {
-      if (record.seq <= last) continue;
-      if (fill !== undefined && record.seq > last + 1) {
-        for (const missed of await fill(last)) {
-          if (missed.seq <= last || missed.seq >= record.seq) continue;
-          last = missed.seq;
-          yield { id: String(missed.seq), event: missed.event };
-          const state = stateOf(missed.event);
-          if (state !== undefined && closesStream(state, version)) return;
+    for (;;) {
+      for await (const record of current) {
+        if (record.seq <= last) continue;
+        if (log.fillsGaps && record.seq > last + 1) {
+          for await (const missed of logRecords(log, last, record.seq, signal)) {
+            last = missed.seq;
+            yield itemOf(missed);
+            if (closes(missed, version)) return;
+          }
         }
+        last = record.seq;
+        yield itemOf(record);
+        if (closes(record, version)) return;
       }
-      last = record.seq;
-      yield { id: String(record.seq), event: record.event };
-      const state = stateOf(record.event);
-      if (state !== undefined && closesStream(state, version)) return;
+      if (!current.overflowed || signal?.aborted === true) return;
+      current = log.subscribe();
+      for await (const missed of logRecords(log, last, undefined, signal)) {
+        last = missed.seq;
+        yield itemOf(missed);
+        if (closes(missed, version)) return;
+      }
+      // A cluster's follower continues after what was read (decision 0111).
+      current.seen?.(last);
     }
   } finally {
     signal?.removeEventListener('abort', onAbort);
-    subscription.close();
+    current.close();
   }
 }
 
 /**
- * Replays the durable log after `lastEventId`, then continues live. The subscription must be
- * opened before the log is read, so no event falls between the two.
+ * Replays the durable log after `lastEventId` a page at a time, then continues live. The
+ * subscription must be opened before the log is read, so no event falls between the two.
  */
 export async function* resumeEvents(
-  store: TaskStore,
-  taskId: string,
-  scope: TaskScope,
+  log: StreamLog,
   lastEventId: number,
   subscription: HubSubscription,
   version: ProtocolVersion,
   signal?: AbortSignal,
-  fill?: GapFill,
 ): AsyncGenerator<StreamItem> {
   let last = lastEventId;
-  let records: TaskEventRecord[];
+  // Closed however the stream ends, a consumer that stops during the replay included; liveEvents
+  // closes it too (closing twice is harmless).
   try {
-    records = await store.readEvents(taskId, lastEventId, scope);
-  } catch (error) {
-    subscription.close();
-    throw error;
-  }
-  // A cluster's follower continues after what was read (decision 0111).
-  subscription.seen?.(records.at(-1)?.seq ?? lastEventId);
-  for (const record of records) {
-    last = record.seq;
-    yield { id: String(record.seq), event: record.event };
-    const state = stateOf(record.event);
-    if (state !== undefined && closesStream(state, version)) {
-      subscription.close();
-      return;
+    for await (const record of logRecords(log, lastEventId, undefined, signal)) {
+      last = record.seq;
+      yield itemOf(record);
+      if (closes(record, version)) return;
     }
+    // A cluster's follower continues after what was read (decision 0111).
+    subscription.seen?.(last);
+    yield* liveEvents(subscription, last, version, log, signal);
+  } finally {
+    subscription.close();
   }
-  yield* liveEvents(subscription, last, version, signal, fill);
 }
 
 /** The sequence number in a `Last-Event-ID` header (A2A 1.0 §3.1.6). */

@@ -140,16 +140,17 @@ export class MemoryTaskStore implements TaskStore {
     return Promise.resolve({ tenant, owner, version, state });
   }
 
-  readEvents(taskId: string, afterSeq: number, scope: TaskScope): Promise<TaskEventRecord[]> {
+  readEvents(taskId: string, afterSeq: number, scope: TaskScope, limit?: number): Promise<TaskEventRecord[]> {
     const entry = this.tasks.get(taskId);
     if (entry === undefined || !visibleIn(entry, scope)) return Promise.resolve([]);
     const from = Math.max(0, Math.floor(afterSeq));
+    const to = limit === undefined ? undefined : from + Math.max(0, Math.floor(limit));
     try {
       // A copy: the log keeps growing, and the caller must not see (or cause) later changes. A
       // frozen log is parsed afresh, so it is a copy already.
       const { events } = entry;
       return Promise.resolve(
-        events !== undefined ? events.slice(from) : this.frozenEvents(entry).slice(from),
+        events !== undefined ? events.slice(from, to) : this.frozenEvents(entry).slice(from, to),
       );
     } catch (error) {
       return Promise.reject(error);

@@ -293,7 +293,12 @@ export class PostgresTaskStore implements TaskStore {
     return row;
   }
 
-  async readEvents(taskId: string, afterSeq: number, scope: TaskScope): Promise<TaskEventRecord[]> {
+  async readEvents(
+    taskId: string,
+    afterSeq: number,
+    scope: TaskScope,
+    limit?: number,
+  ): Promise<TaskEventRecord[]> {
     if (hasNul(taskId, scope.tenant, scope.owner)) return [];
     // As the memory store reads it: whole numbers, NaN as 0; past the integer column, nothing.
     const after = Number.isNaN(afterSeq) ? 0 : Math.max(0, Math.floor(afterSeq));
@@ -303,8 +308,15 @@ export class PostgresTaskStore implements TaskStore {
         name: 'concord-read-events',
         text: `SELECT e.seq, e.event FROM tasks t JOIN task_events e ON e.task_id = t.id
                 WHERE t.id = $1 AND e.seq > $2 AND t.tenant = $3 AND (t.owner = '' OR t.owner = $4)
-                ORDER BY e.seq`,
-        values: [taskId, after, scope.tenant, scope.owner],
+                ORDER BY e.seq LIMIT $5`,
+        // LIMIT NULL is no limit.
+        values: [
+          taskId,
+          after,
+          scope.tenant,
+          scope.owner,
+          limit === undefined ? null : Math.max(0, Math.floor(limit)),
+        ],
       },
       CLOSED,
     );

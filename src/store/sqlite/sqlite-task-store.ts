@@ -193,10 +193,16 @@ export class SqliteTaskStore implements TaskStore {
     return this.attempt(() => (this.sql.selectParts.get(taskId)?.history_rows ?? null) !== null);
   }
 
-  readEvents(taskId: string, afterSeq: number, scope: TaskScope): Promise<TaskEventRecord[]> {
-    return this.attempt(() =>
-      decodeEventRows(this.sql.selectEvents.all(taskId, afterSeq, scope.tenant, scope.owner), afterSeq),
-    );
+  readEvents(taskId: string, afterSeq: number, scope: TaskScope, limit?: number): Promise<TaskEventRecord[]> {
+    return this.attempt(() => {
+      const rows = limit === undefined ? -1 : Math.max(0, Math.floor(limit));
+      const records = decodeEventRows(
+        this.sql.selectEvents.all(taskId, afterSeq, scope.tenant, scope.owner, rows),
+        afterSeq,
+      );
+      // A row is a commit's events, so the rows read may hold more than the page asked for.
+      return rows >= 0 && records.length > rows ? records.slice(0, rows) : records;
+    });
   }
 
   list(query: TaskQuery): Promise<TaskPage> {

@@ -72,10 +72,11 @@ export interface Statements {
   insertKey: Database.Statement<[tenant: string, owner: string, key: string, taskId: string]>;
   /**
    * Rows holding events after a sequence number, only if the task is visible (tenant, owner '' or
-   * this one).
+   * this one); at most `rows` of them (-1: all). A row holds at least one event, so `rows` rows
+   * hold at least as many events as a page of that many needs.
    */
   selectEvents: Database.Statement<
-    [taskId: string, afterSeq: number, tenant: string, owner: string],
+    [taskId: string, afterSeq: number, tenant: string, owner: string, rows: number],
     EventRow
   >;
 }
@@ -108,7 +109,7 @@ export function prepareStatements(db: Database.Database): Statements {
       `SELECT e.last_seq AS last_seq, e.events AS events
          FROM tasks t JOIN task_events e ON e.task_id = t.id
         WHERE t.id = ? AND e.last_seq > ? AND t.tenant = ? AND (t.owner = '' OR t.owner = ?)
-        ORDER BY e.last_seq`,
+        ORDER BY e.last_seq LIMIT ?`,
     ),
   };
 }

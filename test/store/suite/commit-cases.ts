@@ -47,6 +47,24 @@ export function describeCommitCases(ctx: SuiteContext): void {
       expect(await ctx.store.readEvents('missing', 0, ANON)).toEqual([]);
     });
 
+    it('reads a page of at most `limit` events, also inside one commit', async () => {
+      const t = await ctx.create('t1');
+      const events = [1, 2, 3, 4].map((n) =>
+        statusEvent(makeTask('t1', { state: 'TASK_STATE_WORKING', timestamp: `2025-01-01T00:00:0${n}Z` })),
+      );
+      await ctx.store.commit({ ...ANON, task: t, expectedVersion: 1, events });
+      const seqs = async (after: number, limit: number) =>
+        (await ctx.store.readEvents('t1', after, ANON, limit)).map((r) => r.seq);
+      // Seqs 2-5 were one commit: a page may start and end inside it.
+      expect(await seqs(0, 2)).toEqual([1, 2]);
+      expect(await seqs(2, 2)).toEqual([3, 4]);
+      expect(await seqs(3, 1)).toEqual([4]);
+      expect(await seqs(4, 10)).toEqual([5]);
+      expect(await seqs(5, 10)).toEqual([]);
+      expect(await seqs(0, 0)).toEqual([]);
+      expect((await ctx.store.readEvents('t1', 2, ANON, 2)).map((r) => r.event)).toEqual(events.slice(1, 3));
+    });
+
     it('applies commits queued together for the same task in order', async () => {
       const t = makeTask('t1');
       const w = makeTask('t1', { state: 'TASK_STATE_WORKING' });
