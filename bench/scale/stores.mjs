@@ -13,14 +13,16 @@
 //
 // Sizes (comma-separated task counts): SCALE_TASKS (short default 10000,100000; SCALE_FULL=1
 // 10000,1000000,10000000), SCALE_POSTGRES_TASKS for PostgreSQL alone (full default stops at
-// 3,000,000: its fill runs at about a third of SQLite's rate on 2 cores). SCALE_PROBES requests per
+// 1,000,000 so the full run fits an hour on 2 cores, where PostgreSQL fills about 2,500 tasks/s;
+// its 10 million point is a run of its own, decision 0171). SCALE_PROBES requests per
 // latency (default 200; full 1000), SCALE_SEND_SECONDS (default 3; full 5). PostgreSQL runs when
 // SCALE_POSTGRES_URL or BENCH_POSTGRES_URL names a database, in a schema of its own that is dropped
 // afterwards; the SQLite file lives in SCALE_DATA_DIR (default bench/.tmp/scale/stores-data) and
 // is removed afterwards. A size whose fill would leave less than 5 GB of free disk is skipped, and
 // the report says so. SCALE_STORES (default sqlite,postgres) picks which stores run; a store left
-// out is reported from its last run's rows (bench/.tmp/scale/stores-<store>.rows.json), so the two
-// long fills of a full run can run one after the other as separate processes.
+// out is reported from its last run's rows (bench/.tmp/scale/stores-<store>.rows.json, or else
+// the rows SCALE_RECORD=1 kept beside the plots in docs/images/scale/), so the two long fills can
+// run one after the other as separate processes.
 // SCALE_QUIET_FILE names a file that exists while a size is measured (created SCALE_QUIET_SETTLE_S
 // seconds, default 30, before the first request): other work sharing the machine during a long
 // fill can wait while it exists, so only the fills run beside it.
@@ -51,9 +53,7 @@ const sizesOf = (text) =>
     .sort((a, b) => a - b);
 const SIZES = sizesOf(process.env.SCALE_TASKS ?? (full ? '10000,1000000,10000000' : '10000,100000'));
 const PG_SIZES = sizesOf(
-  process.env.SCALE_POSTGRES_TASKS ??
-    process.env.SCALE_TASKS ??
-    (full ? '10000,1000000,3000000' : '10000,100000'),
+  process.env.SCALE_POSTGRES_TASKS ?? process.env.SCALE_TASKS ?? (full ? '10000,1000000' : '10000,100000'),
 );
 const PROBES = Number(process.env.SCALE_PROBES ?? (full ? 1000 : 200));
 const SEND_SECONDS = Number(process.env.SCALE_SEND_SECONDS ?? (full ? 5 : 3));
@@ -356,15 +356,20 @@ const setup = [
 ];
 const STORES = (process.env.SCALE_STORES ?? 'sqlite,postgres').split(',').map((s) => s.trim());
 const rowsFile = (kind) => join(here, '..', '.tmp', 'scale', `stores-${kind}.rows.json`);
+// The rows behind the plots in docs/ (SCALE_RECORD=1 writes them beside the plots), so a store
+// left out of a run on a fresh checkout still has its recorded curve.
+const recordedRowsFile = (kind) =>
+  join(here, '..', '..', 'docs', 'images', 'scale', `stores-${kind}.rows.json`);
 const results = {};
 for (const [kind, sizes] of [
   ['sqlite', SIZES],
   ['postgres', PG_SIZES],
 ]) {
   if (!STORES.includes(kind)) {
-    // Left out of this run: its last run's rows, when there are any, still make its curve.
-    if (existsSync(rowsFile(kind))) {
-      const earlier = JSON.parse(readFileSync(rowsFile(kind), 'utf8'));
+    // Left out of this run: its last run's rows, or else the recorded ones, still make its curve.
+    const file = [rowsFile(kind), recordedRowsFile(kind)].find((f) => existsSync(f));
+    if (file !== undefined) {
+      const earlier = JSON.parse(readFileSync(file, 'utf8'));
       results[kind] = earlier.result;
       setup.push(`${NAMES[kind]}: rows of an earlier run (${earlier.at}), not measured in this one`);
     }
@@ -378,7 +383,12 @@ for (const [kind, sizes] of [
   }
   results[kind] = await runStore(kind, sizes);
   mkdirSync(dirname(rowsFile(kind)), { recursive: true });
-  writeFileSync(rowsFile(kind), JSON.stringify({ at: new Date().toISOString(), result: results[kind] }));
+  const rows = JSON.stringify({ at: new Date().toISOString(), result: results[kind] });
+  writeFileSync(rowsFile(kind), rows);
+  if (process.env.SCALE_RECORD === '1') {
+    mkdirSync(dirname(recordedRowsFile(kind)), { recursive: true });
+    writeFileSync(recordedRowsFile(kind), rows);
+  }
   if (results[kind].skipped) setup.push(`${NAMES[kind]}: ${results[kind].skipped}`);
 }
 
