@@ -137,6 +137,8 @@ export interface FailureContext {
   credentials?: boolean;
   /** A hint to use when the failure itself suggests none. */
   hint?: string;
+  /** A hint for an A2A error the agent reported (a rejected `--task-id`: SPEC §6.2). */
+  protocolHint?: string;
 }
 
 // The client's SSRF message tells library users about options; the CLI's users have a flag.
@@ -174,6 +176,7 @@ function agentError(error: A2AClientError, context: FailureContext): DescribedFa
   const auth = AUTH_TYPES.has(error.type);
   let hint: string | null = context.hint ?? null;
   if (auth && hint === null) hint = credentialsHint(context.credentials === true);
+  hint ??= context.protocolHint ?? null;
   const message = error.reason === undefined ? error.message : `${error.message} (${error.reason})`;
   return failure(
     error.type,
@@ -192,13 +195,32 @@ export function credentialsHint(given: boolean): string {
     : 'pass credentials the agent card asks for: --bearer <token> or --api-key <key> (or set A2ACLI_BEARER / A2ACLI_API_KEY)';
 }
 
+/** OpenSSL's and node's codes for a certificate the client did not accept. */
+const CERTIFICATE_CODES =
+  /^(?:ERR_TLS_CERT_ALTNAME_INVALID|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(?:_LOCALLY)?|CERT_HAS_EXPIRED|CERT_NOT_YET_VALID|CERT_UNTRUSTED|CERT_REVOKED)$/;
+
+const CERTIFICATE_HINT =
+  "the agent's TLS certificate was not accepted; for a development agent with a self-signed certificate, --insecure skips the check (never with real credentials)";
+
+/** True when the connection failed because the agent's certificate did not verify. */
+function certificateRefused(error: A2ALocalError): boolean {
+  const code = (error.cause as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === 'string' && CERTIFICATE_CODES.test(code);
+}
+
 function localError(error: A2ALocalError, context: FailureContext, resolving: boolean): DescribedFailure {
   const status = error.httpStatus ?? null;
   let message = error.message.replace(MAX_RESPONSE_HINT, '');
   const hint = context.hint ?? null;
   switch (error.kind) {
     case 'NETWORK':
-      return failure(A2ACLI_ERR.UNREACHABLE, message, EXIT.UNREACHABLE, hint, null);
+      return failure(
+        A2ACLI_ERR.UNREACHABLE,
+        message,
+        EXIT.UNREACHABLE,
+        hint ?? (certificateRefused(error) ? CERTIFICATE_HINT : null),
+        null,
+      );
     case 'TIMEOUT':
       return failure(
         CONCORD_ERR.REQUEST_TIMEOUT,

@@ -86,6 +86,7 @@ function pipelineFor(
       ? {}
       : { streamIdleTimeoutMs: options.streamIdleTimeoutMs }),
     ...(options.maxResponseBytes === undefined ? {} : { maxResponseBytes: options.maxResponseBytes }),
+    ...(options.insecureTls === true ? { insecureTls: true } : {}),
   });
 }
 

@@ -46,6 +46,13 @@ export interface A2AClientCommonOptions extends NetworkPolicy {
    * Events of an HTTP stream are read as they arrive and are not bounded by it.
    */
   maxResponseBytes?: number;
+  /**
+   * Do not verify agents' TLS certificates (HTTPS, and gRPC over TLS without `grpc.credentials`):
+   * anyone on the path can then read and change the traffic, credentials included. For
+   * development against self-signed certificates only; off by default, and never turned on by
+   * anything else (`concord --insecure` sets it for one command; decision 0169).
+   */
+  insecureTls?: boolean;
   /** Credentials; the ones matching the card's security requirements are presented. */
   auth?: Credential | readonly Credential[];
   /** Before/after hooks on every request. */

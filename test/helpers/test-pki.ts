@@ -8,6 +8,9 @@
  *        │                               └─ noSignLeaf       keyUsage keyAgreement only
  *        └─ notCa (CA:FALSE) ── underNotCa                   an issuer that is no CA
  *   otherRoot ── strangerLeaf                                a chain to a root nobody configured
+ *
+ * and `serverLeaf` under the intermediate: a TLS server certificate for 127.0.0.1 and localhost,
+ * which no client trusts unless told to (the CLI's --insecure tests).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -35,6 +38,8 @@ export interface TestPki {
   notCa: Issued;
   underNotCa: Issued;
   strangerLeaf: Issued;
+  /** A TLS server certificate for 127.0.0.1 and localhost, under `intermediate`. */
+  serverLeaf: Issued;
   x5c(...chain: Issued[]): string[];
   /** Removes the temporary folder. */
   dispose(): void;
@@ -59,6 +64,11 @@ keyUsage=critical,digitalSignature
 [nosign]
 basicConstraints=critical,CA:FALSE
 keyUsage=critical,keyAgreement
+[server]
+basicConstraints=critical,CA:FALSE
+keyUsage=critical,digitalSignature
+extendedKeyUsage=serverAuth
+subjectAltName=IP:127.0.0.1,DNS:localhost
 `;
 
 /** Makes the hierarchy; throws when `openssl` is missing (the tests need it, as CI has it). */
@@ -202,6 +212,7 @@ export function makeTestPki(): TestPki {
     notCa: issue('not-ca', '/CN=Not A CA', 'root', 'notca'),
     underNotCa: issue('under-not-ca', '/CN=under.concord.test', 'not-ca', 'leaf'),
     strangerLeaf: issue('stranger-leaf', '/CN=stranger.example', 'other-root', 'leaf'),
+    serverLeaf: issue('server-leaf', '/CN=localhost', 'intermediate', 'server'),
     x5c: (...chain) => chain.map((c) => c.der64),
     dispose: () => rmSync(dir, { recursive: true, force: true }),
   };

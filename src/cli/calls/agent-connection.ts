@@ -23,6 +23,8 @@ import {
   connectClient,
   credentialsOf,
   networkPolicyFor,
+  preferenceOf,
+  warnInsecure,
   withSpecCredentials,
   type CallFlags,
 } from './call-flags.js';
@@ -95,8 +97,10 @@ export async function openAgent(
   io: CliIo,
 ): Promise<A2AClient> {
   const flags = withSpecCredentials(given);
-  const hasCredentials = credentialsOf(flags).length > 0;
-  context.facts.credentials = hasCredentials;
+  warnInsecure(flags, io);
+  const credentials = credentialsOf(flags);
+  // While the card is resolved (an AI Catalog fetch presents every credential given).
+  context.facts.credentials = credentials.length > 0;
   let client: A2AClient;
   if (ref.kind === 'file') {
     if (flags.agent !== undefined)
@@ -118,6 +122,7 @@ export async function openAgent(
       throw new CardResolutionError(error);
     }
   }
+  const hasCredentials = credentials.length > 0;
   if (!hasCredentials) {
     const needed = requiredSchemes(client.card);
     if (needed !== undefined) {
@@ -130,7 +135,18 @@ export async function openAgent(
       );
     }
   }
+  if (flags.debug === true) debugInterface(client, flags, io);
   return client;
+}
+
+/** The `--debug` line of the interface negotiated from the card (SPEC §5.2). */
+function debugInterface(client: A2AClient, flags: CallFlags, io: CliIo): void {
+  const t = client.transport;
+  const prefer = preferenceOf(flags);
+  const order = prefer.bindings === undefined ? "the card's order" : prefer.bindings.join(', ');
+  io.err(
+    `debug: interface ${t.protocolBinding} ${t.protocolVersion} ${t.url}, chosen from the card's ${client.card.supportedInterfaces.length} (bindings: ${order}; A2A ${prefer.versions?.join(', ') ?? '1.0'})`,
+  );
 }
 
 /** The network policy for a reference (what `card get` fetches through). */

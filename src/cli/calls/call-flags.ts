@@ -14,6 +14,7 @@ import {
   bearer,
   headersInterceptor,
   type A2AClientCommonOptions,
+  type ClientInterceptor,
   type ClientBinding,
   type Credential,
   type NetworkPolicy,
@@ -23,6 +24,8 @@ import type { CliIo } from '../cli-io.js';
 import { redacting, registerSecret } from '../redaction.js';
 import { UsageError } from '../exit-codes.js';
 import { OAUTH_FLAGS_USAGE, oauthCredentialsOf } from '../auth/oauth-credentials.js';
+import { INSECURE_WARNING, warnedOnInsecure, wireDebug } from './wire-debug.js';
+import { setVerbose } from './task-text.js';
 
 /** parseArgs definitions of the shared options. */
 export const CALL_OPTIONS = {
@@ -43,6 +46,9 @@ export const CALL_OPTIONS = {
   'max-response-bytes': { type: 'string' },
   'svc-param': { type: 'string', multiple: true },
   agent: { type: 'string' },
+  insecure: { type: 'boolean', default: false },
+  verbose: { type: 'boolean', default: false },
+  debug: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -57,6 +63,11 @@ export const CALL_OPTIONS_USAGE = `Agent and output (every calling command):
                           --stream, JSON Lines). --json is -o json
   --agent <name>          the agent to call at an origin serving several: its id, name or
                           identifier in the origin's AI Catalog (see concord discover)
+  --verbose               text output in full: each part with its kind, media type and
+                          metadata, the message sent, the task's history (default: concise)
+  --debug                 how the command talks to the agent, on stderr: the interface chosen,
+                          each request and answer as on the wire, with timings (credentials
+                          are never printed)
 
 Connection options:
   --transport <binding>   jsonrpc, rest (http+json) or grpc; repeat it to rank several: the first
@@ -70,6 +81,8 @@ Connection options:
                           history: prefer the environment variables. Secrets are never printed
 ${OAUTH_FLAGS_USAGE}
   --allow-private         allow private and loopback targets beyond a loopback URL you typed
+  --insecure              do not verify the agent's TLS certificate (development only: a
+                          warning says so, and again when a credential is sent; default: verify)
   --timeout <duration>    give up waiting after this long: A2ACLI_ERR_TIMEOUT, exit 5 (5s,
                           500ms, 2m; a bare number is seconds; default: no limit)
   --request-timeout <duration>
@@ -98,6 +111,9 @@ export interface CallFlags {
   'max-response-bytes'?: string | undefined;
   'svc-param'?: string[] | undefined;
   agent?: string | undefined;
+  insecure?: boolean | undefined;
+  verbose?: boolean | undefined;
+  debug?: boolean | undefined;
 }
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1'];
@@ -309,8 +325,12 @@ export function maxResponseBytesOf(flags: CallFlags): number | undefined {
   return bytes;
 }
 
-/** Checks the shared flags without connecting (usage errors surface before any request). */
+/**
+ * Checks the shared flags without connecting (usage errors surface before any request), and sets
+ * the text output's detail level (`--verbose`).
+ */
 export function checkCallFlags(flags: CallFlags): void {
+  setVerbose(flags.verbose === true);
   preferenceOf(flags);
   serviceParamsOf(flags);
   timeoutOf(flags);
@@ -332,6 +352,30 @@ export function credentialsOf(flags: CallFlags): Credential[] {
 }
 
 /**
+ * How requests go out, for a client and for the card resolver alike: the service parameters
+ * (`headers`), the wire log of `--debug`, and `--insecure`'s unverified TLS.
+ */
+export function wireOptionsOf(
+  flags: CallFlags,
+  io: CliIo | undefined,
+  headers: Record<string, string> = {},
+): { interceptors?: ClientInterceptor[]; insecureTls?: boolean } {
+  const interceptors: ClientInterceptor[] = [];
+  if (Object.keys(headers).length > 0) interceptors.push(headersInterceptor(headers));
+  // Last, so the wire log shows the headers every other interceptor set.
+  if (flags.debug === true && io !== undefined) interceptors.push(wireDebug(io));
+  return {
+    ...(interceptors.length === 0 ? {} : { interceptors }),
+    ...(flags.insecure === true ? { insecureTls: true } : {}),
+  };
+}
+
+/** Says on stderr that `--insecure` is in force (SPEC §4.5: never silently). */
+export function warnInsecure(flags: CallFlags, io: CliIo): void {
+  if (flags.insecure === true) io.err(INSECURE_WARNING);
+}
+
+/**
  * The client options the flags give, for an agent behind `policy`: interface preference,
  * credentials, timeouts, and the explicit `A2A-Version: 0.3` of an opted-in 0.3 interface (the
  * client sends none for 0.3, which a server reads as 0.3; a2a-cli SPEC §11.2 asks for it spelled
@@ -344,13 +388,20 @@ export function clientOptionsOf(flags: CallFlags, policy: NetworkPolicy, io?: Cl
   const maxResponseBytes = maxResponseBytesOf(flags);
   const headers = serviceParamsOf(flags);
   if (prefer.versions?.[0] === '0.3') headers['a2a-version'] = '0.3';
+  const wire = wireOptionsOf(flags, io, headers);
+  const insecure = flags.insecure === true;
+  const warned = { done: false };
   return {
     ...policy,
+    ...wire,
     prefer,
-    // Whatever a credential puts in a request is redacted from every diagnostic from then on.
-    auth: credentialsOf(flags).map(redacting),
+    // Whatever a credential puts in a request is redacted from every diagnostic from then on;
+    // with --insecure, its first trip over an unverified connection is announced (SPEC §10.1).
+    auth: credentialsOf(flags).map((credential) => {
+      const redacted = redacting(credential);
+      return insecure && io !== undefined ? warnedOnInsecure(redacted, io, warned) : redacted;
+    }),
     timeoutMs,
-    ...(Object.keys(headers).length === 0 ? {} : { interceptors: [headersInterceptor(headers)] }),
     ...(maxResponseBytes === undefined ? {} : { maxResponseBytes }),
     // What the client read past in an off-spec answer goes to stderr (decision 0136).
     ...(io === undefined

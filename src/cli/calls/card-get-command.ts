@@ -26,6 +26,8 @@ import {
   preferenceOf,
   startTimeout,
   requestTimeoutOf,
+  warnInsecure,
+  wireOptionsOf,
   withSpecCredentials,
   type CallFlags,
 } from './call-flags.js';
@@ -82,6 +84,7 @@ export function cardGetCommand(args: string[], io: CliIo): Promise<number> {
     const json = outputOf(values) === 'json';
     startTimeout(values, context);
     const flags = withSpecCredentials(values);
+    warnInsecure(flags, io);
     const published = await publicCard(ref, flags, context, io);
     let card = published.card;
     let lintJson = published.json;
@@ -132,6 +135,7 @@ async function publicCard(
   try {
     const resolved = await resolveAgentCard(ref.url, {
       ...networkPolicyFor(ref.url, flags['allow-private'] === true),
+      ...wireOptionsOf(flags, io),
       protocolVersion: versions[0] ?? '1.0',
       signal: context.signal,
       ...(timeoutMs === undefined ? {} : { timeoutMs }),

@@ -25,7 +25,7 @@ import { buildMessage, PART_OPTIONS, partSpecs } from './message-input.js';
 import { pushConfigOf, requirePush } from './push-config-command.js';
 import { endsWait, outcomeWarning, TaskFold } from './task-outcome.js';
 import { pollTask, pollIntervalOf } from './task-wait.js';
-import { eventText, field, messageText, taskText, type Resume } from './task-text.js';
+import { eventText, field, isVerbose, messageText, sentText, taskText, type Resume } from './task-text.js';
 
 /** Usage text of `send`. */
 export const SEND_USAGE = `Usage: concord send -a <agent> [text...] [options]
@@ -174,9 +174,13 @@ export function sendCommand(args: string[], io: CliIo): Promise<number> {
       startTimeout(values, context);
       const client = await openAgent(ref, values, context, io);
       const resume: Resume = { agent: refArgument(ref) };
+      // SPEC §6.2: a rejected --task-id is the agent's protocol error; --debug shows the exchange.
+      if (message.taskId !== undefined)
+        context.facts.protocolHint = `the agent did not take the reply to task ${message.taskId}; re-run with --debug to see the protocol exchange`;
       try {
         if (push !== undefined) requirePush(client.card);
         if (!json) io.write(`${interfaceFields(client)}${stream ? '\n' : ''}`);
+        if (!json && isVerbose()) io.write(sentText(message));
         const fold = new TaskFold();
         const show = (event: StreamResponse): void => {
           fold.apply(event);

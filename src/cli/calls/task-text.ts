@@ -72,6 +72,52 @@ function base64Bytes(raw: string): number {
 }
 
 /**
+ * The detail level (SPEC §4.5, §5.2): concise by default; `--verbose` shows each part on its own
+ * with its kind, media type and metadata, an artifact's description and metadata, a task's
+ * history and metadata, and the message `send` sent. One command runs per process, so the flag
+ * is set once, before anything is written.
+ */
+let verbose = false;
+
+/** Sets the detail level from `--verbose`. */
+export function setVerbose(on: boolean): void {
+  verbose = on;
+}
+
+/** True under `--verbose`. */
+export function isVerbose(): boolean {
+  return verbose;
+}
+
+/** Metadata and extensions as bracketed lines of block content (`--verbose`), or nothing. */
+function extraLines(metadata: unknown, extensions?: readonly string[]): string {
+  let out = '';
+  if (metadata !== undefined && Object.keys(metadata as object).length > 0)
+    out += `[metadata ${JSON.stringify(metadata)}]\n`;
+  if (extensions !== undefined && extensions.length > 0) out += `[extensions ${extensions.join(', ')}]\n`;
+  return out;
+}
+
+/** A part under `--verbose`: a line naming its number, kind and media type, then its content. */
+function partDetail(part: Part, index: number): string {
+  const kind =
+    part.text !== undefined
+      ? 'text'
+      : part.data !== undefined
+        ? 'data'
+        : part.raw !== undefined || part.url !== undefined
+          ? 'file'
+          : 'empty';
+  const type = part.mediaType === undefined || part.mediaType === '' ? '' : `, ${part.mediaType}`;
+  return `[part ${index + 1}: ${kind}${type}]\n${partText(part)}${extraLines(part.metadata)}`;
+}
+
+/** A message's parts as block content: collapsed (concise), or one by one (`--verbose`). */
+export function partsText(parts: readonly Part[]): string {
+  return verbose ? parts.map(partDetail).join('') : parts.map(partText).join('');
+}
+
+/**
  * A part as block content, ending with a newline: text as it is, data as indented JSON, a file as
  * its name, media type and size (never its bytes; SPEC §8.2), anything else named, never dropped.
  */
@@ -88,7 +134,12 @@ export function partText(part: Part): string {
 /** An artifact as a block: `Artifact: <name> (<artifactId>)`, then its parts. */
 export function artifactBlock(artifact: Artifact): string {
   const name = artifact.name === undefined || artifact.name === '' ? '' : `${artifact.name} `;
-  return block('Artifact', `${name}(${artifact.artifactId})`, artifact.parts.map(partText).join(''));
+  const about =
+    verbose && artifact.description !== undefined && artifact.description !== ''
+      ? `[description ${artifact.description}]\n`
+      : '';
+  const extra = verbose ? extraLines(artifact.metadata, artifact.extensions) : '';
+  return block('Artifact', `${name}(${artifact.artifactId})`, about + partsText(artifact.parts) + extra);
 }
 
 /** The fields of a status: the state, when it changed, and its message on one line. */
@@ -125,15 +176,29 @@ export function taskText(task: Task, options: { history?: boolean; resume?: Resu
   let out = field('Task', task.id) + field('Context', task.contextId) + statusFields(task.status);
   out += resumeField(task, options.resume);
   for (const artifact of task.artifacts ?? []) out += artifactBlock(artifact);
-  if (options.history === true) {
+  // --verbose shows whatever history the agent sent; concise output only when asked (--history).
+  if (options.history === true || (verbose && (task.history ?? []).length > 0)) {
     const lines = (task.history ?? []).map((message) => {
       const who =
         message.role === 'ROLE_AGENT' ? 'agent' : message.role === 'ROLE_USER' ? 'user' : message.role;
+      if (verbose)
+        return `${who} (${message.messageId}):\n${partsText(message.parts)}${extraLines(message.metadata, message.extensions)}`.trimEnd();
       return `${who}: ${message.parts.map(partText).join('').trimEnd()}`;
     });
     out += block('History', `${lines.length} message(s)`, lines.join('\n'));
   }
+  if (verbose && task.metadata !== undefined && Object.keys(task.metadata).length > 0)
+    out += block('Metadata', 'task', JSON.stringify(task.metadata, null, 2));
   return out;
+}
+
+/** The message `send` sent, as a block (`--verbose`: what was exchanged, both ways). */
+export function sentText(message: Message): string {
+  return block(
+    'Sent',
+    `${message.messageId}, ${message.parts.length} part(s)`,
+    partsText(message.parts) + extraLines(message.metadata, message.extensions),
+  );
 }
 
 /** A direct reply (no task): its ids as fields, its parts as a block. */
@@ -141,7 +206,8 @@ export function messageText(message: Message): string {
   let out = field('Message', message.messageId) + field('Role', message.role);
   if (message.contextId !== undefined) out += field('Context', message.contextId);
   if (message.taskId !== undefined) out += field('Task', message.taskId);
-  return out + block('Content', `${message.parts.length} part(s)`, message.parts.map(partText).join(''));
+  const extra = verbose ? extraLines(message.metadata, message.extensions) : '';
+  return out + block('Content', `${message.parts.length} part(s)`, partsText(message.parts) + extra);
 }
 
 /**

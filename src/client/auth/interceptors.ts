@@ -41,10 +41,21 @@ export interface CallOutcome {
   error?: unknown;
 }
 
-/** A before/after pair; either half may be omitted. Errors thrown by them fail the call. */
+/**
+ * A before/after pair, and an observer of answer bodies; each may be omitted. Errors thrown by
+ * `before` and `after` fail the call.
+ */
 export interface ClientInterceptor {
   before?(call: OutgoingCall): void | Promise<void>;
   after?(call: OutgoingCall, outcome: CallOutcome): void | Promise<void>;
+  /**
+   * Sees the answer's body as the client reads it, after `after`: a unary answer whole, a
+   * stream's text as it arrives. gRPC carries protobuf, so there each message comes as its
+   * ProtoJSON, and `call.body` holds the request's ProtoJSON while an interceptor has `received`.
+   * For logging a wire exchange (`concord --debug`); the body is what the agent sent, credentials
+   * echoed in it included.
+   */
+  received?(call: OutgoingCall, body: string): void;
 }
 
 /** An interceptor that sets fixed headers on every request (e.g. `traceparent`, a user agent). */

@@ -20,6 +20,8 @@ import type { ClientInterceptor } from '../auth/interceptors.js';
 /** Options of `resolveAgentCard`. */
 export interface ResolveAgentCardOptions extends CardFetchOptions, NetworkPolicy {
   interceptors?: readonly ClientInterceptor[];
+  /** Do not verify the TLS certificate (development only; see `A2AClientCommonOptions.insecureTls`). */
+  insecureTls?: boolean | undefined;
   /**
    * Find the agent this names (identifier, id or name) in the origin's AI Catalog and resolve its
    * card, for an origin that serves several agents (decision 0167).
@@ -48,6 +50,7 @@ function pipelineFor(options: ResolveAgentCardOptions): HttpPipeline {
     interceptors: options.interceptors ?? [],
     credentials: () => [],
     timeoutMs: options.timeoutMs ?? 30_000,
+    ...(options.insecureTls === true ? { insecureTls: true } : {}),
   });
 }
 

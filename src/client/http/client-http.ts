@@ -25,6 +25,8 @@ export interface HttpPipelineOptions {
   streamIdleTimeoutMs?: number;
   /** Largest answer read into memory (HTTP body, gRPC message); default DEFAULT_MAX_RESPONSE_BYTES. */
   maxResponseBytes?: number;
+  /** TLS certificates are not verified (HTTPS and gRPC over TLS); default false. */
+  insecureTls?: boolean;
 }
 
 /** Default stream idle timeout: four of Concord's 15 s heartbeats (decision 0137). */
@@ -79,9 +81,10 @@ export interface ReadAnswer {
 
 /** Runs requests through interceptors, credentials, the guard and the deadline. */
 export class HttpPipeline {
-  private readonly pool = new ConnectionPool();
+  private readonly pool: ConnectionPool;
 
   constructor(private readonly options: HttpPipelineOptions) {
+    this.pool = new ConnectionPool(options.insecureTls === true);
     const max = options.maxResponseBytes;
     // gRPC channel options are 32-bit integers; a bound above 2 GiB would not be one anyway.
     if (max !== undefined && (!Number.isInteger(max) || max < 1 || max > MAX_INT32)) {
@@ -121,6 +124,7 @@ export class HttpPipeline {
         headers: answer.headers,
         durationMs: performance.now() - started,
       });
+      if (this.wantsBodies) answer.onBody = (text) => this.received(call, text);
       return { answer, deadline };
     } catch (error) {
       deadline.dispose();
@@ -231,6 +235,21 @@ export class HttpPipeline {
   /** The credentials selected from the card for A2A calls. */
   selectedCredentials(): readonly SelectedCredential[] {
     return this.options.credentials();
+  }
+
+  /** True when an interceptor observes answer bodies (`received`). */
+  get wantsBodies(): boolean {
+    return this.options.interceptors.some((interceptor) => interceptor.received !== undefined);
+  }
+
+  /** Hands a piece of an answer's body to the interceptors that observe bodies. */
+  received(call: OutgoingCall, body: string): void {
+    for (const interceptor of this.options.interceptors) interceptor.received?.(call, body);
+  }
+
+  /** True when TLS certificates are not verified (the client's `insecureTls`). */
+  get insecureTls(): boolean {
+    return this.options.insecureTls === true;
   }
 
   /** Runs the `after` interceptors with how a call ended. */

@@ -21,11 +21,21 @@ export class ConnectionPool {
   private secure: https.Agent | undefined;
   private closed = false;
 
+  /**
+   * `insecureTls`: HTTPS certificates are not verified, on pooled and unpooled connections alike
+   * (the client's `insecureTls`, off unless a caller turns it on).
+   */
+  constructor(readonly insecureTls = false) {}
+
   /** The agent for `url`'s scheme; `false` (one connection per request) once the pool is closed. */
   agentFor(url: URL): http.Agent | false {
     if (this.closed) return false;
     if (url.protocol === 'https:') {
-      return (this.secure ??= new https.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS }));
+      return (this.secure ??= new https.Agent({
+        keepAlive: true,
+        timeout: IDLE_SOCKET_MS,
+        ...(this.insecureTls ? { rejectUnauthorized: false } : {}),
+      }));
     }
     return (this.plain ??= new http.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS }));
   }

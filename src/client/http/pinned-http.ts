@@ -38,6 +38,9 @@ export class HttpAnswer {
   /** Response headers, lower-case names, repeated values joined with ", ". */
   readonly headers: Record<string, string> = {};
 
+  /** Sees the body as it is read: whole from `text`, chunk by chunk from `chunks` (interceptors' `received`). */
+  onBody: ((text: string) => void) | undefined;
+
   constructor(
     readonly url: URL,
     private readonly response: IncomingMessage,
@@ -81,7 +84,9 @@ export class HttpAnswer {
     } catch (error) {
       throw this.failure(error);
     }
-    return Buffer.concat(parts).toString('utf8');
+    const text = Buffer.concat(parts).toString('utf8');
+    this.onBody?.(text);
+    return text;
   }
 
   /**
@@ -109,6 +114,7 @@ export class HttpAnswer {
         // Only the server's silence counts: the clock stops while the caller handles the chunk
         // (a cleared timer cannot be refreshed, so each wait gets a new one).
         clearTimeout(idle);
+        this.onBody?.(chunk);
         yield chunk;
         arm();
       }
@@ -187,7 +193,7 @@ export async function sendHttp(
   for (;;) {
     if (deadline.aborted) throw deadline.error(what);
     try {
-      return await exchange(spec, target, deadline, pool?.agentFor(spec.url) ?? false);
+      return await exchange(spec, target, deadline, pool?.agentFor(spec.url) ?? false, pool?.insecureTls);
     } catch (error) {
       // Each stale socket is destroyed by its failure, so this ends at a fresh connection.
       if (!(error instanceof StaleSocket)) throw error;
@@ -201,6 +207,7 @@ function exchange(
   target: ResolvedAddress,
   deadline: Deadline,
   agent: http.Agent | false,
+  insecureTls = false,
 ): Promise<HttpAnswer> {
   const what = `${spec.method} ${spec.url.href}`;
   const transport = spec.url.protocol === 'https:' ? https : http;
@@ -216,6 +223,8 @@ function exchange(
       // Only a new socket looks the host up; it gets the checked address (the file comment).
       lookup: pinnedLookup(target),
       agent,
+      // Also on a request without the pool's agent (one made after the client closed).
+      ...(insecureTls && transport === https ? { rejectUnauthorized: false } : {}),
     });
     const onAbort = (): void => {
       request.destroy(deadline.error(what));

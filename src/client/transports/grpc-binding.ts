@@ -80,7 +80,7 @@ export class GrpcTransport {
   ): Promise<OperationTypes[Op][1]> {
     const method = this.methodOf(operation);
     const deadline = new Deadline(control.signal, control.timeoutMs ?? this.http.timeoutMs);
-    const call = this.outgoing(operation, method, control);
+    const call = this.outgoing(operation, method, control, request);
     const started = performance.now();
     let answer: { value: Buffer; metadata: Metadata | undefined };
     try {
@@ -111,7 +111,9 @@ export class GrpcTransport {
       headers: headersOf(answer.metadata),
       durationMs: performance.now() - started,
     });
-    return this.decoded(method, answer.value) as OperationTypes[Op][1];
+    const result = this.decoded(method, answer.value);
+    this.observe(call, method, result);
+    return result as OperationTypes[Op][1];
   }
 
   /**
@@ -126,7 +128,7 @@ export class GrpcTransport {
   ): AsyncGenerator<StreamedEvent> {
     const method = this.methodOf(operation);
     const deadline = new Deadline(control.signal, control.timeoutMs ?? this.http.timeoutMs);
-    const call = this.outgoing(operation, method, control);
+    const call = this.outgoing(operation, method, control, request);
     const started = performance.now();
     let failure: Error | undefined;
     let headers: Record<string, string> | undefined;
@@ -152,7 +154,9 @@ export class GrpcTransport {
       deadline.signal.addEventListener('abort', () => live.cancel(), { once: true });
       for await (const chunk of live as AsyncIterable<Buffer>) {
         deadline.stopTimer();
-        yield { event: this.decoded(method, chunk) as StreamResponse };
+        const event = this.decoded(method, chunk) as StreamResponse;
+        this.observe(call, method, event);
+        yield { event };
       }
     } catch (error) {
       failure = this.failure(error, deadline, method);
@@ -207,10 +211,16 @@ export class GrpcTransport {
     return method;
   }
 
+  /** An answer message, as ProtoJSON, to the interceptors that observe bodies. */
+  private observe(call: OutgoingCall, method: GrpcMethod, result: unknown): void {
+    if (this.http.wantsBodies) this.http.received(call, JSON.stringify(method.encodeResult(result)));
+  }
+
   private outgoing(
     purpose: UnaryOperationName | StreamingOperationName,
     method: GrpcMethod,
     control: CallControl,
+    request: unknown,
   ): OutgoingCall {
     const headers: Record<string, string> = {};
     // A2A 1.0 §3.6: a 1.0 client sends its version on every request; 0.3 sends none.
@@ -220,7 +230,10 @@ export class GrpcTransport {
       method: 'POST',
       url: new URL(method.path.slice(1), this.target.url),
       headers,
-      body: undefined,
+      // The request's ProtoJSON, only for an interceptor that logs bodies (the wire is protobuf).
+      body: this.http.wantsBodies
+        ? JSON.stringify(method.encodeRequest(this.withTenant(request)))
+        : undefined,
       attempt: control.attempt ?? 1,
     };
   }
@@ -244,7 +257,15 @@ export class GrpcTransport {
       const authority = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
       const credentials =
         (this.options.credentials as ChannelCredentials | undefined) ??
-        (tls ? channelCredentials.createSsl() : channelCredentials.createInsecure());
+        (tls
+          ? // The client's insecureTls: the certificate is not checked (development only).
+            channelCredentials.createSsl(
+              null,
+              null,
+              null,
+              this.http.insecureTls ? { rejectUnauthorized: false } : {},
+            )
+          : channelCredentials.createInsecure());
       const Ctor = makeGenericClientConstructor({}, this.service.name);
       client = new Ctor(address, credentials, {
         // Dial the checked address, but speak to (and verify the certificate of) the name.

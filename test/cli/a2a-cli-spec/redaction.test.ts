@@ -99,10 +99,18 @@ describe('redaction', () => {
     ]);
     expect(run.code).toBe(3);
     expectClean(run.stdout + run.stderr);
-    // There is no verbosity or debug flag that would print more: both are unknown options.
-    for (const flag of ['--debug', '--verbose']) {
-      const more = await concord(['task', 'get', 't1', '-a', 'localhost:9', flag]);
-      expect(more.code).toBe(2);
-    }
+    // The flags that print more print it through the same redaction: nothing turns it off.
+    const more = await concord([
+      'task',
+      'get',
+      't1',
+      '-a',
+      `http://me:pw-s3cret-value@127.0.0.1:${port}/`,
+      '--debug',
+      '--verbose',
+    ]);
+    expect(more.code).toBe(3);
+    expect(more.stderr).toMatch(/^debug: > GET http:\/\/me:\[REDACTED\]@127\.0\.0\.1/m);
+    expectClean(more.stdout + more.stderr);
   });
 });

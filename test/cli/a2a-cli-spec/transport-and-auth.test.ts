@@ -204,27 +204,6 @@ describe('credentials', () => {
     expect(help).toMatch(/--svc-param <k:v> +an A2A service parameter/);
   });
 
-  it('A2ACLI_AUTH_003: certificate verification cannot be turned off, so no credential is ever sent without it', async () => {
-    for (const command of [
-      ['send', 'hi'],
-      ['task', 'get', 't1'],
-      ['card', 'get'],
-    ]) {
-      const run = await concord([
-        ...command,
-        '-a',
-        'https://agent.example.com/',
-        '--bearer',
-        'tok-1',
-        '--insecure',
-      ]);
-      expect(run.code, command.join(' ')).toBe(2);
-      expect(run.stderr).toContain("Unknown option '--insecure'");
-    }
-    const help = (await concord(['send', '--help'])).stdout;
-    expect(help).not.toContain('insecure');
-  });
-
   it('A2ACLI_AUTH_002: every credential flag has its environment variable; the flag wins; the docs warn of ps and shell history', async () => {
     expect((await concord(['send', '-a', bearerAgent.url, 'hi'], { A2ACLI_BEARER: 'tok-1' })).code).toBe(0);
     expect((await concord(['send', '-a', keyAgent.url, 'hi'], { A2ACLI_API_KEY: 'key-1' })).code).toBe(0);

@@ -1,0 +1,198 @@
+/**
+ * The defaults of a2a-cli SPEC v0.2 §4.5 that other files do not already show, through the real
+ * `concord` binary (A2ACLI_DEFAULT_001): the detail level (concise, `--verbose` in full) and
+ * transport security (TLS verification on, `--insecure` off with a warning), and §10.1's warning
+ * when a credential goes out without verification (A2ACLI_AUTH_003). The agent sits behind a TLS
+ * front whose certificate chains to a root made by `openssl` at test time that nothing trusts
+ * (helpers/test-pki.ts), over HTTP and gRPC.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer, type Server } from 'node:tls';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EchoServer } from '../../helpers/echo-server.js';
+import { makeTestPki, type TestPki } from '../../helpers/test-pki.js';
+import { concord } from '../cli-process.js';
+import { SPEC_CARD, startSpecAgent } from './spec-fixtures.js';
+
+/** A TLS front on loopback for a plaintext port: HTTP/1.1, or h2 for gRPC (ALPN). */
+interface TlsFront {
+  port: number;
+  close(): Promise<void>;
+}
+
+async function tlsFront(pki: TestPki, backPort: number): Promise<TlsFront> {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer(
+    {
+      key: pki.serverLeaf.keyPem,
+      cert: pki.serverLeaf.pem + pki.intermediate.pem,
+      ALPNProtocols: ['h2', 'http/1.1'],
+    },
+    (socket) => {
+      const back = connect(backPort, '127.0.0.1');
+      sockets.add(socket).add(back);
+      socket.pipe(back).pipe(socket);
+      socket.on('error', () => back.destroy());
+      back.on('error', () => socket.destroy());
+    },
+  );
+  // A client that refuses the certificate ends the handshake; that is the expected outcome.
+  server.on('tlsClientError', () => undefined);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const BEARER_CARD = {
+  ...SPEC_CARD,
+  securitySchemes: { jwt: { httpAuthSecurityScheme: { scheme: 'Bearer' } } },
+  securityRequirements: [{ schemes: { jwt: { list: [] } } }],
+};
+
+describe('transport security (TLS)', () => {
+  let pki: TestPki;
+  let agent: EchoServer;
+  let front: TlsFront;
+  let grpcFront: TlsFront;
+  let dir: string;
+  let cardFile: string;
+  /** Requests the agent authenticated: none arrive while the certificate is refused. */
+  let seen = 0;
+
+  beforeAll(async () => {
+    pki = makeTestPki();
+    agent = await startSpecAgent({
+      agentCard: BEARER_CARD as never,
+      grpc: true,
+      authenticate: (request) => {
+        seen++;
+        return request.header('authorization') === 'Bearer tls-secret-token' ? { name: 'a' } : undefined;
+      },
+    });
+    front = await tlsFront(pki, Number(new URL(agent.url).port));
+    grpcFront = await tlsFront(pki, agent.grpc!.port);
+    // The card now names the TLS front, as a card behind a TLS-terminating proxy does.
+    agent.a2a.setBaseUrl(`https://127.0.0.1:${front.port}/`);
+    // A card file whose one interface is gRPC over TLS to the front.
+    dir = mkdtempSync(join(tmpdir(), 'concord-tls-'));
+    cardFile = join(dir, 'card.json');
+    writeFileSync(
+      cardFile,
+      JSON.stringify({
+        ...BEARER_CARD,
+        supportedInterfaces: [
+          { url: `grpcs://127.0.0.1:${grpcFront.port}`, protocolBinding: 'GRPC', protocolVersion: '1.0' },
+        ],
+      }),
+    );
+  }, 60_000);
+  afterAll(async () => {
+    await front.close();
+    await grpcFront.close();
+    await agent.close();
+    pki.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('A2ACLI_DEFAULT_001: TLS verification is on by default; an unverified certificate is unreachable (exit 3)', async () => {
+    const url = `https://127.0.0.1:${front.port}/`;
+    for (const command of [
+      ['send', '-a', url, 'hi', '--bearer', 'tls-secret-token'],
+      ['card', 'get', '-a', url],
+      ['send', '-a', cardFile, 'hi', '--bearer', 'tls-secret-token'],
+    ]) {
+      const run = await concord([...command, '-o', 'json']);
+      expect(run.code, command.join(' ')).toBe(3);
+      const { error } = JSON.parse(run.stdout) as { error: { code: string; hint: string | null } };
+      expect(error.code).toBe('A2ACLI_ERR_UNREACHABLE');
+      expect(run.stderr).not.toContain('tls-secret-token');
+      expect(run.stderr).not.toContain('--insecure:');
+    }
+    // The hint of an HTTPS certificate refusal names the override.
+    const refused = await concord(['send', '-a', url, 'hi', '-o', 'json']);
+    expect(JSON.parse(refused.stdout).error.hint).toContain('--insecure');
+    // Nothing reached the agent: the handshake failed before any request, credential included.
+    expect(seen).toBe(0);
+  });
+
+  it('A2ACLI_DEFAULT_001: --insecure turns verification off for the command, over HTTP and gRPC, always with a warning', async () => {
+    const url = `https://127.0.0.1:${front.port}/`;
+    const card = await concord(['card', 'get', '-a', url, '--insecure']);
+    expect(card.code, card.stderr).toBe(0);
+    expect(card.stdout).toContain(`Interface: JSONRPC 1.0 https://127.0.0.1:${front.port}\n`);
+    expect(card.stderr).toMatch(/^warning: --insecure: TLS certificates are not verified/m);
+    for (const ref of [url, cardFile]) {
+      const run = await concord(['send', '-a', ref, 'hi', '--bearer', 'tls-secret-token', '--insecure']);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain('State: TASK_STATE_COMPLETED');
+      expect(run.stderr).toMatch(/^warning: --insecure: TLS certificates are not verified/m);
+    }
+    const help = (await concord(['send', '--help'])).stdout;
+    expect(help).toMatch(/--insecure +do not verify the agent's TLS certificate/);
+    expect(help).toContain('default: verify');
+  });
+
+  it('A2ACLI_AUTH_003: a credential sent without certificate verification is announced on stderr, never the credential itself', async () => {
+    const url = `https://127.0.0.1:${front.port}/`;
+    for (const ref of [url, cardFile]) {
+      const run = await concord(['send', '-a', ref, 'hi', '--bearer', 'tls-secret-token', '--insecure']);
+      expect(run.code, run.stderr).toBe(0);
+      const warnings = run.stderr
+        .split('\n')
+        .filter((line) => line.startsWith('WARNING: sending a credential'));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain('127.0.0.1');
+      expect(warnings[0]).toContain('not verified (--insecure)');
+      expect(run.stderr).not.toContain('tls-secret-token');
+    }
+    // No credential, no credential warning; the --insecure warning stays.
+    const anonymous = await concord(['card', 'get', '-a', url, '--insecure']);
+    expect(anonymous.stderr).not.toContain('WARNING: sending a credential');
+  });
+});
+
+describe('detail level', () => {
+  let agent: EchoServer;
+  beforeAll(async () => {
+    agent = await startSpecAgent();
+  });
+  afterAll(async () => {
+    await agent.close();
+  });
+
+  it('A2ACLI_DEFAULT_001: concise by default; --verbose shows each part with its kind and media type, and what was sent', async () => {
+    const parts = ['--text', 'hello', '--data', '{"order":42}'];
+    const concise = await concord(['send', '-a', agent.url, ...parts]);
+    expect(concise.code, concise.stderr).toBe(0);
+    expect(concise.stdout).toContain('Artifact: echo (');
+    expect(concise.stdout).not.toContain('[part ');
+    expect(concise.stdout).not.toMatch(/^Sent: /m);
+
+    const verbose = await concord(['send', '-a', agent.url, ...parts, '--verbose']);
+    expect(verbose.code, verbose.stderr).toBe(0);
+    // The message sent, part by part.
+    expect(verbose.stdout).toMatch(
+      /^Sent: [0-9a-f-]{36}, 2 part\(s\)\n\[part 1: text\]\nhello\n\[part 2: data, application\/json\]\n\{\n {2}"order": 42\n\}\n\n/m,
+    );
+    // The artifact received, part by part, and the task's history the agent returned.
+    expect(verbose.stdout).toMatch(
+      /^Artifact: echo \([^)]+\)\n\[part 1: text\]\nhello\n\[part 2: data, application\/json\]\n/m,
+    );
+    expect(verbose.stdout).toMatch(/^History: \d+ message\(s\)\nuser \([0-9a-f-]{36}\):\n\[part 1: text\]/m);
+    // --verbose changes the text only: -o json is the same document.
+    const json = await concord(['send', '-a', agent.url, ...parts, '--verbose', '-o', 'json']);
+    expect(Object.keys(JSON.parse(json.stdout) as object)).toEqual(['task']);
+    const help = (await concord(['task', 'get', '--help'])).stdout;
+    expect(help).toMatch(/--verbose +text output in full/);
+    expect(help).toContain('default: concise');
+  });
+});
