@@ -116,3 +116,20 @@ export function assembleTask(head: Task, history: Message[], updates: readonly A
   if (artifacts.length > 0) head.artifacts = artifacts;
   return head;
 }
+
+/**
+ * The whole task after a split task's commit, from the whole task before it and the rows the commit
+ * adds. A commit's own task may carry only what changed (TaskCommit.historyFrom, and artifacts
+ * without the parts the store already has), so what needs the whole task (a push body) rebuilds it.
+ */
+export function taskAfterRows(before: Task, parts: PartRows): Task {
+  const history = before.history ?? [];
+  for (const text of parts.history) history.push(JSON.parse(text) as Message);
+  // Each artifact as it stands, as an update that replaces it (as splitRows keeps them), then the
+  // commit's updates.
+  const updates: ArtifactUpdate[] = (before.artifacts ?? []).map((artifact) => ({
+    artifactUpdate: { taskId: before.id, contextId: before.contextId, artifact },
+  }));
+  for (const text of parts.artifactUpdates) updates.push(JSON.parse(text) as ArtifactUpdate);
+  return assembleTask(JSON.parse(parts.head) as Task, history, updates);
+}

@@ -13,7 +13,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StreamResponse, Task } from '../../src/protocol/index.js';
-import { applyEvents } from '../../src/server/task-run/task-projection.js';
+import { applyEvents, withoutArtifactParts } from '../../src/server/task-run/task-projection.js';
 import type { PushConfigRecord, TaskScope, TaskStore } from '../../src/store/index.js';
 import { openPostgresStore, type PostgresTaskStore } from '../../src/store/postgres/index.js';
 import { SqliteTaskStore } from '../../src/store/sqlite/internal.js';
@@ -259,6 +259,59 @@ describe.each(backends)('%s: a heavy task kept in rows', (_name, make) => {
       name: 'VersionConflictError',
     });
     expect((await store.get('partial', scope))?.task).toEqual(grown.task);
+  });
+
+  it('says when it keeps the artifact updates, then takes shed commits and queues the whole task for push', async () => {
+    // What the server does once keepsArtifactUpdates says yes (decision 0164): its commits carry
+    // only the newer history and artifacts without the parts the rows hold. A push body must still
+    // be the whole task, rebuilt from the rows.
+    const backend = make();
+    const store = await open(backend);
+    const grown = new GrowingTask('shed', store);
+    await grown.create();
+    await store.push!.putConfig(webhook('shed'));
+    expect(await store.keepsArtifactUpdates!('shed')).toBe(false);
+    while ((await backend.row('shed')).history_rows === null) await grown.step();
+    expect(await store.keepsArtifactUpdates!('shed')).toBe(true);
+    expect(await store.keepsArtifactUpdates!('missing')).toBe(false);
+    let held = withoutArtifactParts({ ...grown.task, history: undefined });
+    for (let k = 0; k < 4; k++) {
+      const i = grown.version;
+      const events: StreamResponse[] = [
+        {
+          statusUpdate: {
+            taskId: 'shed',
+            contextId: 'ctx-shed',
+            status: {
+              state: 'TASK_STATE_WORKING',
+              message: { messageId: `shed-s${i}`, role: 'ROLE_AGENT', parts: [{ text: `shed ${i}` }] },
+            },
+          },
+        },
+        {
+          artifactUpdate: {
+            taskId: 'shed',
+            contextId: 'ctx-shed',
+            artifact: { artifactId: 'log', parts: [{ text: `tail ${i}` }] },
+            append: true,
+          },
+        },
+      ];
+      const historyFrom = grown.task.history!.length;
+      const carried = applyEvents(held, events);
+      grown.version = await store.commit({
+        ...scope,
+        task: carried,
+        expectedVersion: i,
+        events,
+        historyFrom,
+      });
+      grown.task = applyEvents(grown.task, events);
+      held = withoutArtifactParts({ ...carried, history: undefined });
+    }
+    expect((await store.get('shed', scope))?.task).toEqual(grown.task);
+    const pending = await store.push!.listPending('shed');
+    expect(pending.at(-1)!.task).toEqual(grown.task);
   });
 
   it('reads only the newest messages for historyLength, and the whole task in lists', async () => {

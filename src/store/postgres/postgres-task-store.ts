@@ -43,7 +43,7 @@ import { PostgresReplyStore } from './postgres-reply-store.js';
 import { capCutoff, deleteFinishedBefore } from './postgres-retention.js';
 import { RecentKeys } from './recent-keys.js';
 import { SplitHints } from './split-hints.js';
-import { moreRows, SPLIT_BYTES, splitRows, type PartRows } from '../heavy-tasks.js';
+import { moreRows, SPLIT_BYTES, splitRows, taskAfterRows, type PartRows } from '../heavy-tasks.js';
 import { MIGRATIONS_TABLE } from './migrate.js';
 import { POSTGRES_SCHEMA_VERSION } from './schema.js';
 
@@ -183,7 +183,7 @@ export class PostgresTaskStore implements TaskStore {
       if (more === undefined) throw new VersionConflictError(task.id, expectedVersion, expectedVersion);
       parts = more;
       snapshot = parts.head;
-      if (withWhole) whole = JSON.stringify(task);
+      if (withWhole) whole = JSON.stringify(await this.wholeAfter(commit, parts));
     } else {
       snapshot = JSON.stringify(task);
       if (snapshot.length > SPLIT_BYTES) {
@@ -390,13 +390,36 @@ export class PostgresTaskStore implements TaskStore {
     };
   }
 
+  /**
+   * The whole task after a split task's commit, read back from its rows: the commit's own task may
+   * carry only what changed, once the server sheds what the rows keep (keepsArtifactUpdates).
+   * Read before the commit's statement, which checks the version again.
+   */
+  private async wholeAfter(commit: TaskCommit, parts: PartRows): Promise<Task> {
+    const before = await this.get(commit.task.id, commit);
+    if (before?.version !== commit.expectedVersion) {
+      throw new VersionConflictError(commit.task.id, commit.expectedVersion, before?.version ?? 0);
+    }
+    return taskAfterRows(before.task, parts);
+  }
+
+  /** See TaskStore `keepsArtifactUpdates`: once the task is split (decision 0164). */
+  async keepsArtifactUpdates(taskId: string): Promise<boolean> {
+    if (hasNul(taskId)) return false;
+    return (await this.rowsOf(taskId)) !== null;
+  }
+
   /** The split rows of a task at `version`, or null while it is whole (SplitHints, then the row). */
   private async splitBase(
     taskId: string,
     version: number,
   ): Promise<{ history: number; artifacts: number } | null> {
     const hint = this.splits.at(taskId, version);
-    if (hint !== undefined) return hint;
+    return hint !== undefined ? hint : this.rowsOf(taskId);
+  }
+
+  /** The split rows of a task as its row has them, or null while it is whole or absent. */
+  private async rowsOf(taskId: string): Promise<{ history: number; artifacts: number } | null> {
     const { rows } = await this.db.query<{ history_rows: number | null; artifact_rows: number | null }>(
       {
         name: 'concord-split-base',
