@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { A2AClient, type NetworkPolicy } from '../../client/index.js';
+import { selectCredentials } from '../../client/internal.js';
 import {
   A2AError,
   v0_3JsonRpcCodec,
@@ -122,18 +123,22 @@ export async function openAgent(
       throw new CardResolutionError(error);
     }
   }
-  const hasCredentials = credentials.length > 0;
-  if (!hasCredentials) {
-    const needed = requiredSchemes(client.card);
-    if (needed !== undefined) {
-      client.close();
-      throw new CliFailure(
-        A2ACLI_ERR.CREDENTIALS_MISSING,
-        `the card of "${client.card.name}" requires credentials (${needed.names.join(' or ')}) and none were given`,
-        EXIT.AUTH,
-        needed.hint,
-      );
-    }
+  // Only what the client will present to this agent counts: a stored login for another agent's
+  // authorization server, or a bearer token where the card asks for an API key, is none.
+  const presented = selectCredentials(client.card, credentials);
+  context.facts.credentials = presented.length > 0;
+  const needed = requiredSchemes(client.card, ref.kind === 'url' ? ref.url.href : undefined);
+  if (needed !== undefined && presented.length === 0) {
+    client.close();
+    const given = credentials.map((c) => c.kind).join(', ');
+    throw new CliFailure(
+      A2ACLI_ERR.CREDENTIALS_MISSING,
+      `the card of "${client.card.name}" requires credentials (${needed.names.join(' or ')}) and ${
+        given === '' ? 'none were given' : `none of those given fits them (${given})`
+      }`,
+      EXIT.AUTH,
+      needed.hint,
+    );
   }
   if (flags.debug === true) debugInterface(client, flags, io);
   return client;
@@ -156,9 +161,13 @@ export function policyOf(ref: AgentRef, allowPrivate: boolean): NetworkPolicy {
 
 /**
  * The schemes a card requires of every caller, with the flags that satisfy them; undefined when
- * the card lets a caller in without credentials (no requirement, or an empty alternative).
+ * the card lets a caller in without credentials (no requirement, or an empty alternative). `agent`,
+ * the agent's URL, goes into the hint of an OAuth 2.0 scheme.
  */
-export function requiredSchemes(card: AgentCard): { names: string[]; hint: string } | undefined {
+export function requiredSchemes(
+  card: AgentCard,
+  agent?: string,
+): { names: string[]; hint: string } | undefined {
   const requirements = card.securityRequirements ?? [];
   if (requirements.length === 0) return undefined;
   if (requirements.some((r) => Object.keys(r.schemes).length === 0)) return undefined;
@@ -166,19 +175,20 @@ export function requiredSchemes(card: AgentCard): { names: string[]; hint: strin
   const flags = new Set<string>();
   for (const name of names) {
     const scheme = card.securitySchemes?.[name];
-    if (scheme !== undefined) flags.add(flagFor(scheme));
+    if (scheme !== undefined) flags.add(flagFor(scheme, agent));
   }
   const options = flags.size === 0 ? ['--bearer <token>', '--api-key <key>'] : [...flags];
   return { names, hint: `pass ${options.join(' or ')}` };
 }
 
-/** How a caller satisfies one scheme from the command line. */
-function flagFor(scheme: SecurityScheme): string {
+/** How a caller satisfies one scheme from the command line (`agent`: its URL, for the login command). */
+function flagFor(scheme: SecurityScheme, agent = '<agent URL>'): string {
   if ('apiKeySecurityScheme' in scheme)
     return `--api-key <key> (sent in the ${scheme.apiKeySecurityScheme.location} ${JSON.stringify(scheme.apiKeySecurityScheme.name)}; or set A2ACLI_API_KEY)`;
   if ('httpAuthSecurityScheme' in scheme)
     return `--bearer <token> (HTTP ${scheme.httpAuthSecurityScheme.scheme}; or set A2ACLI_BEARER)`;
   if ('oauth2SecurityScheme' in scheme || 'openIdConnectSecurityScheme' in scheme)
-    return '--bearer <token> (an OAuth 2.0 / OpenID Connect access token; or set A2ACLI_BEARER)';
+    // A person logs in once (decision 0168); the calls then present the stored login.
+    return `--bearer <token> (an OAuth 2.0 / OpenID Connect access token; or set A2ACLI_BEARER), or log in once: concord auth login ${agent} --client-id <id>`;
   return '--bearer <token> or --api-key <key>';
 }

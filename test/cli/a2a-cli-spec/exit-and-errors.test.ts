@@ -4,6 +4,9 @@
  * envelope with the A2A error's name or an A2ACLI_ERR_* code, the same on every transport
  * (A2ACLI_OUT_004).
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EchoServer } from '../../helpers/echo-server.js';
 import { startJsonServer } from '../../client/helpers/json-server.js';
@@ -168,5 +171,73 @@ describe('the error envelope', () => {
     const blocked = await concord(['send', '-a', 'http://10.1.2.3:9/', 'hi', '-o', 'json']);
     expect(blocked.code).toBe(1);
     expect(envelope(blocked.stdout)).toMatchObject({ code: 'CONCORD_ERR_SSRF_BLOCKED' });
+  });
+});
+
+describe('credentials missing, decided by what this card accepts', () => {
+  /** A login store holding one login, for an agent and an authorization server this test never calls. */
+  function storeWithOtherLogin(): string {
+    const dir = mkdtempSync(join(tmpdir(), 'concord-logins-'));
+    const path = join(dir, 'tokens.json');
+    const login = {
+      agent: 'https://elsewhere.example/',
+      name: 'Elsewhere',
+      clientId: 'other-client',
+      grant: 'device_code',
+      interfaces: ['https://elsewhere.example/'],
+      authorizationServer: ['https://idp.elsewhere.example/token'],
+      loggedInAt: new Date().toISOString(),
+      tokens: {
+        accessToken: 'elsewhere-access-token',
+        expiresAt: Date.now() + 3_600_000,
+        issuedAt: Date.now(),
+        scopes: [],
+        refreshUrl: 'https://idp.elsewhere.example/token',
+      },
+    };
+    writeFileSync(path, JSON.stringify({ version: 1, logins: { [login.agent]: login } }), { mode: 0o600 });
+    return path;
+  }
+
+  it('a stored login for another agent is no credential for this one: A2ACLI_ERR_CREDENTIALS_MISSING before anything is sent', async () => {
+    const store = storeWithOtherLogin();
+    let asked = 0;
+    const oauthAgent = await startSpecAgent({
+      agentCard: {
+        ...SPEC_CARD,
+        securitySchemes: {
+          idp: {
+            oauth2SecurityScheme: {
+              flows: { clientCredentials: { tokenUrl: 'https://idp.this.example/token', scopes: {} } },
+            },
+          },
+        },
+        securityRequirements: [{ schemes: { idp: { list: [] } } }],
+      } as never,
+      authenticate: () => {
+        asked++;
+        return undefined;
+      },
+    });
+    try {
+      for (const target of [secured, oauthAgent]) {
+        const run = await concord(['send', '-a', target.url, 'hello', '-o', 'json'], {
+          CONCORD_TOKEN_STORE: store,
+        });
+        expect(run.code, run.stderr).toBe(4);
+        const error = envelope(run.stdout);
+        expect(error.code).toBe('A2ACLI_ERR_CREDENTIALS_MISSING');
+        expect(error.message).toContain('none of those given fits them (stored login (concord auth login))');
+      }
+      expect(asked).toBe(0);
+      // An OAuth 2.0 scheme's hint names the login command for this agent.
+      const run = await concord(['send', '-a', oauthAgent.url, 'hello', '-o', 'json'], {
+        CONCORD_TOKEN_STORE: store,
+      });
+      expect(envelope(run.stdout).hint).toContain(`concord auth login ${oauthAgent.url} --client-id <id>`);
+    } finally {
+      await oauthAgent.close();
+      rmSync(dirname(store), { recursive: true, force: true });
+    }
   });
 });
