@@ -8,6 +8,7 @@ import { cancelCommand } from './calls/cancel-command.js';
 import { cardCommand, CARD_USAGE } from './tools/card-command.js';
 import { cardGetCommand } from './calls/card-get-command.js';
 import { completionCommand } from './calls/completion-command.js';
+import { configCommand } from './config/config-command.js';
 import { checkCommand } from './tools/check-command.js';
 import { processIo } from './cli-io.js';
 import { redact } from './redaction.js';
@@ -53,6 +54,8 @@ the agent is -a/--agent-card <host|url|card.json>):
   auth login <url>      log in to an agent whose card asks for OAuth 2.0 (a person: device
                         flow; --client-secret: client credentials); the calls above then use
                         it. auth status shows the logins, auth logout forgets one
+  config show           the settings the commands above use and where each came from
+                        (flags, A2ACLI_* variables, .env files), and the stored logins
   completion <shell>    a completion script for bash, zsh or fish
 The earlier forms still work: send <url> [text], get <url> <taskId>, list <url>,
 cancel <url> <taskId>, subscribe <url> <id>, push-config <action> <url> ...
@@ -101,11 +104,12 @@ const COMMANDS: Record<string, Command> = {
   'push-config': (args) => pushConfigCommand(args, processIo()),
   task: (args) => taskCommand(args, processIo()),
   auth: (args) => authCommand(args, processIo()),
+  config: (args) => configCommand(args, processIo()),
   completion: (args) => completionCommand(args, processIo(), Object.keys(COMMANDS)),
 };
 
 /** Commands with subcommands, whose own help `concord help <command> <subcommand>` shows. */
-const GROUPS = new Set(['task', 'card', 'auth']);
+const GROUPS = new Set(['task', 'card', 'auth', 'config']);
 
 /** The package's version, read from its package.json (dist/cli/ and src/cli/ are two levels down). */
 function version(): string {

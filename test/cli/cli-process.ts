@@ -14,7 +14,7 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Credentials and stored logins a developer's own shell may hold, which no test may pick up. */
+/** Credentials and stored logins a developer's own shell may hold, which no test may pick up (with every A2ACLI_ variable). */
 const CALLER_SETTINGS = [
   'CONCORD_TOKEN',
   'CONCORD_API_KEY',
@@ -32,17 +32,27 @@ const CALLER_SETTINGS = [
 function callerFreeEnv(): NodeJS.ProcessEnv {
   const rest = { ...process.env };
   for (const name of CALLER_SETTINGS) delete rest[name];
+  // Every A2ACLI_<OPTION> setting, and the global .env of Concord's configuration directory.
+  for (const name of Object.keys(rest)) if (name.startsWith('A2ACLI_')) delete rest[name];
+  rest.XDG_CONFIG_HOME = join(tmpdir(), `concord-test-no-config-${process.pid}`);
   rest.CONCORD_TOKEN_STORE = join(tmpdir(), `concord-test-no-logins-${process.pid}.json`);
   return rest;
 }
 
-/** Runs `concord ...args` to completion. Credentials from the environment are left out. */
-export function concord(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+/**
+ * Runs `concord ...args` to completion, in `cwd` (default: this process's). Credentials and
+ * settings from the environment are left out.
+ */
+export function concord(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<CliRun> {
   return new Promise((done) => {
     execFile(
       process.execPath,
       [CLI, ...args],
-      { env: { ...callerFreeEnv(), NO_COLOR: '1', ...env }, timeout: 20_000 },
+      {
+        env: { ...callerFreeEnv(), NO_COLOR: '1', ...env },
+        timeout: 20_000,
+        ...(cwd === undefined ? {} : { cwd }),
+      },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
         done({ code, stdout, stderr });

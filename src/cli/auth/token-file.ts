@@ -7,9 +7,9 @@
  * interface URLs and authorization server they are good for (oauth-credentials.ts).
  */
 import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { OAuth2Tokens } from '../../client/index.js';
+import { configDir } from '../config/cli-settings.js';
 
 /** One agent's login. */
 export interface StoredLogin {
@@ -39,9 +39,7 @@ interface TokenFileContent {
 export function tokenFilePath(env: NodeJS.ProcessEnv = process.env): string {
   const override = env.CONCORD_TOKEN_STORE;
   if (override !== undefined && override !== '') return override;
-  const config = env.XDG_CONFIG_HOME;
-  const base = config !== undefined && config !== '' ? config : join(homedir(), '.config');
-  return join(base, 'concord', 'tokens.json');
+  return join(configDir(env), 'tokens.json');
 }
 
 /**

@@ -8,6 +8,7 @@
  * kept as aliases (`--json`, `--binding`, `--token`; decision 0169).
  */
 import { isIP } from 'node:net';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import {
   A2AClient,
   apiKey,
@@ -26,6 +27,7 @@ import { UsageError } from '../exit-codes.js';
 import { OAUTH_FLAGS_USAGE, oauthCredentialsOf } from '../auth/oauth-credentials.js';
 import { INSECURE_WARNING, warnedOnInsecure, wireDebug } from './wire-debug.js';
 import { setVerbose } from './task-text.js';
+import { layerSettings } from '../config/cli-settings.js';
 
 /** parseArgs definitions of the shared options. */
 export const CALL_OPTIONS = {
@@ -49,8 +51,25 @@ export const CALL_OPTIONS = {
   insecure: { type: 'boolean', default: false },
   verbose: { type: 'boolean', default: false },
   debug: { type: 'boolean', default: false },
+  config: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
+
+/**
+ * parseArgs, then what the command line left out from the environment and the `.env` files
+ * (config/cli-settings.ts: flag, then A2ACLI_<FLAG>, then the local file or --config, then the
+ * global one); a secret in a file others may read is warned of.
+ */
+export function parseCall<T extends ParseArgsConfig>(config: T, io: CliIo): ReturnType<typeof parseArgs<T>> {
+  const parsed = parseArgs(config);
+  const warnings = layerSettings(
+    config.args ?? [],
+    config.options ?? {},
+    parsed.values as Record<string, unknown>,
+  );
+  for (const warning of warnings) io.err(warning);
+  return parsed;
+}
 
 /** Usage text of the shared options. */
 export const CALL_OPTIONS_USAGE = `Agent and output (every calling command):
@@ -90,7 +109,15 @@ ${OAUTH_FLAGS_USAGE}
   --max-response-bytes <n>
                           largest answer read, e.g. a task with large artifacts (default 16777216)
   --svc-param <k:v>       an A2A service parameter: an HTTP header, or gRPC metadata, on every
-                          request; repeatable (its values are never printed)`;
+                          request; repeatable (its values are never printed)
+
+Settings: every option above with a value, and --async, --poll-interval, --context-id and
+--task-id, may come from A2ACLI_<OPTION> (A2ACLI_AGENT_CARD, A2ACLI_OUTPUT, A2ACLI_BEARER...;
+booleans true or false, --transport comma-separated) in the environment or in .env files. A
+flag wins over the environment, which wins over the local file, which wins over the global one:
+  --config <path>         the local file (default: the first .env from here up to /)
+                          global: $XDG_CONFIG_HOME/concord/.env, else ~/.config/concord/.env
+concord config show prints each setting's value and where it came from.`;
 
 /** The shared option values as parseArgs returns them. */
 export interface CallFlags {

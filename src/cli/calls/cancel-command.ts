@@ -3,10 +3,17 @@
  * asks the agent to cancel a task (CancelTask, a2a-cli SPEC v0.2 §8.4) and prints the task as the
  * agent answers, its resulting state included.
  */
-import { parseArgs } from 'node:util';
 import { openAgent } from './agent-connection.js';
 import { agentAndTaskOf } from './agent-ref.js';
-import { CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags, outputOf, startTimeout } from './call-flags.js';
+import {
+  CALL_OPTIONS,
+  CALL_OPTIONS_USAGE,
+  checkCallFlags,
+  outputOf,
+  startTimeout,
+  parseCall,
+} from './call-flags.js';
+import { settingsHelp } from '../config/cli-settings.js';
 import { runCall } from './call-runner.js';
 import type { CliIo } from '../cli-io.js';
 import { EXIT } from '../exit-codes.js';
@@ -28,13 +35,16 @@ ${CALL_OPTIONS_USAGE}`;
 export function cancelCommand(args: string[], io: CliIo): Promise<number> {
   return runCall(io, 'cancel', args, async (context) => {
     const { signal } = context;
-    const { values, positionals } = parseArgs({
-      args,
-      allowPositionals: true,
-      options: { ...CALL_OPTIONS, stream: { type: 'boolean', default: false } },
-    });
+    const { values, positionals } = parseCall(
+      {
+        args,
+        allowPositionals: true,
+        options: { ...CALL_OPTIONS, stream: { type: 'boolean', default: false } },
+      },
+      io,
+    );
     if (values.help === true) {
-      io.write(`${CANCEL_USAGE}\n`);
+      io.write(`${CANCEL_USAGE}\n${settingsHelp(values)}`);
       return EXIT.OK;
     }
     const { ref, id } = agentAndTaskOf(values, positionals, CANCEL_USAGE);

@@ -7,7 +7,6 @@
  * interface probes); `--extended` asks for the authenticated extended card, presenting only
  * credentials a security scheme on the public card accepts (SPEC §10.4).
  */
-import { parseArgs } from 'node:util';
 import { lintAgentCard } from '../../card/index.js';
 import { A2AClient, resolveAgentCard } from '../../client/index.js';
 import { v1_0Codec, type AgentCard } from '../../protocol/internal.js';
@@ -30,7 +29,9 @@ import {
   wireOptionsOf,
   withSpecCredentials,
   type CallFlags,
+  parseCall,
 } from './call-flags.js';
+import { settingsHelp } from '../config/cli-settings.js';
 import { runCall, type CallContext } from './call-runner.js';
 import { redacting } from '../redaction.js';
 
@@ -64,18 +65,21 @@ interface PublicCard {
 /** Runs `card get`; returns the exit code. */
 export function cardGetCommand(args: string[], io: CliIo): Promise<number> {
   return runCall(io, 'card get', args, async (context) => {
-    const { values, positionals } = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        ...CALL_OPTIONS,
-        validate: { type: 'boolean', default: false },
-        extended: { type: 'boolean', default: false },
-        stream: { type: 'boolean', default: false },
+    const { values, positionals } = parseCall(
+      {
+        args,
+        allowPositionals: true,
+        options: {
+          ...CALL_OPTIONS,
+          validate: { type: 'boolean', default: false },
+          extended: { type: 'boolean', default: false },
+          stream: { type: 'boolean', default: false },
+        },
       },
-    });
+      io,
+    );
     if (values.help === true) {
-      io.write(`${CARD_GET_USAGE}\n`);
+      io.write(`${CARD_GET_USAGE}\n${settingsHelp(values)}`);
       return EXIT.OK;
     }
     const { ref, rest } = agentOf(values, positionals, CARD_GET_USAGE);

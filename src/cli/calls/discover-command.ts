@@ -4,7 +4,6 @@
  * a Concord host adds the unexposed agents the caller's internal scope lets it reach. Each agent
  * can then be called through the same origin with `--agent <id>`.
  */
-import { parseArgs } from 'node:util';
 import { discoverAgents, type AgentCatalog } from '../../client/index.js';
 import type { CliIo } from '../cli-io.js';
 import { CardResolutionError, EXIT } from '../exit-codes.js';
@@ -19,7 +18,9 @@ import {
   requestTimeoutOf,
   startTimeout,
   withSpecCredentials,
+  parseCall,
 } from './call-flags.js';
+import { settingsHelp } from '../config/cli-settings.js';
 import { runCall } from './call-runner.js';
 import { redacting } from '../redaction.js';
 
@@ -36,9 +37,9 @@ ${CALL_OPTIONS_USAGE}`;
 export function discoverCommand(args: string[], io: CliIo): Promise<number> {
   return runCall(io, 'discover', args, async (context) => {
     const { signal, facts } = context;
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: CALL_OPTIONS });
+    const { values, positionals } = parseCall({ args, allowPositionals: true, options: CALL_OPTIONS }, io);
     if (values.help === true) {
-      io.write(`${DISCOVER_USAGE}\n`);
+      io.write(`${DISCOVER_USAGE}\n${settingsHelp(values)}`);
       return EXIT.OK;
     }
     const url = agentUrl(positionals[0], DISCOVER_USAGE);

@@ -3,11 +3,18 @@
  * task (GetTask, a2a-cli SPEC v0.2 §8.3): its ids, state and artifacts, and its history with
  * `--history n`. `-o json` prints the Task as the one document.
  */
-import { parseArgs } from 'node:util';
 import type { GetTaskRequest } from '../../protocol/index.js';
 import { openAgent } from './agent-connection.js';
 import { agentAndTaskOf, refArgument, type AgentRef } from './agent-ref.js';
-import { CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags, outputOf, startTimeout } from './call-flags.js';
+import {
+  CALL_OPTIONS,
+  CALL_OPTIONS_USAGE,
+  checkCallFlags,
+  outputOf,
+  startTimeout,
+  parseCall,
+} from './call-flags.js';
+import { settingsHelp } from '../config/cli-settings.js';
 import { pollIntervalOf, pollTask } from './task-wait.js';
 import { runCall } from './call-runner.js';
 import type { CliIo } from '../cli-io.js';
@@ -55,20 +62,23 @@ export function getCommand(args: string[], io: CliIo): Promise<number> {
     args,
     async (context) => {
       const { signal } = context;
-      const { values, positionals } = parseArgs({
-        args,
-        allowPositionals: true,
-        options: {
-          ...CALL_OPTIONS,
-          history: { type: 'string' },
-          stream: { type: 'boolean', default: false },
-          wait: { type: 'boolean', default: false },
-          watch: { type: 'boolean', default: false },
-          'poll-interval': { type: 'string' },
+      const { values, positionals } = parseCall(
+        {
+          args,
+          allowPositionals: true,
+          options: {
+            ...CALL_OPTIONS,
+            history: { type: 'string' },
+            stream: { type: 'boolean', default: false },
+            wait: { type: 'boolean', default: false },
+            watch: { type: 'boolean', default: false },
+            'poll-interval': { type: 'string' },
+          },
         },
-      });
+        io,
+      );
       if (values.help === true) {
-        io.write(`${GET_USAGE}\n`);
+        io.write(`${GET_USAGE}\n${settingsHelp(values)}`);
         return EXIT.OK;
       }
       const { ref, id } = agentAndTaskOf(values, positionals, GET_USAGE);

@@ -3,11 +3,18 @@
  * A2A 1.0 only), newest first as the agent orders them, with the token of the next page when
  * there is one. `-o json` prints the ListTasksResponse; `-o json --stream` one Task per line.
  */
-import { parseArgs } from 'node:util';
 import type { ListTasksRequest, ListTasksResponse } from '../../protocol/index.js';
 import { openAgent } from './agent-connection.js';
 import { agentOf } from './agent-ref.js';
-import { CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags, outputOf, startTimeout } from './call-flags.js';
+import {
+  CALL_OPTIONS,
+  CALL_OPTIONS_USAGE,
+  checkCallFlags,
+  outputOf,
+  startTimeout,
+  parseCall,
+} from './call-flags.js';
+import { settingsHelp } from '../config/cli-settings.js';
 import { runCall } from './call-runner.js';
 import type { CliIo } from '../cli-io.js';
 import { EXIT, UsageError } from '../exit-codes.js';
@@ -47,21 +54,24 @@ function pageText(page: ListTasksResponse): string {
 export function listCommand(args: string[], io: CliIo): Promise<number> {
   return runCall(io, 'list', args, async (context) => {
     const { signal } = context;
-    const { values, positionals } = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        ...CALL_OPTIONS,
-        'context-id': { type: 'string' },
-        context: { type: 'string' },
-        status: { type: 'string' },
-        stream: { type: 'boolean', default: false },
-        'page-size': { type: 'string' },
-        'page-token': { type: 'string' },
+    const { values, positionals } = parseCall(
+      {
+        args,
+        allowPositionals: true,
+        options: {
+          ...CALL_OPTIONS,
+          'context-id': { type: 'string' },
+          context: { type: 'string' },
+          status: { type: 'string' },
+          stream: { type: 'boolean', default: false },
+          'page-size': { type: 'string' },
+          'page-token': { type: 'string' },
+        },
       },
-    });
+      io,
+    );
     if (values.help === true) {
-      io.write(`${LIST_USAGE}\n`);
+      io.write(`${LIST_USAGE}\n${settingsHelp(values)}`);
       return EXIT.OK;
     }
     const { ref, rest } = agentOf(values, positionals, LIST_USAGE);

@@ -6,11 +6,18 @@
  * every calling command, the same two flags `send` takes (decision 0142). `concord push` stays
  * the operator's dead-letter view (decision 0087).
  */
-import { parseArgs } from 'node:util';
 import type { AgentCard, TaskPushNotificationConfig } from '../../protocol/index.js';
 import { openAgent } from './agent-connection.js';
 import { agentOf } from './agent-ref.js';
-import { CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags, outputOf, startTimeout } from './call-flags.js';
+import {
+  CALL_OPTIONS,
+  CALL_OPTIONS_USAGE,
+  checkCallFlags,
+  outputOf,
+  startTimeout,
+  parseCall,
+} from './call-flags.js';
+import { settingsHelp } from '../config/cli-settings.js';
 import { runCall } from './call-runner.js';
 import type { CliIo } from '../cli-io.js';
 import { CliFailure, EXIT, UsageError } from '../exit-codes.js';
@@ -98,23 +105,26 @@ function configText(config: TaskPushNotificationConfig): string {
 export function pushConfigCommand(args: string[], io: CliIo): Promise<number> {
   return runCall(io, 'push-config', args, async (context) => {
     const { signal } = context;
-    const { values, positionals } = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        ...CALL_OPTIONS,
-        'push-url': { type: 'string' },
-        'push-token': { type: 'string' },
-        id: { type: 'string' },
-        'auth-scheme': { type: 'string' },
-        'auth-credentials': { type: 'string' },
-        'page-size': { type: 'string' },
-        'page-token': { type: 'string' },
+    const { values, positionals } = parseCall(
+      {
+        args,
+        allowPositionals: true,
+        options: {
+          ...CALL_OPTIONS,
+          'push-url': { type: 'string' },
+          'push-token': { type: 'string' },
+          id: { type: 'string' },
+          'auth-scheme': { type: 'string' },
+          'auth-credentials': { type: 'string' },
+          'page-size': { type: 'string' },
+          'page-token': { type: 'string' },
+        },
       },
-    });
+      io,
+    );
     const [action, ...afterAction] = positionals;
     if (values.help === true) {
-      io.write(`${PUSH_CONFIG_USAGE}\n`);
+      io.write(`${PUSH_CONFIG_USAGE}\n${settingsHelp(values)}`);
       return EXIT.OK;
     }
     if (action === undefined || !(ACTIONS as readonly string[]).includes(action))

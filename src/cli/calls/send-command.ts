@@ -5,7 +5,6 @@
  * SendMessageResponse as one document, `-o json --stream` each StreamResponse as a JSON Lines
  * line.
  */
-import { parseArgs } from 'node:util';
 import { A2AClientError, A2ALocalError, type A2AClient } from '../../client/index.js';
 import type {
   SendMessageConfiguration,
@@ -17,7 +16,15 @@ import type {
 } from '../../protocol/index.js';
 import { openAgent } from './agent-connection.js';
 import { agentOf, refArgument, type AgentRef } from './agent-ref.js';
-import { CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags, outputOf, startTimeout } from './call-flags.js';
+import {
+  CALL_OPTIONS,
+  CALL_OPTIONS_USAGE,
+  checkCallFlags,
+  outputOf,
+  startTimeout,
+  parseCall,
+} from './call-flags.js';
+import { settingsHelp } from '../config/cli-settings.js';
 import { runCall } from './call-runner.js';
 import type { CliIo } from '../cli-io.js';
 import { EXIT, UsageError } from '../exit-codes.js';
@@ -125,31 +132,34 @@ export function sendCommand(args: string[], io: CliIo): Promise<number> {
     args,
     async (context) => {
       const { signal } = context;
-      const { values, positionals, tokens } = parseArgs({
-        args,
-        allowPositionals: true,
-        tokens: true,
-        options: {
-          ...CALL_OPTIONS,
-          ...PART_OPTIONS,
-          contract: { type: 'string' },
-          'correlation-id': { type: 'string' },
-          stream: { type: 'boolean', default: false },
-          async: { type: 'boolean', default: false },
-          'no-wait': { type: 'boolean', default: false },
-          'return-immediately': { type: 'boolean', default: false },
-          wait: { type: 'boolean', default: false },
-          'context-id': { type: 'string' },
-          context: { type: 'string' },
-          'task-id': { type: 'string' },
-          task: { type: 'string' },
-          'push-url': { type: 'string' },
-          'push-token': { type: 'string' },
-          'poll-interval': { type: 'string' },
+      const { values, positionals, tokens } = parseCall(
+        {
+          args,
+          allowPositionals: true,
+          tokens: true,
+          options: {
+            ...CALL_OPTIONS,
+            ...PART_OPTIONS,
+            contract: { type: 'string' },
+            'correlation-id': { type: 'string' },
+            stream: { type: 'boolean', default: false },
+            async: { type: 'boolean', default: false },
+            'no-wait': { type: 'boolean', default: false },
+            'return-immediately': { type: 'boolean', default: false },
+            wait: { type: 'boolean', default: false },
+            'context-id': { type: 'string' },
+            context: { type: 'string' },
+            'task-id': { type: 'string' },
+            task: { type: 'string' },
+            'push-url': { type: 'string' },
+            'push-token': { type: 'string' },
+            'poll-interval': { type: 'string' },
+          },
         },
-      });
+        io,
+      );
       if (values.help === true) {
-        io.write(`${SEND_USAGE}\n`);
+        io.write(`${SEND_USAGE}\n${settingsHelp(values)}`);
         return EXIT.OK;
       }
       const { ref } = agentOf(values, positionals, SEND_USAGE);

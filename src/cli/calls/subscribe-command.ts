@@ -4,10 +4,17 @@
  * prints the task the events add up to, as one document; `-o json --stream` each StreamResponse
  * as a JSON Lines line (a2a-cli SPEC v0.2 §9.3, Appendix B).
  */
-import { parseArgs } from 'node:util';
 import { openAgent } from './agent-connection.js';
 import { agentAndTaskOf, refArgument } from './agent-ref.js';
-import { CALL_OPTIONS, CALL_OPTIONS_USAGE, checkCallFlags, outputOf, startTimeout } from './call-flags.js';
+import {
+  CALL_OPTIONS,
+  CALL_OPTIONS_USAGE,
+  checkCallFlags,
+  outputOf,
+  startTimeout,
+  parseCall,
+} from './call-flags.js';
+import { settingsHelp } from '../config/cli-settings.js';
 import { runCall } from './call-runner.js';
 import type { CliIo } from '../cli-io.js';
 import { A2ALocalError } from '../../client/index.js';
@@ -41,17 +48,20 @@ export function subscribeCommand(args: string[], io: CliIo): Promise<number> {
     args,
     async (context) => {
       const { signal } = context;
-      const { values, positionals } = parseArgs({
-        args,
-        allowPositionals: true,
-        options: {
-          ...CALL_OPTIONS,
-          stream: { type: 'boolean', default: false },
-          'poll-interval': { type: 'string' },
+      const { values, positionals } = parseCall(
+        {
+          args,
+          allowPositionals: true,
+          options: {
+            ...CALL_OPTIONS,
+            stream: { type: 'boolean', default: false },
+            'poll-interval': { type: 'string' },
+          },
         },
-      });
+        io,
+      );
       if (values.help === true) {
-        io.write(`${SUBSCRIBE_USAGE}\n`);
+        io.write(`${SUBSCRIBE_USAGE}\n${settingsHelp(values)}`);
         return EXIT.OK;
       }
       const { ref, id } = agentAndTaskOf(values, positionals, SUBSCRIBE_USAGE);
