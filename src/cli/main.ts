@@ -49,6 +49,7 @@ the agent is -a/--agent-card <host|url|card.json>):
   task cancel <taskId>  cancel a task
   task subscribe <id>   follow a running task
   task push-config ...  create, get, list or delete a task's push-notification configs
+  task download <id>    save a task's artifacts to files
   discover <origin>     list the agents an origin serves (its AI Catalog); --agent <id>
                         on the commands above calls one of them through that origin
   auth login <url>      log in to an agent whose card asks for OAuth 2.0 (a person: device

@@ -1,5 +1,5 @@
 /**
- * `concord task <get|cancel|list|subscribe|push-config>`: the task commands under the names
+ * `concord task <get|cancel|list|subscribe|push-config|download>`: the task commands under the names
  * a2a-cli SPEC v0.2 §5.1 gives them (commands on a protocol resource are namespaced by it). The
  * earlier flat names (`concord get`, `cancel`, `list`, `subscribe`, `push-config`) run the same
  * commands (decision 0169).
@@ -7,6 +7,7 @@
 import type { CliIo } from '../cli-io.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { cancelCommand } from './cancel-command.js';
+import { downloadCommand } from './download-command.js';
 import { getCommand } from './get-command.js';
 import { listCommand } from './list-command.js';
 import { pushConfigCommand } from './push-config-command.js';
@@ -21,6 +22,7 @@ Commands:
   list                      list tasks (A2A 1.0)
   subscribe <taskId>        follow a running task
   push-config <action> ...  create, get, list or delete a task's push-notification configs
+  download <taskId>         save a task's artifacts to files (--dir)
 
 Each takes the agent as -a/--agent-card <ref>.`;
 
@@ -30,6 +32,7 @@ const SUBCOMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>
   list: listCommand,
   subscribe: subscribeCommand,
   'push-config': pushConfigCommand,
+  download: downloadCommand,
 };
 
 /** Runs `task <command>`; returns the exit code. */

@@ -1,0 +1,104 @@
+/**
+ * `task download` through the real `concord` binary (a2a-cli SPEC v0.2 §5.1, §8.2;
+ * A2ACLI_DOWNLOAD_001): a task's artifacts saved as files, each part one file, bytes as the agent
+ * sent them, a URL listed and not fetched, nothing overwritten and nothing written outside --dir.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EchoServer } from '../../helpers/echo-server.js';
+import { concord } from '../cli-process.js';
+import { startFakeAgent, startSpecAgent, wireTask } from './spec-fixtures.js';
+
+describe('task download', () => {
+  let agent: EchoServer;
+  let dir: string;
+  beforeAll(async () => {
+    agent = await startSpecAgent();
+    dir = mkdtempSync(join(tmpdir(), 'concord-download-'));
+  });
+  afterAll(async () => {
+    await agent.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("A2ACLI_DOWNLOAD_001: task download saves each part of a task's artifacts as a file; a URL is listed, not fetched; nothing is overwritten", async () => {
+    const bytes = Buffer.from([0, 1, 2, 250, 251, 252]);
+    const input = join(dir, 'report.bin');
+    writeFileSync(input, bytes);
+    const sent = await concord([
+      'send',
+      '-a',
+      agent.url,
+      '--text',
+      'hello',
+      '--data',
+      '{"order":42}',
+      '--file',
+      input,
+      '--file',
+      'https://files.example/big.pdf',
+      '--media-type',
+      'application/octet-stream',
+      '-o',
+      'json',
+    ]);
+    expect(sent.code, sent.stderr).toBe(0);
+    const task = (JSON.parse(sent.stdout) as { task: { id: string } }).task;
+    const out = join(dir, 'out');
+    const run = await concord(['task', 'download', task.id, '-a', agent.url, '--dir', out]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(`Task: ${task.id}\n`);
+    expect(run.stdout).toContain('State: TASK_STATE_COMPLETED\n');
+    expect(readFileSync(join(out, 'echo-1.txt'), 'utf8')).toBe('hello');
+    expect(JSON.parse(readFileSync(join(out, 'echo-2.json'), 'utf8'))).toEqual({ order: 42 });
+    expect(readFileSync(join(out, 'report.bin')).equals(bytes)).toBe(true);
+    expect(run.stdout).toMatch(
+      /^Not fetched: https:\/\/files\.example\/big\.pdf \(.+ part 4, application\/octet-stream\)$/m,
+    );
+    expect(readdirSync(out).sort()).toEqual(['echo-1.txt', 'echo-2.json', 'report.bin']);
+
+    // A second download takes free names; the first files stay as they were.
+    writeFileSync(join(out, 'echo-1.txt'), 'mine');
+    const again = await concord(['task', 'download', task.id, '-a', agent.url, '--dir', out, '-o', 'json']);
+    expect(again.code, again.stderr).toBe(0);
+    const { files } = JSON.parse(again.stdout) as {
+      files: { path: string | null; bytes: number | null; url: string | null }[];
+    };
+    expect(files.map((f) => f.path)).toEqual([
+      join(out, 'echo-1-2.txt'),
+      join(out, 'echo-2-2.json'),
+      join(out, 'report-2.bin'),
+      null,
+    ]);
+    expect(files[2]!.bytes).toBe(bytes.length);
+    expect(files[3]!.url).toBe('https://files.example/big.pdf');
+    expect(readFileSync(join(out, 'echo-1.txt'), 'utf8')).toBe('mine');
+    const help = (await concord(['help', 'task', 'download'])).stdout;
+    expect(help).toContain('Saves a task');
+  });
+
+  it("A2ACLI_DOWNLOAD_001: an agent's file name cannot leave --dir", async () => {
+    const fake = await startFakeAgent(() =>
+      wireTask('t-1', 'TASK_STATE_COMPLETED', {
+        artifacts: [
+          {
+            artifactId: 'a-1',
+            name: '../../up',
+            parts: [{ raw: Buffer.from('x').toString('base64'), filename: '../../escape.bin' }],
+          },
+        ],
+      }),
+    );
+    try {
+      const out = join(dir, 'safe');
+      const run = await concord(['task', 'download', 't-1', '-a', fake.url, '--dir', out]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(readdirSync(out)).toEqual(['escape.bin']);
+      expect(readdirSync(dir)).not.toContain('escape.bin');
+    } finally {
+      await fake.close();
+    }
+  });
+});
