@@ -176,9 +176,11 @@ export interface TaskStore {
    */
   keepsArtifactUpdates?(taskId: string): Promise<boolean>;
   /**
-   * Reads a task's events with `seq > afterSeq`, in order; with `limit`, at most that many (the
-   * first ones), so a reader of a long log can page through it without holding all of it (issue
-   * 27). A store that ignores `limit` is still correct, only heavier to page through.
+   * Reads a task's events with `seq > afterSeq`, in order; with `limit`, the first `limit` of them
+   * or more, so a reader of a long log can page through it without holding all of it (issue 27).
+   * Fewer than `limit` means the log has no more. A store may give more than `limit` rather than
+   * split what it keeps together (SQLite: one commit's events are one row), and a store that
+   * ignores `limit` is still correct, only heavier to page through.
    */
   readEvents(taskId: string, afterSeq: number, scope: TaskScope, limit?: number): Promise<TaskEventRecord[]>;
   /**

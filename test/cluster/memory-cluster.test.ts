@@ -294,3 +294,61 @@ describe('two instances on one memory store and the in-process bus', () => {
     );
   });
 });
+
+describe('a stream on B that falls behind a task running on A', () => {
+  // More events in one commit than a subscriber may queue (the hub's 10,000): B's follower publishes
+  // them at once, its stream is cut off from the hub and reads on from the log (task-streams.ts).
+  const COUNT = 10_500;
+
+  it('carries every event, and B stops following the task once the stream ended', async () => {
+    const store = createMemoryTaskStore();
+    const network = createMemoryBusNetwork();
+    let go = (): void => undefined;
+    const released = new Promise<void>((resolve) => (go = resolve));
+    const burst: AgentExecutor = {
+      async execute(_context, updater) {
+        updater.startWork('ready');
+        await released;
+        for (let i = 0; i < COUNT; i++) {
+          updater.addArtifact([{ text: `${i},` }], { artifactId: 'n', append: i > 0 });
+        }
+        updater.complete();
+      },
+    };
+    // B's view of the store, counting its reads of the task: a stream's `get`, the follower's log reads.
+    const reads = { get: 0, log: 0 };
+    const seenByB = new Proxy(store, {
+      get(target, property) {
+        const value = Reflect.get(target, property) as unknown;
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          if (property === 'get') reads.get++;
+          if (property === 'readEvents') reads.log++;
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const a = await instance(store, network, { executor: burst });
+    const b = await instance(seenByB, network, { recheckMs: 50 });
+    const task = await sendText(a.url, 'count');
+    const streamed = subscribe(b.url, task.id);
+    // B has opened its subscription (it reads the task right after): now the burst.
+    await eventually(
+      () => Promise.resolve(reads.get),
+      (n) => n > 0,
+    );
+    go();
+    const read = await streamed;
+    expect(read.closedByServer).toBe(true);
+    expect(stateOf(read.events.at(-1)!)).toBe('TASK_STATE_COMPLETED');
+    expect(chunks(read.events).join('')).toBe(Array.from({ length: COUNT }, (_, i) => `${i},`).join(''));
+    const ids = read.events.map((event) => Number(event.id));
+    for (let i = 1; i < ids.length; i++) expect(ids[i]).toBe(ids[0]! + i);
+    // Nothing follows the task any more: B's re-checks (every 50 ms) no longer read its log.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const after = reads.log;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(reads.log).toBe(after);
+    expect([...a.errors, ...b.errors]).toEqual([]);
+  });
+});

@@ -314,6 +314,33 @@ describe.each(backends)('%s: a heavy task kept in rows', (_name, make) => {
     expect(pending.at(-1)!.task).toEqual(grown.task);
   });
 
+  it('takes a follow-up that brings a push config to a split task, and queues the whole task', async () => {
+    // A send with a push config to a task past the split: its commit needs the whole task for the
+    // outbox, and must be written with it, not refused as stale again and again.
+    const backend = make();
+    const store = await open(backend);
+    const grown = new GrowingTask('late', store);
+    await grown.create();
+    while ((await backend.row('late')).history_rows === null) await grown.step();
+    const status = {
+      state: 'TASK_STATE_WORKING' as const,
+      message: { messageId: 'late-follow-up', role: 'ROLE_USER' as const, parts: [{ text: 'and tell me' }] },
+    };
+    const events: StreamResponse[] = [{ statusUpdate: { taskId: 'late', contextId: 'ctx-late', status } }];
+    const task = applyEvents(grown.task, events);
+    const version = await store.commit({
+      ...scope,
+      task,
+      expectedVersion: grown.version,
+      events,
+      pushConfigs: [webhook('late')],
+    });
+    expect(version).toBe(grown.version + 1);
+    expect((await store.get('late', scope))?.task).toEqual(task);
+    const pending = await store.push!.listPending('late');
+    expect(pending.at(-1)!.task).toEqual(task);
+  });
+
   it('reads only the newest messages for historyLength, and the whole task in lists', async () => {
     const backend = make();
     const store = await open(backend);

@@ -42,6 +42,7 @@ export async function* logRecords(
   let limit = FIRST_PAGE;
   while (signal?.aborted !== true) {
     const page = await log.read(last, limit);
+    const from = last;
     let bytes = 0;
     for (const record of page) {
       if (record.seq <= last) continue;
@@ -50,8 +51,9 @@ export async function* logRecords(
       bytes += eventWeight(record.event);
       yield record;
     }
-    // A short page is the end of the log as it was when read.
-    if (page.length < limit) return;
+    // A short page is the end of the log as it was when read; a page that did not move on (a store
+    // that answered with what was already read) ends it too, rather than asking again forever.
+    if (page.length < limit || last === from) return;
     const average = Math.max(1, bytes / page.length);
     limit = Math.max(1, Math.min(MAX_PAGE, Math.floor(PAGE_BYTES / average)));
   }

@@ -16,10 +16,14 @@ export function applyEvents(base: Task, events: readonly StreamResponse[]): Task
   let own = false;
   let ownHistory = false;
   let ownArtifacts = false;
+  // Artifacts (by index) whose parts array is this call's own copy, so later appends in the batch
+  // push onto it: a copy per append would cost the square of a batch's chunks (issue 27).
+  const ownParts = new Set<number>();
   for (const event of events) {
     if ('task' in event) {
       task = event.task;
       own = ownHistory = ownArtifacts = false;
+      ownParts.clear();
       continue;
     }
     if ('statusUpdate' in event) {
@@ -58,7 +62,18 @@ export function applyEvents(base: Task, events: readonly StreamResponse[]): Task
       const artifacts = task.artifacts;
       const index = artifacts.findIndex((a) => a.artifactId === artifact.artifactId);
       if (index === -1) artifacts.push(artifact);
-      else artifacts[index] = append === true ? appendArtifactChunk(artifacts[index]!, artifact) : artifact;
+      else if (append !== true) {
+        artifacts[index] = artifact;
+        ownParts.delete(index);
+      } else if (ownParts.has(index)) {
+        const target = artifacts[index]!;
+        for (const part of artifact.parts) target.parts.push(part);
+        // eslint-disable-next-line no-restricted-syntax -- open-ended metadata: a spread keeps a `__proto__` key plain data, where Object.assign would run its setter
+        if (artifact.metadata !== undefined) target.metadata = { ...target.metadata, ...artifact.metadata };
+      } else {
+        artifacts[index] = appendArtifactChunk(artifacts[index]!, artifact);
+        ownParts.add(index);
+      }
     }
   }
   return task;

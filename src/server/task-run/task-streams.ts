@@ -44,6 +44,11 @@ function itemOf(record: TaskEventRecord): StreamItem {
   return { id: String(record.seq), event: record.event };
 }
 
+/** Read through a call, so a check after an await is not narrowed away by one before it. */
+function aborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
+}
+
 /** Whether a record's event closes streams of this version. */
 function closes(record: TaskEventRecord, version: ProtocolVersion): boolean {
   const state = stateOf(record.event);
@@ -61,7 +66,17 @@ function closes(record: TaskEventRecord, version: ProtocolVersion): boolean {
  * whole Task again; a reader slower than its agent would never get to the end of a large artifact
  * (issue 27). A new subscription is opened before the log is read, so no event falls between.
  */
-export async function* liveEvents(
+export function liveEvents(
+  subscription: HubSubscription,
+  after: number,
+  version: ProtocolVersion,
+  log: StreamLog,
+  signal?: AbortSignal,
+): AsyncGenerator<StreamItem> {
+  return closingUnstarted(live(subscription, after, version, log, signal), subscription);
+}
+
+async function* live(
   subscription: HubSubscription,
   after: number,
   version: ProtocolVersion,
@@ -84,18 +99,24 @@ export async function* liveEvents(
             yield itemOf(missed);
             if (closes(missed, version)) return;
           }
+          // An abort ends the read early: yielding on would skip what it did not read.
+          if (aborted(signal)) return;
         }
         last = record.seq;
         yield itemOf(record);
         if (closes(record, version)) return;
       }
-      if (!current.overflowed || signal?.aborted === true) return;
-      current = log.subscribe();
+      if (!current.overflowed || aborted(signal)) return;
+      // Closed explicitly: on a cluster the follower counts its subscriptions (task-feed.ts).
+      const next = log.subscribe();
+      current.close();
+      current = next;
       for await (const missed of logRecords(log, last, undefined, signal)) {
         last = missed.seq;
         yield itemOf(missed);
         if (closes(missed, version)) return;
       }
+      if (aborted(signal)) return;
       // A cluster's follower continues after what was read (decision 0111).
       current.seen?.(last);
     }
@@ -109,7 +130,17 @@ export async function* liveEvents(
  * Replays the durable log after `lastEventId` a page at a time, then continues live. The
  * subscription must be opened before the log is read, so no event falls between the two.
  */
-export async function* resumeEvents(
+export function resumeEvents(
+  log: StreamLog,
+  lastEventId: number,
+  subscription: HubSubscription,
+  version: ProtocolVersion,
+  signal?: AbortSignal,
+): AsyncGenerator<StreamItem> {
+  return closingUnstarted(resume(log, lastEventId, subscription, version, signal), subscription);
+}
+
+async function* resume(
   log: StreamLog,
   lastEventId: number,
   subscription: HubSubscription,
@@ -117,20 +148,38 @@ export async function* resumeEvents(
   signal?: AbortSignal,
 ): AsyncGenerator<StreamItem> {
   let last = lastEventId;
-  // Closed however the stream ends, a consumer that stops during the replay included; liveEvents
-  // closes it too (closing twice is harmless).
+  // Closed here however the stream ends, a consumer that stops during the replay included;
+  // liveEvents closes only the subscriptions it opens after a catch-up (closing twice is harmless).
   try {
     for await (const record of logRecords(log, lastEventId, undefined, signal)) {
       last = record.seq;
       yield itemOf(record);
       if (closes(record, version)) return;
     }
+    if (aborted(signal)) return;
     // A cluster's follower continues after what was read (decision 0111).
     subscription.seen?.(last);
-    yield* liveEvents(subscription, last, version, log, signal);
+    yield* live(subscription, last, version, log, signal);
   } finally {
     subscription.close();
   }
+}
+
+/**
+ * `stream`, also closing `subscription` when it is ended before it started: a generator's
+ * `finally` runs only once its body has, and a consumer may give up before the first item (a gRPC
+ * call cancelled while the Task before it was still being written, `withFirst`).
+ */
+function closingUnstarted(
+  stream: AsyncGenerator<StreamItem>,
+  subscription: HubSubscription,
+): AsyncGenerator<StreamItem> {
+  const end = stream.return.bind(stream);
+  stream.return = (value) => {
+    subscription.close();
+    return end(value);
+  };
+  return stream;
 }
 
 /** The sequence number in a `Last-Event-ID` header (A2A 1.0 §3.1.6). */

@@ -143,15 +143,18 @@ export class MemoryTaskStore implements TaskStore {
   readEvents(taskId: string, afterSeq: number, scope: TaskScope, limit?: number): Promise<TaskEventRecord[]> {
     const entry = this.tasks.get(taskId);
     if (entry === undefined || !visibleIn(entry, scope)) return Promise.resolve([]);
-    const from = Math.max(0, Math.floor(afterSeq));
-    const to = limit === undefined ? undefined : from + Math.max(0, Math.floor(limit));
+    const from = Number.isNaN(afterSeq) ? 0 : Math.max(0, Math.floor(afterSeq));
     try {
       // A copy: the log keeps growing, and the caller must not see (or cause) later changes. A
       // frozen log is parsed afresh, so it is a copy already.
       const { events } = entry;
-      return Promise.resolve(
-        events !== undefined ? events.slice(from, to) : this.frozenEvents(entry).slice(from, to),
-      );
+      if (events !== undefined) {
+        const to = limit === undefined ? undefined : from + Math.max(0, Math.floor(limit));
+        return Promise.resolve(events.slice(from, to));
+      }
+      // A frozen log is parsed whole whatever the page: all of it at once, so a reader paging
+      // through it parses it once (TaskStore readEvents lets a store give more than `limit`).
+      return Promise.resolve(this.frozenEvents(entry).slice(from));
     } catch (error) {
       return Promise.reject(error);
     }

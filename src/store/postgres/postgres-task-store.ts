@@ -237,11 +237,11 @@ export class PostgresTaskStore implements TaskStore {
           return result;
         });
       } catch (error) {
-        if (error === lost) {
-          this.splits.delete(task.id);
-          throw (await this.conflict(commit)).error;
-        }
-        throw error;
+        if (error !== lost) throw error;
+        // Refused as one without configs would be, and answered below the same way: a split task's
+        // commit that needs its whole text is written again with it, not reported as stale (a
+        // run that rebased would only build the same commit again).
+        row = { written: 0, queued: 0 };
       }
     }
     if (row.written === 0) {

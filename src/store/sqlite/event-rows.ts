@@ -21,11 +21,18 @@ export function encodeEventRow(events: readonly string[]): string {
 
 /**
  * The events after `afterSeq` of rows read in `last_seq` order, each row's events numbered back
- * from its last one. A StreamResponse is always an object, so an array can only be a commit's list.
+ * from its last one; with `limit`, the rows up to the one that brings the events to `limit` (so a
+ * page holds whole rows). A StreamResponse is always an object, so an array can only be a commit's
+ * list.
  */
-export function decodeEventRows(rows: readonly EventRow[], afterSeq: number): TaskEventRecord[] {
+export function decodeEventRows(
+  rows: readonly EventRow[],
+  afterSeq: number,
+  limit?: number,
+): TaskEventRecord[] {
   const records: TaskEventRecord[] = [];
   for (const row of rows) {
+    if (limit !== undefined && records.length >= limit) break;
     const parsed = JSON.parse(row.events) as StreamResponse | StreamResponse[];
     if (!Array.isArray(parsed)) {
       records.push({ seq: row.last_seq, event: parsed });

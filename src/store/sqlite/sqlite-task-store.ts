@@ -196,12 +196,13 @@ export class SqliteTaskStore implements TaskStore {
   readEvents(taskId: string, afterSeq: number, scope: TaskScope, limit?: number): Promise<TaskEventRecord[]> {
     return this.attempt(() => {
       const rows = limit === undefined ? -1 : Math.max(0, Math.floor(limit));
-      const records = decodeEventRows(
+      // A row is a commit's events, parsed whole: a page ends with the row that reaches `limit`
+      // rather than cutting it, so the next page never parses the same row again.
+      return decodeEventRows(
         this.sql.selectEvents.all(taskId, afterSeq, scope.tenant, scope.owner, rows),
         afterSeq,
+        rows < 0 ? undefined : rows,
       );
-      // A row is a commit's events, so the rows read may hold more than the page asked for.
-      return rows >= 0 && records.length > rows ? records.slice(0, rows) : records;
     });
   }
 
