@@ -140,6 +140,20 @@ export async function openAgent(
       needed.hint,
     );
   }
+  // A2A 1.0 §4.6: an extension the card marks required is declared (A2A-Extensions) by a client
+  // that implements it; one the caller did not name is refused here, before anything is sent.
+  const missing = (client.card.capabilities.extensions ?? []).filter(
+    (extension) => extension.required === true && !(flags.extension ?? []).includes(extension.uri),
+  );
+  if (missing.length > 0) {
+    client.close();
+    throw new CliFailure(
+      'ExtensionSupportRequiredError',
+      `the card of "${client.card.name}" requires the extension(s) ${missing.map((e) => e.uri).join(', ')}`,
+      EXIT.FAILURE,
+      `if you implement them, pass ${missing.map((e) => `--extension ${e.uri}`).join(' ')}`,
+    );
+  }
   if (flags.debug === true) debugInterface(client, flags, io);
   return client;
 }

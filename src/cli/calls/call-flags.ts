@@ -52,6 +52,7 @@ export const CALL_OPTIONS = {
   verbose: { type: 'boolean', default: false },
   debug: { type: 'boolean', default: false },
   config: { type: 'string' },
+  extension: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -92,6 +93,9 @@ Connection options:
   --transport <binding>   jsonrpc, rest (http+json) or grpc; repeat it to rank several: the first
                           the card offers wins (default: the card's order). --binding is an alias
   --a2a-version <v>       1.0 (default) or 0.3: A2A 0.3 interfaces are used only when asked for
+  --extension <uri>       activate an A2A extension you implement on every request
+                          (A2A-Extensions); repeatable. A card's required extension must be
+                          given, or nothing is sent (ExtensionSupportRequiredError)
   --bearer <token>        bearer token (default: $A2ACLI_BEARER, then $CONCORD_TOKEN); --token is
                           an alias
   --api-key <key>         API key, placed where the card's apiKey scheme says (default:
@@ -138,6 +142,7 @@ export interface CallFlags {
   'max-response-bytes'?: string | undefined;
   'svc-param'?: string[] | undefined;
   agent?: string | undefined;
+  extension?: string[] | undefined;
   insecure?: boolean | undefined;
   verbose?: boolean | undefined;
   debug?: boolean | undefined;
@@ -429,6 +434,7 @@ export function clientOptionsOf(flags: CallFlags, policy: NetworkPolicy, io?: Cl
       return insecure && io !== undefined ? warnedOnInsecure(redacted, io, warned) : redacted;
     }),
     timeoutMs,
+    ...(flags.extension === undefined ? {} : { extensions: flags.extension }),
     ...(maxResponseBytes === undefined ? {} : { maxResponseBytes }),
     // What the client read past in an off-spec answer goes to stderr (decision 0136).
     ...(io === undefined

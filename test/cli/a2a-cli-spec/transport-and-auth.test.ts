@@ -3,8 +3,8 @@
  * binary: the binding comes from the card in its order (A2ACLI_TX_001), `--transport` ranks it
  * (A2ACLI_TX_002), the interface's tenant goes with every request (A2ACLI_TX_003), several
  * transports including gRPC (A2ACLI_TX_004, A2ACLI_TX_005), `A2A-Version` on every request and
- * never below 1.0 unasked (A2ACLI_VER_001), and the credential flags and variables
- * (A2ACLI_AUTH_001, A2ACLI_AUTH_002).
+ * never below 1.0 unasked (A2ACLI_VER_001), a card's required extensions declared (A2ACLI_VER_002),
+ * and the credential flags and variables (A2ACLI_AUTH_001, A2ACLI_AUTH_002).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EchoServer } from '../../helpers/echo-server.js';
@@ -144,6 +144,39 @@ describe('protocol version', () => {
       expect(legacy.calls[0]!.headers['a2a-version']).toBe('0.3');
     } finally {
       await legacy.close();
+    }
+  });
+});
+
+describe('protocol extensions', () => {
+  it("A2ACLI_VER_002: a card's required extension is declared in A2A-Extensions with --extension; without it nothing is sent", async () => {
+    const required = 'https://ext.example/required/v1';
+    const fake = await startFakeAgent(
+      () => REPLY,
+      (url) => ({
+        ...SPEC_CARD,
+        capabilities: {
+          streaming: true,
+          extensions: [{ uri: required, required: true }, { uri: 'https://ext.example/optional/v1' }],
+        },
+        supportedInterfaces: [{ url: `${url}rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+      }),
+    );
+    try {
+      const refused = await concord(['send', '-a', fake.url, 'hi', '-o', 'json']);
+      expect(refused.code).toBe(1);
+      expect(JSON.parse(refused.stdout)).toMatchObject({
+        error: {
+          code: 'ExtensionSupportRequiredError',
+          hint: `if you implement them, pass --extension ${required}`,
+        },
+      });
+      expect(fake.calls).toHaveLength(0);
+      const declared = await concord(['send', '-a', fake.url, 'hi', '--extension', required]);
+      expect(declared.code, declared.stderr).toBe(0);
+      expect(fake.calls[0]!.headers['a2a-extensions']).toBe(required);
+    } finally {
+      await fake.close();
     }
   });
 });
