@@ -7,6 +7,7 @@
  */
 import type { CliIo } from '../cli-io.js';
 import { redact } from '../redaction.js';
+import { configuredOutput } from '../config/cli-settings.js';
 import {
   A2ACLI_ERR,
   CONCORD_ERR,
@@ -31,15 +32,23 @@ export interface CallContext {
   startDeadline(ms: number, text: string): void;
 }
 
-/** True when the arguments ask for `-o json` (or the `--json` alias); read before parsing. */
+/**
+ * True when the command's output is json: `-o json` (or the `--json` alias) in the arguments, or,
+ * when they name no format, `A2ACLI_OUTPUT` from the environment or a `.env` file
+ * (config/cli-settings.ts). Read before parsing, so a failure of the parse itself is told alike.
+ */
 export function wantsJson(args: readonly string[]): boolean {
+  let config: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    if (arg === '--') return false;
+    if (arg === '--') break;
     if (arg === '--json' || arg === '-ojson' || arg === '--output=json') return true;
-    if ((arg === '-o' || arg === '--output') && args[i + 1] === 'json') return true;
+    if ((arg === '-o' || arg === '--output') && args[i + 1] !== undefined) return args[i + 1] === 'json';
+    if (arg.startsWith('-o') || arg.startsWith('--output=')) return false;
+    if (arg === '--config') config = args[i + 1];
+    if (arg.startsWith('--config=')) config = arg.slice('--config='.length);
   }
-  return false;
+  return configuredOutput(config) === 'json';
 }
 
 /** Writes a failure: the envelope on stdout in json mode, the line and hint on stderr always. */

@@ -21,14 +21,21 @@ function lines(io: CliIo, mark: string, text: string): void {
 
 /** The interceptor that logs the wire exchange of every request the client makes. */
 export function wireDebug(io: CliIo): ClientInterceptor {
+  const logged = new WeakSet<OutgoingCall>();
+  // Logged once, when the answer starts (`after`) or its first message arrives (`received`: a
+  // gRPC stream reports `after` only when it ends). Not in `before`: the credentials are presented
+  // after the `before` interceptors, and a reader debugging authentication wants to see them go.
+  const request = (call: OutgoingCall): void => {
+    if (logged.has(call)) return;
+    logged.add(call);
+    const attempt = call.attempt > 1 ? `, attempt ${call.attempt}` : '';
+    io.err(`${PREFIX} > ${call.method} ${call.url.href} (${call.purpose}${attempt})`);
+    for (const [name, value] of Object.entries(call.headers)) io.err(`${PREFIX} > ${name}: ${value}`);
+    if (call.body !== undefined) lines(io, '>', call.body);
+  };
   return {
-    // Logged in `after`: the credentials are presented after the `before` interceptors, and the
-    // request as it went out (redacted) is what a reader debugging an authentication wants.
     after(call, outcome) {
-      const attempt = call.attempt > 1 ? `, attempt ${call.attempt}` : '';
-      io.err(`${PREFIX} > ${call.method} ${call.url.href} (${call.purpose}${attempt})`);
-      for (const [name, value] of Object.entries(call.headers)) io.err(`${PREFIX} > ${name}: ${value}`);
-      if (call.body !== undefined) lines(io, '>', call.body);
+      request(call);
       const ms = `${Math.round(outcome.durationMs)} ms`;
       if (outcome.error !== undefined) {
         io.err(`${PREFIX} < no answer after ${ms}: ${(outcome.error as Error).message}`);
@@ -39,7 +46,8 @@ export function wireDebug(io: CliIo): ClientInterceptor {
       for (const [name, value] of Object.entries(outcome.headers ?? {}))
         io.err(`${PREFIX} < ${name}: ${value}`);
     },
-    received(_call: OutgoingCall, body: string) {
+    received(call, body) {
+      request(call);
       lines(io, '<', body);
     },
   };

@@ -246,3 +246,17 @@ export function settingsHelp(values: Record<string, unknown>): string {
   if (lines.length === 0) return '';
   return `\nDefaults in force here, from the environment and .env files (concord config show):\n${lines.join('\n')}\n`;
 }
+
+/**
+ * The output format the environment or the files set (`A2ACLI_OUTPUT`), for telling a failure
+ * before the command line is parsed; undefined when none does or the files cannot be read (the
+ * parse reports that).
+ */
+export function configuredOutput(config: string | undefined): string | undefined {
+  const output = SETTINGS.find((setting) => setting.flag === 'output')!;
+  try {
+    return configuredValue(output, settingsFiles(config))?.value;
+  } catch {
+    return undefined;
+  }
+}

@@ -147,6 +147,10 @@ describe('settings from the environment and .env files', () => {
     expect(isJson((await run(send, { A2ACLI_OUTPUT: 'json' })).stdout)).toBe(true);
     expect(isJson((await run([...send, '-o', 'text'], { A2ACLI_OUTPUT: 'json' })).stdout)).toBe(false);
     expect(isJson((await run([...send, '--json'], { A2ACLI_OUTPUT: 'text' })).stdout)).toBe(true);
+    // A configured json output covers failures too: the error envelope is the document on stdout.
+    const failed = await run(['task', 'get', 't-1', '-a', 'http://127.0.0.1:1/'], { A2ACLI_OUTPUT: 'json' });
+    expect(failed.code).toBe(3);
+    expect(JSON.parse(failed.stdout)).toMatchObject({ error: { code: 'A2ACLI_ERR_UNREACHABLE' } });
 
     // config show names each value's source.
     const shown = await run(['config', 'show', '--transport', 'rest'], { A2ACLI_TIMEOUT: '30s' });
