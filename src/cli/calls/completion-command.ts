@@ -1,13 +1,14 @@
 /**
  * `concord completion <bash|zsh|fish>`: a shell completion script (a2a-cli SPEC v0.2 §5.1,
- * `A2ACLI_CLI_002`; decision 0169). It completes the commands, the subcommands of `task`, `card`
- * and `auth`, and the options of the calling commands; it is written from the same tables the
+ * `A2ACLI_CLI_002`; decision 0169). It completes the commands, the subcommands of `task`, `card`,
+ * `auth` and `config`, and the options of the calling commands; it is written from the same tables the
  * commands parse with, so it cannot name an option they do not take.
  */
 import { EXIT, UsageError } from '../exit-codes.js';
 import type { CliIo } from '../cli-io.js';
 import { CALL_OPTIONS } from './call-flags.js';
 import { PART_OPTIONS } from './message-input.js';
+import { TASK_COMMANDS } from './task-command.js';
 
 /** Usage text of `completion`. */
 export const COMPLETION_USAGE = `Usage: concord completion <bash|zsh|fish>
@@ -19,9 +20,10 @@ Prints a completion script for the shell. Load it with, for example:
 
 /** The subcommands of each command that has some. */
 const SUBCOMMANDS: Record<string, string[]> = {
-  task: ['get', 'cancel', 'list', 'subscribe', 'push-config'],
+  task: TASK_COMMANDS,
   card: ['get', 'verify'],
   auth: ['login', 'status', 'logout'],
+  config: ['show'],
   'push-config': ['create', 'get', 'list', 'delete'],
 };
 

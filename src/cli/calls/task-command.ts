@@ -35,6 +35,9 @@ const SUBCOMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>
   download: downloadCommand,
 };
 
+/** The names of the task commands, for completion. */
+export const TASK_COMMANDS = Object.keys(SUBCOMMANDS);
+
 /** Runs `task <command>`; returns the exit code. */
 export async function taskCommand(args: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = args;

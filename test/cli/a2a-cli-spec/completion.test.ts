@@ -28,7 +28,10 @@ describe('completion', () => {
   it('A2ACLI_CLI_002: completion <shell> emits a completion script for bash, zsh and fish', async () => {
     expect(await bashComplete(['concord', 'ta'])).toEqual(['task']);
     expect(await bashComplete(['concord', 'task', 'su'])).toEqual(['subscribe']);
+    expect(await bashComplete(['concord', 'task', 'do'])).toEqual(['download']);
     expect(await bashComplete(['concord', 'card', ''])).toEqual(['get', 'verify']);
+    expect(await bashComplete(['concord', 'config', ''])).toEqual(['show']);
+    expect(await bashComplete(['concord', 'send', '--insec'])).toEqual(['--insecure']);
     expect(await bashComplete(['concord', 'send', '--agent-c'])).toEqual(['--agent-card']);
     expect(await bashComplete(['concord', 'send', '--media'])).toEqual(['--media-type']);
     for (const shell of ['zsh', 'fish']) {
