@@ -87,6 +87,7 @@ function pipelineFor(
       : { streamIdleTimeoutMs: options.streamIdleTimeoutMs }),
     ...(options.maxResponseBytes === undefined ? {} : { maxResponseBytes: options.maxResponseBytes }),
     ...(options.insecureTls === true ? { insecureTls: true } : {}),
+    ...(options.clientCertificate === undefined ? {} : { clientCertificate: options.clientCertificate }),
   });
 }
 

@@ -53,6 +53,11 @@ export interface A2AClientCommonOptions extends NetworkPolicy {
    * anything else (`concord --insecure` sets it for one command; decision 0169).
    */
   insecureTls?: boolean;
+  /**
+   * A client certificate and its private key (PEM) for agents that ask for mutual TLS (A2A 1.0's
+   * `mutualTlsSecurityScheme`): presented on HTTPS and on gRPC over TLS without `grpc.credentials`.
+   */
+  clientCertificate?: { cert: string; key: string } | undefined;
   /** Credentials; the ones matching the card's security requirements are presented. */
   auth?: Credential | readonly Credential[];
   /** Before/after hooks on every request. */

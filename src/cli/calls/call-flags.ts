@@ -7,6 +7,7 @@
  * `--transport`, `--bearer`, `--a2a-version` with the 1.0 floor), with Concord's earlier spellings
  * kept as aliases (`--json`, `--binding`, `--token`; decision 0169).
  */
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import {
@@ -53,6 +54,8 @@ export const CALL_OPTIONS = {
   debug: { type: 'boolean', default: false },
   config: { type: 'string' },
   extension: { type: 'string', multiple: true },
+  cert: { type: 'string' },
+  key: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -104,6 +107,9 @@ Connection options:
                           history: prefer the environment variables. Secrets are never printed
 ${OAUTH_FLAGS_USAGE}
   --allow-private         allow private and loopback targets beyond a loopback URL you typed
+  --cert <file> --key <file>
+                          a client certificate (PEM, with its chain) and its private key, for
+                          an agent that asks for mutual TLS
   --insecure              do not verify the agent's TLS certificate (development only: a
                           warning says so, and again when a credential is sent; default: verify)
   --timeout <duration>    give up waiting after this long: A2ACLI_ERR_TIMEOUT, exit 5 (5s,
@@ -143,6 +149,8 @@ export interface CallFlags {
   'svc-param'?: string[] | undefined;
   agent?: string | undefined;
   extension?: string[] | undefined;
+  cert?: string | undefined;
+  key?: string | undefined;
   insecure?: boolean | undefined;
   verbose?: boolean | undefined;
   debug?: boolean | undefined;
@@ -369,6 +377,7 @@ export function checkCallFlags(flags: CallFlags): void {
   requestTimeoutOf(flags);
   maxResponseBytesOf(flags);
   outputOf(flags);
+  clientCertificateOf(flags);
 }
 
 /** The credentials `--token` / `--api-key` (or their environment variables) give. */
@@ -391,15 +400,41 @@ export function wireOptionsOf(
   flags: CallFlags,
   io: CliIo | undefined,
   headers: Record<string, string> = {},
-): { interceptors?: ClientInterceptor[]; insecureTls?: boolean } {
+): {
+  interceptors?: ClientInterceptor[];
+  insecureTls?: boolean;
+  clientCertificate?: { cert: string; key: string };
+} {
   const interceptors: ClientInterceptor[] = [];
+  const clientCertificate = clientCertificateOf(flags);
   if (Object.keys(headers).length > 0) interceptors.push(headersInterceptor(headers));
   // Last, so the wire log shows the headers every other interceptor set.
   if (flags.debug === true && io !== undefined) interceptors.push(wireDebug(io));
   return {
     ...(interceptors.length === 0 ? {} : { interceptors }),
     ...(flags.insecure === true ? { insecureTls: true } : {}),
+    ...(clientCertificate === undefined ? {} : { clientCertificate }),
   };
+}
+
+/**
+ * The client certificate of `--cert` and `--key` (PEM files), for mutual TLS (A2A 1.0's
+ * `mutualTlsSecurityScheme`, SPEC §10.3); both or neither. The key is a secret: never printed.
+ */
+export function clientCertificateOf(flags: CallFlags): { cert: string; key: string } | undefined {
+  if (flags.cert === undefined && flags.key === undefined) return undefined;
+  if (flags.cert === undefined || flags.key === undefined)
+    throw new UsageError('--cert and --key go together: the client certificate and its private key');
+  const read = (path: string, flag: string): string => {
+    try {
+      return readFileSync(path, 'utf8');
+    } catch (error) {
+      throw new UsageError(`${flag} ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
+  };
+  const key = read(flags.key, '--key');
+  registerSecret(key);
+  return { cert: read(flags.cert, '--cert'), key };
 }
 
 /** Says on stderr that `--insecure` is in force (SPEC §4.5: never silently). */

@@ -22,6 +22,8 @@ export interface ResolveAgentCardOptions extends CardFetchOptions, NetworkPolicy
   interceptors?: readonly ClientInterceptor[];
   /** Do not verify the TLS certificate (development only; see `A2AClientCommonOptions.insecureTls`). */
   insecureTls?: boolean | undefined;
+  /** A client certificate and key (PEM) for mutual TLS (see `A2AClientCommonOptions.clientCertificate`). */
+  clientCertificate?: { cert: string; key: string } | undefined;
   /**
    * Find the agent this names (identifier, id or name) in the origin's AI Catalog and resolve its
    * card, for an origin that serves several agents (decision 0167).
@@ -51,6 +53,7 @@ function pipelineFor(options: ResolveAgentCardOptions): HttpPipeline {
     credentials: () => [],
     timeoutMs: options.timeoutMs ?? 30_000,
     ...(options.insecureTls === true ? { insecureTls: true } : {}),
+    ...(options.clientCertificate === undefined ? {} : { clientCertificate: options.clientCertificate }),
   });
 }
 

@@ -27,6 +27,8 @@ export interface HttpPipelineOptions {
   maxResponseBytes?: number;
   /** TLS certificates are not verified (HTTPS and gRPC over TLS); default false. */
   insecureTls?: boolean;
+  /** The client certificate and key (PEM) presented for mutual TLS. */
+  clientCertificate?: { cert: string; key: string };
 }
 
 /** Default stream idle timeout: four of Concord's 15 s heartbeats (decision 0137). */
@@ -84,7 +86,7 @@ export class HttpPipeline {
   private readonly pool: ConnectionPool;
 
   constructor(private readonly options: HttpPipelineOptions) {
-    this.pool = new ConnectionPool(options.insecureTls === true);
+    this.pool = new ConnectionPool(options.insecureTls === true, options.clientCertificate);
     const max = options.maxResponseBytes;
     // gRPC channel options are 32-bit integers; a bound above 2 GiB would not be one anyway.
     if (max !== undefined && (!Number.isInteger(max) || max < 1 || max > MAX_INT32)) {
@@ -245,6 +247,11 @@ export class HttpPipeline {
   /** Hands a piece of an answer's body to the interceptors that observe bodies. */
   received(call: OutgoingCall, body: string): void {
     for (const interceptor of this.options.interceptors) interceptor.received?.(call, body);
+  }
+
+  /** The client certificate presented for mutual TLS, if any. */
+  get clientCertificate(): { cert: string; key: string } | undefined {
+    return this.options.clientCertificate;
   }
 
   /** True when TLS certificates are not verified (the client's `insecureTls`). */

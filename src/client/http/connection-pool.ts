@@ -23,9 +23,22 @@ export class ConnectionPool {
 
   /**
    * `insecureTls`: HTTPS certificates are not verified, on pooled and unpooled connections alike
-   * (the client's `insecureTls`, off unless a caller turns it on).
+   * (the client's `insecureTls`, off unless a caller turns it on); `clientCertificate` is
+   * presented to a server that asks for one (mutual TLS).
    */
-  constructor(readonly insecureTls = false) {}
+  constructor(
+    readonly insecureTls = false,
+    readonly clientCertificate?: { cert: string; key: string },
+  ) {}
+
+  /** The TLS options of an HTTPS connection: verification, and the client certificate. */
+  tlsOptions(): { rejectUnauthorized?: false; cert?: string; key?: string } {
+    return Object.assign(
+      {},
+      this.insecureTls ? { rejectUnauthorized: false as const } : {},
+      this.clientCertificate ?? {},
+    );
+  }
 
   /** The agent for `url`'s scheme; `false` (one connection per request) once the pool is closed. */
   agentFor(url: URL): http.Agent | false {
@@ -34,7 +47,7 @@ export class ConnectionPool {
       return (this.secure ??= new https.Agent({
         keepAlive: true,
         timeout: IDLE_SOCKET_MS,
-        ...(this.insecureTls ? { rejectUnauthorized: false } : {}),
+        ...this.tlsOptions(),
       }));
     }
     return (this.plain ??= new http.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS }));

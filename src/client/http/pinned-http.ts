@@ -193,7 +193,7 @@ export async function sendHttp(
   for (;;) {
     if (deadline.aborted) throw deadline.error(what);
     try {
-      return await exchange(spec, target, deadline, pool?.agentFor(spec.url) ?? false, pool?.insecureTls);
+      return await exchange(spec, target, deadline, pool?.agentFor(spec.url) ?? false, pool?.tlsOptions());
     } catch (error) {
       // Each stale socket is destroyed by its failure, so this ends at a fresh connection.
       if (!(error instanceof StaleSocket)) throw error;
@@ -207,7 +207,7 @@ function exchange(
   target: ResolvedAddress,
   deadline: Deadline,
   agent: http.Agent | false,
-  insecureTls = false,
+  tls: https.RequestOptions = {},
 ): Promise<HttpAnswer> {
   const what = `${spec.method} ${spec.url.href}`;
   const transport = spec.url.protocol === 'https:' ? https : http;
@@ -223,8 +223,8 @@ function exchange(
       // Only a new socket looks the host up; it gets the checked address (the file comment).
       lookup: pinnedLookup(target),
       agent,
-      // Also on a request without the pool's agent (one made after the client closed).
-      ...(insecureTls && transport === https ? { rejectUnauthorized: false } : {}),
+      // The pool's TLS options also on a request without its agent (one made after it closed).
+      ...(transport === https ? tls : {}),
     });
     const onAbort = (): void => {
       request.destroy(deadline.error(what));

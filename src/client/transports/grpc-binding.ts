@@ -211,6 +211,18 @@ export class GrpcTransport {
     return method;
   }
 
+  /** TLS channel credentials: the client's certificate for mutual TLS, and its insecureTls. */
+  private tlsCredentials(): ChannelCredentials {
+    const mine = this.http.clientCertificate;
+    return channelCredentials.createSsl(
+      null,
+      mine === undefined ? null : Buffer.from(mine.key),
+      mine === undefined ? null : Buffer.from(mine.cert),
+      // The client's insecureTls: the server's certificate is not checked (development only).
+      this.http.insecureTls ? { rejectUnauthorized: false } : {},
+    );
+  }
+
   /** An answer message, as ProtoJSON, to the interceptors that observe bodies. */
   private observe(call: OutgoingCall, method: GrpcMethod, result: unknown): void {
     if (this.http.wantsBodies) this.http.received(call, JSON.stringify(method.encodeResult(result)));
@@ -257,15 +269,7 @@ export class GrpcTransport {
       const authority = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
       const credentials =
         (this.options.credentials as ChannelCredentials | undefined) ??
-        (tls
-          ? // The client's insecureTls: the certificate is not checked (development only).
-            channelCredentials.createSsl(
-              null,
-              null,
-              null,
-              this.http.insecureTls ? { rejectUnauthorized: false } : {},
-            )
-          : channelCredentials.createInsecure());
+        (tls ? this.tlsCredentials() : channelCredentials.createInsecure());
       const Ctor = makeGenericClientConstructor({}, this.service.name);
       client = new Ctor(address, credentials, {
         // Dial the checked address, but speak to (and verify the certificate of) the name.

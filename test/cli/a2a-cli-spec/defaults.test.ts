@@ -2,7 +2,8 @@
  * The defaults of a2a-cli SPEC v0.2 §4.5 that other files do not already show, through the real
  * `concord` binary (A2ACLI_DEFAULT_001): the detail level (concise, `--verbose` in full) and
  * transport security (TLS verification on, `--insecure` off with a warning), and §10.1's warning
- * when a credential goes out without verification (A2ACLI_AUTH_003). The agent sits behind a TLS
+ * when a credential goes out without verification (A2ACLI_AUTH_003), and a client certificate for
+ * an agent that asks for mutual TLS (A2ACLI_AUTH_009). The agent sits behind a TLS
  * front whose certificate chains to a root made by `openssl` at test time that nothing trusts
  * (helpers/test-pki.ts), over HTTP and gRPC.
  */
@@ -23,13 +24,15 @@ interface TlsFront {
   close(): Promise<void>;
 }
 
-async function tlsFront(pki: TestPki, backPort: number): Promise<TlsFront> {
+async function tlsFront(pki: TestPki, backPort: number, mutual = false): Promise<TlsFront> {
   const sockets = new Set<Socket>();
   const server: Server = createServer(
     {
       key: pki.serverLeaf.keyPem,
       cert: pki.serverLeaf.pem + pki.intermediate.pem,
       ALPNProtocols: ['h2', 'http/1.1'],
+      // Mutual TLS: only a client certificate chaining to the test root gets through.
+      ...(mutual ? { requestCert: true, rejectUnauthorized: true, ca: pki.root.pem } : {}),
     },
     (socket) => {
       const back = connect(backPort, '127.0.0.1');
@@ -194,5 +197,83 @@ describe('detail level', () => {
     const help = (await concord(['task', 'get', '--help'])).stdout;
     expect(help).toMatch(/--verbose +text output in full/);
     expect(help).toContain('default: concise');
+  });
+});
+
+describe('mutual TLS', () => {
+  let pki: TestPki;
+  let agent: EchoServer;
+  let front: TlsFront;
+  let grpcFront: TlsFront;
+  let dir: string;
+  let files: { cert: string; key: string; card: string };
+
+  beforeAll(async () => {
+    pki = makeTestPki();
+    agent = await startSpecAgent({ grpc: true });
+    front = await tlsFront(pki, Number(new URL(agent.url).port), true);
+    grpcFront = await tlsFront(pki, agent.grpc!.port, true);
+    agent.a2a.setBaseUrl(`https://127.0.0.1:${front.port}/`);
+    dir = mkdtempSync(join(tmpdir(), 'concord-mtls-'));
+    files = { cert: join(dir, 'client.pem'), key: join(dir, 'client.key'), card: join(dir, 'card.json') };
+    writeFileSync(files.cert, pki.leaf.pem + pki.intermediate.pem);
+    writeFileSync(files.key, pki.leaf.keyPem, { mode: 0o600 });
+    writeFileSync(
+      files.card,
+      JSON.stringify({
+        ...SPEC_CARD,
+        supportedInterfaces: [
+          { url: `grpcs://127.0.0.1:${grpcFront.port}`, protocolBinding: 'GRPC', protocolVersion: '1.0' },
+        ],
+      }),
+    );
+  }, 60_000);
+  afterAll(async () => {
+    await front.close();
+    await grpcFront.close();
+    await agent.close();
+    pki.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('A2ACLI_AUTH_009: --cert and --key present a client certificate to an agent that asks for one, over HTTP and gRPC', async () => {
+    const url = `https://127.0.0.1:${front.port}/`;
+    // The server's certificate is the untrusted test chain, hence --insecure on both sides of the test.
+    const without = await concord(['send', '-a', url, 'hi', '--insecure', '-o', 'json']);
+    expect(without.code).toBe(3);
+    expect(JSON.parse(without.stdout)).toMatchObject({ error: { code: 'A2ACLI_ERR_UNREACHABLE' } });
+    for (const ref of [url, files.card]) {
+      const run = await concord([
+        'send',
+        '-a',
+        ref,
+        'hi',
+        '--insecure',
+        '--cert',
+        files.cert,
+        '--key',
+        files.key,
+      ]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain('State: TASK_STATE_COMPLETED');
+      expect(run.stderr).not.toContain('PRIVATE KEY');
+    }
+    const card = await concord([
+      'card',
+      'get',
+      '-a',
+      url,
+      '--insecure',
+      '--cert',
+      files.cert,
+      '--key',
+      files.key,
+    ]);
+    expect(card.code, card.stderr).toBe(0);
+    expect((await concord(['send', '-a', url, 'hi', '--cert', files.cert])).code).toBe(2);
+    expect(
+      (await concord(['send', '-a', url, 'hi', '--cert', files.cert, '--key', join(dir, 'none')])).code,
+    ).toBe(2);
+    expect((await concord(['send', '--help'])).stdout).toMatch(/--cert <file> --key <file>/);
   });
 });
