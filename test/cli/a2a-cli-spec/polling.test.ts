@@ -156,8 +156,9 @@ describe('send waits', () => {
 
 describe('task get --wait', () => {
   it('A2ACLI_TASK_POLL_001: task get is one-shot; --wait (or --watch) polls until the task ends', async () => {
+    // Slow enough that the one-shot get (a second CLI process) finds it working on a busy machine.
     const started = JSON.parse(
-      (await concord(['send', '-a', agent.url, 'slow 1200', '--async', '-o', 'json'])).stdout,
+      (await concord(['send', '-a', agent.url, 'slow 4000', '--async', '-o', 'json'])).stdout,
     ) as {
       task: { id: string };
     };
@@ -226,7 +227,10 @@ describe('task get --wait', () => {
     const fake = await statesAgent({}, ['TASK_STATE_WORKING']);
     try {
       const live = startConcord(['task', 'get', 't-1', '-a', fake.url, '--wait', '--poll-interval', '100ms']);
-      await new Promise((resolve) => setTimeout(resolve, 800));
+      // Interrupted once it is waiting (it has polled), however long the process took to start.
+      while (!fake.calls.some((c) => c.method === 'GetTask')) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       live.child.kill('SIGINT');
       const run = await live.exited;
       expect(run.code).toBe(130);
