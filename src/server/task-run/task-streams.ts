@@ -94,13 +94,9 @@ async function* live(
       for await (const record of current) {
         if (record.seq <= last) continue;
         if (log.fillsGaps && record.seq > last + 1) {
-          for await (const missed of logRecords(log, last, record.seq, signal)) {
-            last = missed.seq;
-            yield itemOf(missed);
-            if (closes(missed, version)) return;
-          }
-          // An abort ends the read early: yielding on would skip what it did not read.
-          if (aborted(signal)) return;
+          const filled = yield* fromLog(log, last, record.seq, version, signal);
+          if (filled === undefined) return;
+          last = filled;
         }
         last = record.seq;
         yield itemOf(record);
@@ -111,12 +107,9 @@ async function* live(
       const next = log.subscribe();
       current.close();
       current = next;
-      for await (const missed of logRecords(log, last, undefined, signal)) {
-        last = missed.seq;
-        yield itemOf(missed);
-        if (closes(missed, version)) return;
-      }
-      if (aborted(signal)) return;
+      const caughtUp = yield* fromLog(log, last, undefined, version, signal);
+      if (caughtUp === undefined) return;
+      last = caughtUp;
       // A cluster's follower continues after what was read (decision 0111).
       current.seen?.(last);
     }
@@ -147,22 +140,38 @@ async function* resume(
   version: ProtocolVersion,
   signal?: AbortSignal,
 ): AsyncGenerator<StreamItem> {
-  let last = lastEventId;
   // Closed here however the stream ends, a consumer that stops during the replay included;
   // liveEvents closes only the subscriptions it opens after a catch-up (closing twice is harmless).
   try {
-    for await (const record of logRecords(log, lastEventId, undefined, signal)) {
-      last = record.seq;
-      yield itemOf(record);
-      if (closes(record, version)) return;
-    }
-    if (aborted(signal)) return;
+    const last = yield* fromLog(log, lastEventId, undefined, version, signal);
+    if (last === undefined) return;
     // A cluster's follower continues after what was read (decision 0111).
     subscription.seen?.(last);
     yield* live(subscription, last, version, log, signal);
   } finally {
     subscription.close();
   }
+}
+
+/**
+ * The log's events after `after` (and before `before`) as stream items. Resolves the last one's
+ * sequence number (`after` when there were none), or undefined when the stream must end there: an
+ * event closed it, or an abort cut the read short, and yielding on would skip what was not read.
+ */
+async function* fromLog(
+  log: StreamLog,
+  after: number,
+  before: number | undefined,
+  version: ProtocolVersion,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<StreamItem, number | undefined> {
+  let last = after;
+  for await (const record of logRecords(log, after, before, signal)) {
+    last = record.seq;
+    yield itemOf(record);
+    if (closes(record, version)) return undefined;
+  }
+  return aborted(signal) ? undefined : last;
 }
 
 /**
