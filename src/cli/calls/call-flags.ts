@@ -24,11 +24,11 @@ import {
 } from '../../client/index.js';
 import type { CliIo } from '../cli-io.js';
 import { redacting, registerSecret } from '../redaction.js';
-import { UsageError } from '../exit-codes.js';
+import { EXIT, UsageError } from '../exit-codes.js';
 import { OAUTH_FLAGS_USAGE, oauthCredentialsOf } from '../auth/oauth-credentials.js';
 import { INSECURE_WARNING, warnedOnInsecure, wireDebug } from './wire-debug.js';
 import { setVerbose } from './task-text.js';
-import { layerSettings } from '../config/cli-settings.js';
+import { layerSettings, settingsHelp } from '../config/cli-settings.js';
 
 /** parseArgs definitions of the shared options. */
 export const CALL_OPTIONS = {
@@ -73,6 +73,15 @@ export function parseCall<T extends ParseArgsConfig>(config: T, io: CliIo): Retu
   );
   for (const warning of warnings) io.err(warning);
   return parsed;
+}
+
+/**
+ * `--help` of a calling command: its usage, then the defaults configuration sets (decision 0169);
+ * resolves the exit code, 0.
+ */
+export function printHelp(io: CliIo, usage: string, values: Record<string, unknown>): number {
+  io.write(`${usage}\n${settingsHelp(values)}`);
+  return EXIT.OK;
 }
 
 /** Usage text of the shared options. */

@@ -12,8 +12,8 @@ import {
   outputOf,
   startTimeout,
   parseCall,
+  printHelp,
 } from './call-flags.js';
-import { settingsHelp } from '../config/cli-settings.js';
 import { runCall } from './call-runner.js';
 import type { CliIo } from '../cli-io.js';
 import { EXIT } from '../exit-codes.js';
@@ -43,10 +43,7 @@ export function cancelCommand(args: string[], io: CliIo): Promise<number> {
       },
       io,
     );
-    if (values.help === true) {
-      io.write(`${CANCEL_USAGE}\n${settingsHelp(values)}`);
-      return EXIT.OK;
-    }
+    if (values.help === true) return printHelp(io, CANCEL_USAGE, values);
     const { ref, id } = agentAndTaskOf(values, positionals, CANCEL_USAGE);
     checkCallFlags(values);
     const json = outputOf(values) === 'json';

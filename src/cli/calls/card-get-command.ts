@@ -30,8 +30,8 @@ import {
   withSpecCredentials,
   type CallFlags,
   parseCall,
+  printHelp,
 } from './call-flags.js';
-import { settingsHelp } from '../config/cli-settings.js';
 import { runCall, type CallContext } from './call-runner.js';
 import { redacting } from '../redaction.js';
 
@@ -78,10 +78,7 @@ export function cardGetCommand(args: string[], io: CliIo): Promise<number> {
       },
       io,
     );
-    if (values.help === true) {
-      io.write(`${CARD_GET_USAGE}\n${settingsHelp(values)}`);
-      return EXIT.OK;
-    }
+    if (values.help === true) return printHelp(io, CARD_GET_USAGE, values);
     const { ref, rest } = agentOf(values, positionals, CARD_GET_USAGE);
     if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
     checkCallFlags(values);

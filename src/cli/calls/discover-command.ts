@@ -19,8 +19,8 @@ import {
   startTimeout,
   withSpecCredentials,
   parseCall,
+  printHelp,
 } from './call-flags.js';
-import { settingsHelp } from '../config/cli-settings.js';
 import { runCall } from './call-runner.js';
 import { redacting } from '../redaction.js';
 
@@ -38,10 +38,7 @@ export function discoverCommand(args: string[], io: CliIo): Promise<number> {
   return runCall(io, 'discover', args, async (context) => {
     const { signal, facts } = context;
     const { values, positionals } = parseCall({ args, allowPositionals: true, options: CALL_OPTIONS }, io);
-    if (values.help === true) {
-      io.write(`${DISCOVER_USAGE}\n${settingsHelp(values)}`);
-      return EXIT.OK;
-    }
+    if (values.help === true) return printHelp(io, DISCOVER_USAGE, values);
     const url = agentUrl(positionals[0], DISCOVER_USAGE);
     checkCallFlags(values);
     startTimeout(values, context);

@@ -14,7 +14,6 @@ import { basename, extname, join, resolve } from 'node:path';
 import type { Artifact, Part } from '../../protocol/index.js';
 import type { CliIo } from '../cli-io.js';
 import { EXIT } from '../exit-codes.js';
-import { settingsHelp } from '../config/cli-settings.js';
 import { openAgent } from './agent-connection.js';
 import { agentAndTaskOf } from './agent-ref.js';
 import {
@@ -24,6 +23,7 @@ import {
   outputOf,
   parseCall,
   startTimeout,
+  printHelp,
 } from './call-flags.js';
 import { runCall } from './call-runner.js';
 import { field } from './task-text.js';
@@ -107,10 +107,7 @@ export function downloadCommand(args: string[], io: CliIo): Promise<number> {
       },
       io,
     );
-    if (values.help === true) {
-      io.write(`${DOWNLOAD_USAGE}\n${settingsHelp(values)}`);
-      return EXIT.OK;
-    }
+    if (values.help === true) return printHelp(io, DOWNLOAD_USAGE, values);
     const { ref, id } = agentAndTaskOf(values, positionals, DOWNLOAD_USAGE);
     checkCallFlags(values);
     const json = outputOf(values) === 'json';

@@ -13,8 +13,8 @@ import {
   outputOf,
   startTimeout,
   parseCall,
+  printHelp,
 } from './call-flags.js';
-import { settingsHelp } from '../config/cli-settings.js';
 import { pollIntervalOf, pollTask } from './task-wait.js';
 import { runCall } from './call-runner.js';
 import type { CliIo } from '../cli-io.js';
@@ -77,10 +77,7 @@ export function getCommand(args: string[], io: CliIo): Promise<number> {
         },
         io,
       );
-      if (values.help === true) {
-        io.write(`${GET_USAGE}\n${settingsHelp(values)}`);
-        return EXIT.OK;
-      }
+      if (values.help === true) return printHelp(io, GET_USAGE, values);
       const { ref, id } = agentAndTaskOf(values, positionals, GET_USAGE);
       const history = countOption(values.history, '--history');
       checkCallFlags(values);

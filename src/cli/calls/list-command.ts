@@ -13,8 +13,8 @@ import {
   outputOf,
   startTimeout,
   parseCall,
+  printHelp,
 } from './call-flags.js';
-import { settingsHelp } from '../config/cli-settings.js';
 import { runCall } from './call-runner.js';
 import type { CliIo } from '../cli-io.js';
 import { EXIT, UsageError } from '../exit-codes.js';
@@ -70,10 +70,7 @@ export function listCommand(args: string[], io: CliIo): Promise<number> {
       },
       io,
     );
-    if (values.help === true) {
-      io.write(`${LIST_USAGE}\n${settingsHelp(values)}`);
-      return EXIT.OK;
-    }
+    if (values.help === true) return printHelp(io, LIST_USAGE, values);
     const { ref, rest } = agentOf(values, positionals, LIST_USAGE);
     if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
     const request: ListTasksRequest = {};

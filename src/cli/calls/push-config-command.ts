@@ -16,8 +16,8 @@ import {
   outputOf,
   startTimeout,
   parseCall,
+  printHelp,
 } from './call-flags.js';
-import { settingsHelp } from '../config/cli-settings.js';
 import { runCall } from './call-runner.js';
 import type { CliIo } from '../cli-io.js';
 import { CliFailure, EXIT, UsageError } from '../exit-codes.js';
@@ -123,10 +123,7 @@ export function pushConfigCommand(args: string[], io: CliIo): Promise<number> {
       io,
     );
     const [action, ...afterAction] = positionals;
-    if (values.help === true) {
-      io.write(`${PUSH_CONFIG_USAGE}\n${settingsHelp(values)}`);
-      return EXIT.OK;
-    }
+    if (values.help === true) return printHelp(io, PUSH_CONFIG_USAGE, values);
     if (action === undefined || !(ACTIONS as readonly string[]).includes(action))
       throw new UsageError(
         `${action === undefined ? 'missing the action' : `unknown action ${JSON.stringify(action)}`}; expected create, get, list or delete\n\n${PUSH_CONFIG_USAGE}`,

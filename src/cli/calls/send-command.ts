@@ -23,8 +23,8 @@ import {
   outputOf,
   startTimeout,
   parseCall,
+  printHelp,
 } from './call-flags.js';
-import { settingsHelp } from '../config/cli-settings.js';
 import { runCall } from './call-runner.js';
 import type { CliIo } from '../cli-io.js';
 import { EXIT, UsageError } from '../exit-codes.js';
@@ -158,10 +158,7 @@ export function sendCommand(args: string[], io: CliIo): Promise<number> {
         },
         io,
       );
-      if (values.help === true) {
-        io.write(`${SEND_USAGE}\n${settingsHelp(values)}`);
-        return EXIT.OK;
-      }
+      if (values.help === true) return printHelp(io, SEND_USAGE, values);
       const { ref } = agentOf(values, positionals, SEND_USAGE);
       agent = ref;
       const noWait =

@@ -13,8 +13,8 @@ import {
   outputOf,
   startTimeout,
   parseCall,
+  printHelp,
 } from './call-flags.js';
-import { settingsHelp } from '../config/cli-settings.js';
 import { runCall } from './call-runner.js';
 import type { CliIo } from '../cli-io.js';
 import { A2ALocalError } from '../../client/index.js';
@@ -60,10 +60,7 @@ export function subscribeCommand(args: string[], io: CliIo): Promise<number> {
         },
         io,
       );
-      if (values.help === true) {
-        io.write(`${SUBSCRIBE_USAGE}\n${settingsHelp(values)}`);
-        return EXIT.OK;
-      }
+      if (values.help === true) return printHelp(io, SUBSCRIBE_USAGE, values);
       const { ref, id } = agentAndTaskOf(values, positionals, SUBSCRIBE_USAGE);
       checkCallFlags(values);
       const intervalMs = pollIntervalOf(values['poll-interval']);
