@@ -50,6 +50,10 @@ export const CONCORD_ERR = {
   REQUEST_TIMEOUT: 'CONCORD_ERR_REQUEST_TIMEOUT',
   CARD_SIGNATURE_INVALID: 'CONCORD_ERR_CARD_SIGNATURE_INVALID',
   INTERRUPTED: 'CONCORD_ERR_INTERRUPTED',
+  /** `conformance --tck`: the kit cannot be started here (no uv, no python3). */
+  TCK_UNAVAILABLE: 'CONCORD_ERR_TCK_UNAVAILABLE',
+  /** `conformance --tck`: the kit ran but left no report Concord can read. */
+  TCK_FAILED: 'CONCORD_ERR_TCK_FAILED',
 } as const;
 
 /** Usage text listing the exit codes. */
@@ -58,7 +62,7 @@ export const EXIT_CODES_USAGE = `Exit codes (a2a-cli SPEC v0.2 §9.6):
        output (a task that failed, was rejected or canceled, or waits for input or auth is
        named in a warning on stderr, and still exits 0)
   1    failure: the operation could not be completed (an A2A error from the agent, an answer
-       that is not A2A, a refused private target...; check: a rule failed)
+       that is not A2A, a refused private target...; check and conformance: a check failed)
   2    a mistake in the command line (unknown command or option, missing argument, bad value)
   3    the agent or its card could not be reached or resolved (DNS, connection, TLS, no card)
   4    authentication: credentials required and not given, or rejected

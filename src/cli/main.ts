@@ -58,6 +58,7 @@ the agent is -a/--agent-card <host|url|card.json>):
   config show           the settings the commands above use and where each came from
                         (flags, A2ACLI_* variables, .env files), and the stored logins
   completion <shell>    a completion script for bash, zsh or fish
+  conformance -a <ref>  smoke-check an agent: the A2A TCK (--tck <dir>), else Concord's checklist
 The earlier forms still work: send <url> [text], get <url> <taskId>, list <url>,
 cancel <url> <taskId>, subscribe <url> <id>, push-config <action> <url> ...
 
@@ -111,6 +112,8 @@ const COMMANDS: Record<string, Command> = {
   task: async (args) => (await import('./calls/task-command.js')).taskCommand(args, processIo()),
   auth: async (args) => (await import('./auth/auth-command.js')).authCommand(args, processIo()),
   config: async (args) => (await import('./config/config-command.js')).configCommand(args, processIo()),
+  conformance: async (args) =>
+    (await import('./calls/conformance-command.js')).conformanceCommand(args, processIo()),
   completion: async (args) =>
     (await import('./calls/completion-command.js')).completionCommand(
       args,

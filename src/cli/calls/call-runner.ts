@@ -72,7 +72,7 @@ export function reportFailure(
 
 /**
  * Runs `body`; returns its exit code, or the failure's. `resume` may name, after an
- * interruption, how to pick the task up again.
+ * interruption, how to pick the task up again; `until` says what `--timeout` did not wait for.
  */
 export async function runCall(
   io: CliIo,
@@ -80,6 +80,7 @@ export async function runCall(
   args: readonly string[],
   body: (context: CallContext) => Promise<number>,
   resume?: () => string | undefined,
+  until = 'the task reached a terminal or interrupted state',
 ): Promise<number> {
   const json = wantsJson(args);
   const interrupt = new AbortController();
@@ -101,7 +102,7 @@ export async function runCall(
   } catch (error) {
     if (deadline.signal.aborted && !interrupt.signal.aborted) {
       const hint = resume?.() ?? null;
-      const message = `--timeout ${timeoutText} expired before the task reached a terminal or interrupted state`;
+      const message = `--timeout ${timeoutText} expired before ${until}`;
       reportFailure(io, command, json, `${A2ACLI_ERR.TIMEOUT}: ${message}`, {
         error: { code: A2ACLI_ERR.TIMEOUT, message, hint, a2aCode: null },
       });

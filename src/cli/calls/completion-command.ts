@@ -7,6 +7,7 @@
 import { EXIT, UsageError } from '../exit-codes.js';
 import type { CliIo } from '../cli-io.js';
 import { CALL_OPTIONS } from './call-flags.js';
+import { CONFORMANCE_OPTIONS } from './conformance-command.js';
 import { PART_OPTIONS } from './message-input.js';
 import { TASK_COMMANDS } from './task-command.js';
 
@@ -45,7 +46,14 @@ const SEND_OPTIONS = [
 
 /** Every long option of the calling commands. */
 function longOptions(): string[] {
-  return [...new Set([...Object.keys(CALL_OPTIONS), ...Object.keys(PART_OPTIONS), ...SEND_OPTIONS])]
+  return [
+    ...new Set([
+      ...Object.keys(CALL_OPTIONS),
+      ...Object.keys(PART_OPTIONS),
+      ...SEND_OPTIONS,
+      ...Object.keys(CONFORMANCE_OPTIONS),
+    ]),
+  ]
     .map((name) => `--${name}`)
     .sort();
 }

@@ -56,6 +56,8 @@ export const SETTINGS: readonly Setting[] = [
   { flag: 'insecure', builtIn: 'false' },
   { flag: 'verbose', builtIn: 'false' },
   { flag: 'debug', builtIn: 'false' },
+  // `conformance`: the A2A TCK checkout to run (without one, Concord's own checklist runs).
+  { flag: 'tck', builtIn: "(none: conformance runs Concord's checklist, not the A2A TCK)" },
 ];
 
 /** `--a2a-version` → `A2ACLI_A2A_VERSION`. */

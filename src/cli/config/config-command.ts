@@ -46,6 +46,7 @@ const OPTIONS = {
   'poll-interval': { type: 'string' },
   'context-id': { type: 'string' },
   'task-id': { type: 'string' },
+  tck: { type: 'string' },
 } as const;
 
 /** One setting as shown. */
