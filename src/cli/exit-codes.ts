@@ -204,7 +204,7 @@ const CERTIFICATE_CODES =
   /^(?:ERR_TLS_CERT_ALTNAME_INVALID|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(?:_LOCALLY)?|CERT_HAS_EXPIRED|CERT_NOT_YET_VALID|CERT_UNTRUSTED|CERT_REVOKED)$/;
 
 const CERTIFICATE_HINT =
-  "the agent's TLS certificate was not accepted; for a development agent with a self-signed certificate, --insecure skips the check (never with real credentials)";
+  "the agent's TLS certificate was not accepted; if it chains to a private CA, trust that CA with --ca-cert <file>; for a development agent with a self-signed certificate, --insecure skips the check (never with real credentials)";
 
 /** True when the connection failed because the agent's certificate did not verify. */
 function certificateRefused(error: A2ALocalError): boolean {

@@ -25,7 +25,8 @@ export function registerSecret(value: string | undefined): void {
   secrets.add(Buffer.from(secret).toString('base64'));
 }
 
-const REDACTED = '[REDACTED]';
+/** What a secret is replaced by. */
+export const REDACTED = '[REDACTED]';
 
 /** The text with every known secret, and the password of any URL's userinfo, replaced. */
 export function redact(text: string): string {

@@ -88,6 +88,12 @@ function pipelineFor(
     ...(options.maxResponseBytes === undefined ? {} : { maxResponseBytes: options.maxResponseBytes }),
     ...(options.insecureTls === true ? { insecureTls: true } : {}),
     ...(options.clientCertificate === undefined ? {} : { clientCertificate: options.clientCertificate }),
+    ...(options.trustedCertificates === undefined
+      ? {}
+      : { trustedCertificates: options.trustedCertificates }),
+    ...(options.onAuthServerExchange === undefined
+      ? {}
+      : { onAuthServerExchange: options.onAuthServerExchange }),
   });
 }
 

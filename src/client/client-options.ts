@@ -11,7 +11,7 @@ import type { NetworkPolicy } from './http/address-guard.js';
 import type { Credential } from './auth/auth.js';
 import type { CardCache } from './card/card-cache.js';
 import type { GrpcClientOptions } from './transports/grpc-target.js';
-import type { ClientInterceptor } from './auth/interceptors.js';
+import type { AuthServerExchange, ClientInterceptor } from './auth/interceptors.js';
 import type { TransportPreference } from './card/interface-selection.js';
 import type { ResumeOptions } from './transports/resumable-stream.js';
 import type { RetryOptions } from './http/retry.js';
@@ -58,6 +58,22 @@ export interface A2AClientCommonOptions extends NetworkPolicy {
    * `mutualTlsSecurityScheme`): presented on HTTPS and on gRPC over TLS without `grpc.credentials`.
    */
   clientCertificate?: { cert: string; key: string } | undefined;
+  /**
+   * Root certificates (PEM; a text may hold several) trusted besides node's default ones, for
+   * agents and authorization servers whose certificates chain to a private CA: HTTPS (the card
+   * fetch, the calls, token endpoints) and gRPC over TLS without `grpc.credentials`. They are
+   * added to the defaults (the bundled store and `NODE_EXTRA_CA_CERTS`), never in place of them,
+   * and only for this client; verification stays on. A text with no certificate, or one that
+   * does not parse, is a TypeError when the client is made (`concord --ca-cert <file>`).
+   */
+  trustedCertificates?: string | readonly string[] | undefined;
+  /**
+   * Sees each request made to an OAuth 2.0 authorization server for a credential (token and
+   * device authorization endpoints, metadata documents) and its answer, which pass no
+   * interceptor. The exchange carries the secrets as they went and came: redact before writing
+   * it anywhere (`concord --debug` does).
+   */
+  onAuthServerExchange?: ((exchange: AuthServerExchange) => void) | undefined;
   /** Credentials; the ones matching the card's security requirements are presented. */
   auth?: Credential | readonly Credential[];
   /** Before/after hooks on every request. */

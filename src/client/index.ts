@@ -80,6 +80,7 @@ export { OAuthError } from './auth/oauth2-error.js';
 
 // Interceptors.
 export {
+  type AuthServerExchange,
   type CallPurpose,
   headersInterceptor,
   extensionsInterceptor,

@@ -12,6 +12,7 @@ export { type WireErrorFacts } from './client-errors.js';
 export { fetchAgentCardJson } from './card/resolve-agent-card.js';
 export { type FetchedCardJson } from './card/card-resolver.js';
 export { blockedAddressReason, checkTarget } from './http/address-guard.js';
+export { trustedRoots } from './http/trusted-roots.js';
 export { selectCredentials, type SelectedCredential } from './auth/auth.js';
 export { isFinalEvent } from './transports/resumable-stream.js';
 export { createJwksFetcher, type JwksFetcherOptions } from './card/jwks-fetcher.js';

@@ -32,6 +32,8 @@ export interface OAuthServerOptions {
   slowDownFirstPoll?: boolean;
   /** The issuer the metadata documents name (default: the server's own URL, as it must). */
   issuer?: string;
+  /** Answer every grant with an `id_token` too, as an OpenID provider does (opaque here). */
+  idToken?: boolean;
 }
 
 /** A grant request the server answered. */
@@ -81,6 +83,8 @@ export interface OAuthServer {
   documentGets: string[];
   /** Every raw request body the server received (to look for leaks). */
   bodies: string[];
+  /** Every token the server issued: access, refresh and ID tokens, and device codes (to look for leaks). */
+  issued: string[];
   /** Whether `token` is a live access token; with whom it was issued to. */
   introspect(token: string | undefined): {
     active: boolean;
@@ -120,6 +124,7 @@ export async function startOAuthServer(options: OAuthServerOptions): Promise<OAu
   const grants: GrantRecord[] = [];
   const documentGets: string[] = [];
   const bodies: string[] = [];
+  const issued: string[] = [];
   const codeWaiters: ((code: string) => void)[] = [];
   let latestCode: string | undefined;
   let base = '';
@@ -175,10 +180,16 @@ export async function startOAuthServer(options: OAuthServerOptions): Promise<OAu
       expires_in: accessTtl,
       scope: scopes.join(' '),
     };
+    issued.push(accessToken);
     if (withRefresh) {
       const refreshToken = token();
       refresh.set(refreshToken, { clientId, subject, scopes, expiresAt: now + refreshTtl * 1000 });
       body.refresh_token = refreshToken;
+      issued.push(refreshToken);
+    }
+    if (options.idToken === true) {
+      body.id_token = token();
+      issued.push(body.id_token as string);
     }
     return body;
   }
@@ -281,6 +292,7 @@ export async function startOAuthServer(options: OAuthServerOptions): Promise<OAu
     if ('error' in who) return json(response, who.status, { error: who.error });
     const code = userCode();
     const deviceCode = token();
+    issued.push(deviceCode);
     const ttl = options.deviceCodeTtl ?? 600;
     devices.set(deviceCode, {
       clientId: who.clientId,
@@ -364,6 +376,7 @@ export async function startOAuthServer(options: OAuthServerOptions): Promise<OAu
     grants,
     documentGets,
     bodies,
+    issued,
     introspect(presented) {
       const record = presented === undefined ? undefined : access.get(presented);
       if (record === undefined || record.expiresAt <= Date.now()) return { active: false };

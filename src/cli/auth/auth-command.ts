@@ -18,7 +18,9 @@ import {
 } from '../../client/index.js';
 import type { CliIo } from '../cli-io.js';
 import { A2ACLI_ERR, CardResolutionError, CliFailure, EXIT, UsageError } from '../exit-codes.js';
-import { agentUrl, networkPolicyFor } from '../calls/call-flags.js';
+import { agentUrl, networkPolicyFor, wireOptionsOf } from '../calls/call-flags.js';
+import { authServerDebug } from '../calls/wire-debug.js';
+import { registerSecret } from '../redaction.js';
 import { runCall } from '../calls/call-runner.js';
 import type { SecurityScheme } from '../../protocol/index.js';
 import { schemeEndpoints } from './oauth-credentials.js';
@@ -43,6 +45,10 @@ Options of login:
                           the process table and the shell history: prefer the variable
   --agent <name>          the agent to log in to at an origin serving several (its AI Catalog)
   --allow-private         allow private and loopback targets beyond a loopback URL you typed
+  --ca-cert <file>        also trust these root certificates (PEM), for an agent or
+                          authorization server whose certificate chains to a private CA
+  --debug                 the card fetch and each request to the authorization server, with
+                          its answer, on stderr (secrets and tokens are never printed)
 
 Logins are kept in $CONCORD_TOKEN_STORE, else $XDG_CONFIG_HOME/concord/tokens.json, else
 ~/.config/concord/tokens.json, readable by you only (mode 0600). status and logout take
@@ -53,6 +59,8 @@ const OPTIONS = {
   'client-secret': { type: 'string' },
   agent: { type: 'string' },
   'allow-private': { type: 'boolean', default: false },
+  'ca-cert': { type: 'string' },
+  debug: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -117,7 +125,10 @@ async function login(args: string[], io: CliIo): Promise<number> {
         'auth login needs the client id registered at the agent’s authorization server: --client-id <id> (or CONCORD_CLIENT_ID)',
       );
     const secret = values['client-secret'] ?? env('CONCORD_CLIENT_SECRET');
+    registerSecret(secret);
     const key = agentKey(url, values.agent);
+    // --ca-cert and --debug as the calling commands take them (the card fetch's wire log too).
+    const wire = wireOptionsOf(values, io);
     facts.credentials = true;
     let tokens: OAuth2Tokens | undefined;
     // A fresh login every time: nothing held is read, what is granted is kept.
@@ -145,6 +156,8 @@ async function login(args: string[], io: CliIo): Promise<number> {
     try {
       client = await A2AClient.connect(url, {
         ...networkPolicyFor(url, values['allow-private'] === true),
+        ...wire,
+        ...(values.debug === true ? { onAuthServerExchange: authServerDebug(io) } : {}),
         auth: credential,
         signal,
         ...(values.agent === undefined ? {} : { agent: values.agent }),

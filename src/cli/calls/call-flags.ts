@@ -22,11 +22,12 @@ import {
   type NetworkPolicy,
   type TransportPreference,
 } from '../../client/index.js';
+import { trustedRoots } from '../../client/internal.js';
 import type { CliIo } from '../cli-io.js';
 import { redacting, registerSecret } from '../redaction.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { OAUTH_FLAGS_USAGE, oauthCredentialsOf } from '../auth/oauth-credentials.js';
-import { INSECURE_WARNING, warnedOnInsecure, wireDebug } from './wire-debug.js';
+import { authServerDebug, INSECURE_WARNING, warnedOnInsecure, wireDebug } from './wire-debug.js';
 import { setVerbose } from './task-text.js';
 import { layerSettings, settingsHelp } from '../config/cli-settings.js';
 
@@ -56,6 +57,7 @@ export const CALL_OPTIONS = {
   extension: { type: 'string', multiple: true },
   cert: { type: 'string' },
   key: { type: 'string' },
+  'ca-cert': { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -98,8 +100,9 @@ export const CALL_OPTIONS_USAGE = `Agent and output (every calling command):
   --verbose               text output in full: each part with its kind, media type and
                           metadata, the message sent, the task's history (default: concise)
   --debug                 how the command talks to the agent, on stderr: the interface chosen,
-                          each request and answer as on the wire, with timings (credentials
-                          are never printed)
+                          each request and answer as on the wire, with timings, and each
+                          exchange with an OAuth authorization server (credentials, secrets and
+                          tokens are never printed)
 
 Connection options:
   --transport <binding>   jsonrpc, rest (http+json) or grpc; repeat it to rank several: the first
@@ -119,6 +122,10 @@ ${OAUTH_FLAGS_USAGE}
   --cert <file> --key <file>
                           a client certificate (PEM, with its chain) and its private key, for
                           an agent that asks for mutual TLS
+  --ca-cert <file>        also trust these root certificates (PEM, one or more), for an agent
+                          or authorization server whose certificate chains to a private CA;
+                          for this command only, verification stays on (default: the system's
+                          roots only)
   --insecure              do not verify the agent's TLS certificate (development only: a
                           warning says so, and again when a credential is sent; default: verify)
   --timeout <duration>    give up waiting after this long: A2ACLI_ERR_TIMEOUT, exit 5 (5s,
@@ -160,6 +167,7 @@ export interface CallFlags {
   extension?: string[] | undefined;
   cert?: string | undefined;
   key?: string | undefined;
+  'ca-cert'?: string | undefined;
   insecure?: boolean | undefined;
   verbose?: boolean | undefined;
   debug?: boolean | undefined;
@@ -387,6 +395,7 @@ export function checkCallFlags(flags: CallFlags): void {
   maxResponseBytesOf(flags);
   outputOf(flags);
   clientCertificateOf(flags);
+  trustedCertificatesOf(flags);
 }
 
 /** The credentials `--token` / `--api-key` (or their environment variables) give. */
@@ -403,7 +412,8 @@ export function credentialsOf(flags: CallFlags): Credential[] {
 
 /**
  * How requests go out, for a client and for the card resolver alike: the service parameters
- * (`headers`), the wire log of `--debug`, and `--insecure`'s unverified TLS.
+ * (`headers`), the wire log of `--debug`, `--insecure`'s unverified TLS, and the certificates of
+ * `--cert`/`--key` (presented) and `--ca-cert` (trusted).
  */
 export function wireOptionsOf(
   flags: CallFlags,
@@ -413,9 +423,11 @@ export function wireOptionsOf(
   interceptors?: ClientInterceptor[];
   insecureTls?: boolean;
   clientCertificate?: { cert: string; key: string };
+  trustedCertificates?: string;
 } {
   const interceptors: ClientInterceptor[] = [];
   const clientCertificate = clientCertificateOf(flags);
+  const trustedCertificates = trustedCertificatesOf(flags);
   if (Object.keys(headers).length > 0) interceptors.push(headersInterceptor(headers));
   // Last, so the wire log shows the headers every other interceptor set.
   if (flags.debug === true && io !== undefined) interceptors.push(wireDebug(io));
@@ -423,6 +435,7 @@ export function wireOptionsOf(
     ...(interceptors.length === 0 ? {} : { interceptors }),
     ...(flags.insecure === true ? { insecureTls: true } : {}),
     ...(clientCertificate === undefined ? {} : { clientCertificate }),
+    ...(trustedCertificates === undefined ? {} : { trustedCertificates }),
   };
 }
 
@@ -444,6 +457,31 @@ export function clientCertificateOf(flags: CallFlags): { cert: string; key: stri
   const key = read(flags.key, '--key');
   registerSecret(key);
   return { cert: read(flags.cert, '--cert'), key };
+}
+
+/**
+ * The root certificates of `--ca-cert <file>` (PEM, one or more; or `A2ACLI_CA_CERT`), trusted
+ * besides the system's for this command (the client's `trustedCertificates`). A file that cannot
+ * be read, holds no certificate or one that does not parse is a usage error.
+ */
+export function trustedCertificatesOf(flags: CallFlags): string | undefined {
+  const path = flags['ca-cert'];
+  if (path === undefined) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`--ca-cert ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  try {
+    // The client's own check, told here as a usage error naming the file.
+    trustedRoots(text);
+  } catch (error) {
+    throw new UsageError(
+      `--ca-cert ${path}: ${(error as Error).message.replace(/^trustedCertificates: /, '')}`,
+    );
+  }
+  return text;
 }
 
 /** Says on stderr that `--insecure` is in force (SPEC §4.5: never silently). */
@@ -484,6 +522,8 @@ export function clientOptionsOf(flags: CallFlags, policy: NetworkPolicy, io?: Cl
     ...(io === undefined
       ? {}
       : { onWarning: (w) => io.err(`warning: ${w.url} ${w.path || '/'}: ${w.message}`) }),
+    // --debug: the token requests of OAuth credentials too, which pass no interceptor.
+    ...(flags.debug === true && io !== undefined ? { onAuthServerExchange: authServerDebug(io) } : {}),
   };
 }
 

@@ -3,13 +3,15 @@
  * `A2ACLI_OUT_007`, `A2ACLI_AUTH_003`; decision 0169). `--debug` writes how the command talks to
  * the agent to stderr: the interface chosen, then every request as sent (method, URL, attempt,
  * headers, body) and every answer as read (status, time to the headers, headers, body: whole for
- * a unary answer, chunk by chunk for a stream). Each line goes through the CLI's stderr writer, so
- * the credential redaction of redaction.ts applies and no flag defeats it. `--insecure` turns TLS
- * certificate verification off for this command only, and says so on stderr, loudly once more the
- * first time a credential goes out over such a connection.
+ * a unary answer, chunk by chunk for a stream), and each exchange of an OAuth credential with an
+ * authorization server, its secrets as [REDACTED] (`authServerDebug`). Each line goes through the
+ * CLI's stderr writer, so the credential redaction of redaction.ts applies and no flag defeats it.
+ * `--insecure` turns TLS certificate verification off for this command only, and says so on
+ * stderr, loudly once more the first time a credential goes out over such a connection.
  */
-import type { ClientInterceptor, Credential, OutgoingCall } from '../../client/index.js';
+import type { AuthServerExchange, ClientInterceptor, Credential, OutgoingCall } from '../../client/index.js';
 import type { CliIo } from '../cli-io.js';
+import { REDACTED, registerSecret } from '../redaction.js';
 
 /** Every debug line starts with this, so a reader (or grep) tells it from other diagnostics. */
 const PREFIX = 'debug:';
@@ -50,6 +52,101 @@ export function wireDebug(io: CliIo): ClientInterceptor {
       request(call);
       lines(io, '<', body);
     },
+  };
+}
+
+/**
+ * The fields of an OAuth 2.0 request or answer whose values are secrets: the client's secret and
+ * assertions (RFC 6749 §2.3.1, RFC 7523), tokens issued or presented (RFC 6749 §5.1, §6, OpenID
+ * Connect's `id_token`, RFC 8693), codes and their verifiers (RFC 6749 §4.1.3, RFC 7636, RFC 8628
+ * §3.2's `device_code`) and a password (RFC 6749 §4.3).
+ */
+const OAUTH_SECRET_FIELDS = new Set([
+  'client_secret',
+  'client_assertion',
+  'assertion',
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'subject_token',
+  'actor_token',
+  'code',
+  'code_verifier',
+  'device_code',
+  'password',
+]);
+
+/** Form fields as `application/x-www-form-urlencoded` text, the secret ones' values [REDACTED]. */
+function formText(fields: readonly [string, string][]): string {
+  return fields
+    .map(([name, value]) => {
+      const shown = OAUTH_SECRET_FIELDS.has(name) ? REDACTED : encodeURIComponent(value);
+      return `${encodeURIComponent(name)}=${shown}`;
+    })
+    .join('&');
+}
+
+/** A JSON object's text, or undefined for anything else. */
+function jsonObject(text: string | undefined): Record<string, unknown> | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const value = JSON.parse(text) as unknown;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `--debug`'s lines for the exchanges of OAuth credentials with an authorization server (the
+ * client's `onAuthServerExchange`; these requests pass no interceptor): the endpoint and the
+ * grant, the headers and the form as sent, the status, time and answer. The value of every secret
+ * field (`OAUTH_SECRET_FIELDS`) and of the `authorization` header is written as [REDACTED], and
+ * registered with the redaction first, so no other line (an error quoting it, the bearer header
+ * of the calls that follow) shows it either.
+ */
+export function authServerDebug(io: CliIo): (exchange: AuthServerExchange) => void {
+  return (exchange) => {
+    const form = exchange.form === undefined ? [] : [...exchange.form];
+    const answer = jsonObject(exchange.body);
+    // An answer in a form rather than JSON (some servers answer so) is read as one.
+    const formAnswer = answer === undefined ? [...new URLSearchParams(exchange.body?.trim() ?? '')] : [];
+    for (const [name, value] of [...form, ...formAnswer, ...Object.entries(answer ?? {})])
+      if (OAUTH_SECRET_FIELDS.has(name) && typeof value === 'string') registerSecret(value);
+    const grant = exchange.form?.get('grant_type');
+    const what =
+      exchange.method === 'GET'
+        ? 'authorization server metadata'
+        : grant === undefined || grant === null
+          ? 'device authorization endpoint'
+          : `token endpoint, grant_type ${grant}`;
+    io.err(`${PREFIX} > ${exchange.method} ${exchange.url.href} (${what})`);
+    for (const [name, value] of Object.entries(exchange.headers)) {
+      if (name === 'authorization') registerSecret(value.replace(/^\S+\s+/, ''));
+      const shown = name === 'authorization' ? `${value.split(' ')[0] ?? ''} ${REDACTED}` : value;
+      io.err(`${PREFIX} > ${name}: ${shown}`);
+    }
+    if (exchange.form !== undefined) io.err(`${PREFIX} > ${formText(form)}`);
+    const ms = `${Math.round(exchange.durationMs)} ms`;
+    if (exchange.status === undefined) {
+      const why = exchange.error instanceof Error ? exchange.error.message : String(exchange.error);
+      io.err(`${PREFIX} < no answer after ${ms}: ${why}`);
+      return;
+    }
+    io.err(`${PREFIX} < ${exchange.status} in ${ms}`);
+    if (answer !== undefined) {
+      const shown = Object.fromEntries(
+        Object.entries(answer).map(([name, value]) => [
+          name,
+          OAUTH_SECRET_FIELDS.has(name) ? REDACTED : value,
+        ]),
+      );
+      io.err(`${PREFIX} < ${JSON.stringify(shown)}`);
+    } else if (formAnswer.some(([name]) => OAUTH_SECRET_FIELDS.has(name))) {
+      io.err(`${PREFIX} < ${formText(formAnswer)}`);
+    } else if (exchange.body !== undefined && exchange.body !== '') lines(io, '<', exchange.body);
   };
 }
 

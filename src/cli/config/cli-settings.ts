@@ -54,6 +54,7 @@ export const SETTINGS: readonly Setting[] = [
   { flag: 'task-id', builtIn: '(none)', overriddenBy: ['task'] },
   { flag: 'allow-private', builtIn: 'false' },
   { flag: 'insecure', builtIn: 'false' },
+  { flag: 'ca-cert', builtIn: "(none: the system's roots only)" },
   { flag: 'verbose', builtIn: 'false' },
   { flag: 'debug', builtIn: 'false' },
   // `conformance`: the A2A TCK checkout to run (without one, Concord's own checklist runs).

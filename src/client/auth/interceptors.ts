@@ -58,6 +58,33 @@ export interface ClientInterceptor {
   received?(call: OutgoingCall, body: string): void;
 }
 
+/**
+ * A request the client made to an OAuth 2.0 authorization server for a credential, and how it
+ * ended (`onAuthServerExchange`): a token request (client credentials, device code, refresh), a
+ * device authorization request, or a server metadata / OpenID Connect discovery document. These
+ * requests pass no interceptor (they carry a secret of their own). The exchange holds the secrets
+ * as they went and came: the client secret (in `form`, or base64 in an `authorization: Basic`
+ * header), refresh tokens and device codes sent, tokens received. An observer that writes it
+ * anywhere must redact them.
+ */
+export interface AuthServerExchange {
+  /** `POST` for a token or device authorization request, `GET` for a metadata document. */
+  method: string;
+  url: URL;
+  /** The request's headers (lower-case names). */
+  headers: Record<string, string>;
+  /** The form posted; `grant_type` names the grant (none in a device authorization request). */
+  form?: URLSearchParams;
+  /** The answer's HTTP status, when one came. */
+  status?: number;
+  /** The answer's body, whole, when one came. */
+  body?: string;
+  /** Milliseconds from sending to the end of the answer (or to the failure). */
+  durationMs: number;
+  /** The failure, when no answer could be read. */
+  error?: unknown;
+}
+
 /** An interceptor that sets fixed headers on every request (e.g. `traceparent`, a user agent). */
 export function headersInterceptor(
   headers: Record<string, string> | ((call: OutgoingCall) => Record<string, string>),

@@ -24,6 +24,8 @@ export interface ResolveAgentCardOptions extends CardFetchOptions, NetworkPolicy
   insecureTls?: boolean | undefined;
   /** A client certificate and key (PEM) for mutual TLS (see `A2AClientCommonOptions.clientCertificate`). */
   clientCertificate?: { cert: string; key: string } | undefined;
+  /** Roots (PEM) trusted besides the default ones (see `A2AClientCommonOptions.trustedCertificates`). */
+  trustedCertificates?: string | readonly string[] | undefined;
   /**
    * Find the agent this names (identifier, id or name) in the origin's AI Catalog and resolve its
    * card, for an origin that serves several agents (decision 0167).
@@ -54,6 +56,9 @@ function pipelineFor(options: ResolveAgentCardOptions): HttpPipeline {
     timeoutMs: options.timeoutMs ?? 30_000,
     ...(options.insecureTls === true ? { insecureTls: true } : {}),
     ...(options.clientCertificate === undefined ? {} : { clientCertificate: options.clientCertificate }),
+    ...(options.trustedCertificates === undefined
+      ? {}
+      : { trustedCertificates: options.trustedCertificates }),
   });
 }
 

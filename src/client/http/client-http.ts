@@ -6,9 +6,17 @@
  */
 import type { NetworkPolicy } from './address-guard.js';
 import type { SelectedCredential } from '../auth/auth.js';
+import type { SecureContext } from 'node:tls';
 import { ConnectionPool } from './connection-pool.js';
+import { trustingContext } from './trusted-roots.js';
 import { Deadline } from './deadline.js';
-import type { CallOutcome, CallPurpose, ClientInterceptor, OutgoingCall } from '../auth/interceptors.js';
+import type {
+  AuthServerExchange,
+  CallOutcome,
+  CallPurpose,
+  ClientInterceptor,
+  OutgoingCall,
+} from '../auth/interceptors.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, sendHttp, type HttpAnswer } from './pinned-http.js';
 import { sendFollowingRedirects } from './redirects.js';
 import { injectContext, type Context } from '../../telemetry/index.js';
@@ -29,6 +37,13 @@ export interface HttpPipelineOptions {
   insecureTls?: boolean;
   /** The client certificate and key (PEM) presented for mutual TLS. */
   clientCertificate?: { cert: string; key: string };
+  /** Roots (PEM) trusted besides node's default ones, for HTTPS and gRPC over TLS. */
+  trustedCertificates?: string | readonly string[];
+  /**
+   * Sees each request to an OAuth 2.0 authorization server (`postForm`, `getDocument`) and its
+   * answer; secrets included, as they went and came.
+   */
+  onAuthServerExchange?: (exchange: AuthServerExchange) => void;
 }
 
 /** Default stream idle timeout: four of Concord's 15 s heartbeats (decision 0137). */
@@ -84,9 +99,19 @@ export interface ReadAnswer {
 /** Runs requests through interceptors, credentials, the guard and the deadline. */
 export class HttpPipeline {
   private readonly pool: ConnectionPool;
+  /** The TLS context holding the client's `trustedCertificates`, when it has some. */
+  readonly secureContext: SecureContext | undefined;
 
   constructor(private readonly options: HttpPipelineOptions) {
-    this.pool = new ConnectionPool(options.insecureTls === true, options.clientCertificate);
+    this.secureContext =
+      options.trustedCertificates === undefined
+        ? undefined
+        : trustingContext(options.trustedCertificates, options.clientCertificate);
+    this.pool = new ConnectionPool(
+      options.insecureTls === true,
+      options.clientCertificate,
+      this.secureContext,
+    );
     const max = options.maxResponseBytes;
     // gRPC channel options are 32-bit integers; a bound above 2 GiB would not be one anyway.
     if (max !== undefined && (!Number.isInteger(max) || max < 1 || max > MAX_INT32)) {
@@ -156,23 +181,8 @@ export class HttpPipeline {
     headers: Record<string, string>,
     signal?: AbortSignal,
   ): Promise<{ status: number; text: string }> {
-    const deadline = new Deadline(signal, this.options.timeoutMs);
-    try {
-      const answer = await sendHttp(
-        {
-          method: 'POST',
-          url,
-          headers: Object.assign({}, headers, { 'content-type': 'application/x-www-form-urlencoded' }),
-          body: form.toString(),
-        },
-        this.options.network,
-        deadline,
-        this.pool,
-      );
-      return { status: answer.status, text: await answer.text(this.maxResponseBytes) };
-    } finally {
-      deadline.dispose();
-    }
+    const sent = Object.assign({}, headers, { 'content-type': 'application/x-www-form-urlencoded' });
+    return this.toAuthServer({ method: 'POST', url, headers: sent, body: form.toString() }, signal, form);
   }
 
   /**
@@ -180,18 +190,46 @@ export class HttpPipeline {
    * interceptors or credentials, and without following a redirect.
    */
   async getDocument(url: URL, signal?: AbortSignal): Promise<{ status: number; text: string }> {
+    return this.toAuthServer({ method: 'GET', url, headers: { accept: 'application/json' } }, signal);
+  }
+
+  /**
+   * A request to an authorization server, read whole within the client's timeout, and shown to
+   * `onAuthServerExchange` (with copies: the observer cannot change what was sent).
+   */
+  private async toAuthServer(
+    spec: RequestSpec,
+    signal: AbortSignal | undefined,
+    form?: URLSearchParams,
+  ): Promise<{ status: number; text: string }> {
     const deadline = new Deadline(signal, this.options.timeoutMs);
-    try {
-      const answer = await sendHttp(
-        { method: 'GET', url, headers: { accept: 'application/json' } },
-        this.options.network,
-        deadline,
-        this.pool,
+    const started = performance.now();
+    const observe = this.options.onAuthServerExchange;
+    const exchange = (outcome: Partial<AuthServerExchange>): void =>
+      observe?.(
+        Object.assign(
+          {
+            method: spec.method,
+            url: new URL(spec.url),
+            headers: { ...spec.headers },
+            durationMs: performance.now() - started,
+          },
+          form === undefined ? {} : { form: new URLSearchParams(form) },
+          outcome,
+        ),
       );
-      return { status: answer.status, text: await answer.text(this.maxResponseBytes) };
+    let read: { status: number; text: string };
+    try {
+      const answer = await sendHttp(spec, this.options.network, deadline, this.pool);
+      read = { status: answer.status, text: await answer.text(this.maxResponseBytes) };
+    } catch (error) {
+      exchange({ error });
+      throw error;
     } finally {
       deadline.dispose();
     }
+    exchange({ status: read.status, body: read.text });
+    return read;
   }
 
   /**

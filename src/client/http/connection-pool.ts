@@ -7,6 +7,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import type { SecureContext } from 'node:tls';
 
 /**
  * How long an idle socket is kept: below the 5 s keep-alive of node's and uvicorn's servers, so
@@ -24,19 +25,24 @@ export class ConnectionPool {
   /**
    * `insecureTls`: HTTPS certificates are not verified, on pooled and unpooled connections alike
    * (the client's `insecureTls`, off unless a caller turns it on); `clientCertificate` is
-   * presented to a server that asks for one (mutual TLS).
+   * presented to a server that asks for one (mutual TLS); `secureContext`, when the client trusts
+   * roots of its own (`trustedCertificates`, trusted-roots.ts), holds them and the client
+   * certificate, and is used on every connection in place of both.
    */
   constructor(
     readonly insecureTls = false,
     readonly clientCertificate?: { cert: string; key: string },
+    readonly secureContext?: SecureContext,
   ) {}
 
-  /** The TLS options of an HTTPS connection: verification, and the client certificate. */
-  tlsOptions(): { rejectUnauthorized?: false; cert?: string; key?: string } {
+  /** The TLS options of an HTTPS connection: verification, the roots, and the client certificate. */
+  tlsOptions(): { rejectUnauthorized?: false; cert?: string; key?: string; secureContext?: SecureContext } {
     return Object.assign(
       {},
       this.insecureTls ? { rejectUnauthorized: false as const } : {},
-      this.clientCertificate ?? {},
+      this.secureContext === undefined
+        ? (this.clientCertificate ?? {})
+        : { secureContext: this.secureContext },
     );
   }
 

@@ -56,6 +56,37 @@ function headersOf(metadata: Metadata | undefined): Record<string, string> {
   return out;
 }
 
+/**
+ * The texts of a refused server certificate (OpenSSL's, older and newer spellings; node's for the
+ * name check) and node's codes for them. grpc-js keeps only the handshake error's text, in the
+ * status details ("No connection established. Last error: Error: <text>"), not its code.
+ */
+const CERTIFICATE_FAILURES: readonly (readonly [RegExp, string])[] = [
+  [/self[- ]signed certificate in certificate chain/, 'SELF_SIGNED_CERT_IN_CHAIN'],
+  [/self[- ]signed certificate/, 'DEPTH_ZERO_SELF_SIGNED_CERT'],
+  [/unable to verify the first certificate/, 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'],
+  [/unable to get local issuer certificate/, 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY'],
+  [/unable to get issuer certificate/, 'UNABLE_TO_GET_ISSUER_CERT'],
+  [/certificate has expired/, 'CERT_HAS_EXPIRED'],
+  [/certificate is not yet valid/, 'CERT_NOT_YET_VALID'],
+  [/certificate not trusted/, 'CERT_UNTRUSTED'],
+  [/certificate revoked/, 'CERT_REVOKED'],
+  [/Hostname\/IP does not match certificate's altnames/, 'ERR_TLS_CERT_ALTNAME_INVALID'],
+];
+
+/**
+ * The certificate refusal behind a gRPC connection failure, as the error an HTTPS request fails
+ * with (node's `code`, e.g. `UNABLE_TO_GET_ISSUER_CERT_LOCALLY`), the gRPC status its cause; so a
+ * caller tells a refused certificate the same way on every binding. Undefined for other failures.
+ */
+function certificateFailure(service: Partial<ServiceError>): Error | undefined {
+  for (const [text, code] of CERTIFICATE_FAILURES) {
+    const match = text.exec(service.details ?? '');
+    if (match !== null) return Object.assign(new Error(match[0], { cause: service }), { code });
+  }
+  return undefined;
+}
+
 /** Calls over one gRPC interface. */
 export class GrpcTransport {
   private readonly service: GrpcService;
@@ -211,15 +242,21 @@ export class GrpcTransport {
     return method;
   }
 
-  /** TLS channel credentials: the client's certificate for mutual TLS, and its insecureTls. */
+  /**
+   * TLS channel credentials: the client's certificate for mutual TLS, its trustedCertificates
+   * (the HTTP pipeline's context, which holds the certificate too), and its insecureTls.
+   */
   private tlsCredentials(): ChannelCredentials {
+    // The client's insecureTls: the server's certificate is not checked (development only).
+    const verify = this.http.insecureTls ? { rejectUnauthorized: false } : {};
+    const context = this.http.secureContext;
+    if (context !== undefined) return channelCredentials.createFromSecureContext(context, verify);
     const mine = this.http.clientCertificate;
     return channelCredentials.createSsl(
       null,
       mine === undefined ? null : Buffer.from(mine.key),
       mine === undefined ? null : Buffer.from(mine.cert),
-      // The client's insecureTls: the server's certificate is not checked (development only).
-      this.http.insecureTls ? { rejectUnauthorized: false } : {},
+      verify,
     );
   }
 
@@ -314,7 +351,7 @@ export class GrpcTransport {
     // Connection failures, and calls the server cut short, are network trouble: streams resume.
     if (service.code === grpcStatus.UNAVAILABLE || service.code === grpcStatus.CANCELLED) {
       return new A2ALocalError('NETWORK', `${what} failed: ${service.details ?? 'unavailable'}`, {
-        cause: error,
+        cause: (this.target.tls ? certificateFailure(service) : undefined) ?? error,
         url: this.info.url,
       });
     }

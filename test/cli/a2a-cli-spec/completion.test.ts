@@ -32,6 +32,7 @@ describe('completion', () => {
     expect(await bashComplete(['concord', 'card', ''])).toEqual(['get', 'verify']);
     expect(await bashComplete(['concord', 'config', ''])).toEqual(['show']);
     expect(await bashComplete(['concord', 'send', '--insec'])).toEqual(['--insecure']);
+    expect(await bashComplete(['concord', 'send', '--ca-'])).toEqual(['--ca-cert']);
     expect(await bashComplete(['concord', 'send', '--agent-c'])).toEqual(['--agent-card']);
     expect(await bashComplete(['concord', 'send', '--media'])).toEqual(['--media-type']);
     for (const shell of ['zsh', 'fish']) {

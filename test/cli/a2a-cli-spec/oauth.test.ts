@@ -2,9 +2,11 @@
  * OAuth through the real `concord` binary (a2a-cli SPEC v0.2 §10.2, §10.3; decision 0168), named
  * by the registry's IDs: `auth login` with the device-code flow (A2ACLI_AUTH_005) and the
  * client-credentials flow (A2ACLI_AUTH_006), tokens stored for the user only and attached, and
- * renewed, on later calls (A2ACLI_AUTH_007), and an OpenID Connect scheme (A2ACLI_AUTH_010). The
- * authorization server and the agents are the loopback ones of test/cli/oauth-login.test.ts,
- * which covers the failure paths (a denied login, an expired refresh token, a wrong secret).
+ * renewed, on later calls (A2ACLI_AUTH_007), and an OpenID Connect scheme (A2ACLI_AUTH_010); and
+ * `--debug` showing every exchange with the authorization server with its secrets redacted
+ * (A2ACLI_OUT_007, A2ACLI_AUTH_004). The authorization server and the agents are the loopback
+ * ones of test/cli/oauth-login.test.ts, which covers the failure paths (a denied login, an
+ * expired refresh token, a wrong secret).
  */
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -163,5 +165,120 @@ describe('OAuth login', () => {
     expect(sent.code, sent.stderr).toBe(0);
     expect(oauth.introspect(agent.presented.at(-1)).active).toBe(true);
     expectNone([login, sent], [SECRET, ...agent.presented]);
+  });
+});
+
+/** The debug lines of a run's stderr. */
+function debugLines(stderr: string): string[] {
+  return stderr.split('\n').filter((line) => line.startsWith('debug: '));
+}
+
+/** The JSON answers logged right after each `debug: > POST <url> (<what>)` line. */
+function answersTo(lines: string[], request: string): Record<string, unknown>[] {
+  const answers: Record<string, unknown>[] = [];
+  lines.forEach((line, index) => {
+    if (line !== request) return;
+    const answer = lines.slice(index + 1).find((l) => l.startsWith('debug: < {'));
+    if (answer !== undefined)
+      answers.push(JSON.parse(answer.slice('debug: < '.length)) as Record<string, unknown>);
+  });
+  return answers;
+}
+
+describe('--debug and the authorization server', () => {
+  it('A2ACLI_OUT_007: --debug shows the token request of client credentials, grant, status and answer; the secret and every token as [REDACTED]', async () => {
+    // An OpenID Connect scheme: the token endpoint is found in the discovery document first.
+    const { oauth, agent } = await setup(openIdScheme, { idToken: true });
+    const run = await concord(
+      ['send', '-a', agent.url, 'hi', '--client-id', 'service', '--client-secret', SECRET, '--debug'],
+      { CONCORD_TOKEN_STORE: freshStore() },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const lines = debugLines(run.stderr);
+    expect(lines).toContain(
+      `debug: > GET ${oauth.url}.well-known/openid-configuration (authorization server metadata)`,
+    );
+    const request = `debug: > POST ${oauth.tokenUrl} (token endpoint, grant_type client_credentials)`;
+    expect(lines).toContain(request);
+    // The client authenticates with HTTP Basic: the header is shown, its value is not.
+    expect(lines).toContain('debug: > authorization: Basic [REDACTED]');
+    expect(lines).toContain('debug: > grant_type=client_credentials&scope=agent%3Acall');
+    const at = lines.indexOf(request);
+    expect(lines.slice(at).some((line) => /^debug: < 200 in \d+ ms$/.test(line))).toBe(true);
+    expect(answersTo(lines, request)).toEqual([
+      {
+        access_token: '[REDACTED]',
+        token_type: 'Bearer',
+        expires_in: 3600,
+        scope: 'agent:call',
+        id_token: '[REDACTED]',
+      },
+    ]);
+    // The call that presents the token is logged as before, the token redacted there too.
+    expect(lines).toContain('debug: > authorization: [REDACTED]');
+    expect(oauth.issued.length).toBeGreaterThanOrEqual(2);
+    expectNone([run], [SECRET, Buffer.from(`service:${SECRET}`).toString('base64'), ...oauth.issued]);
+  });
+
+  it('A2ACLI_OUT_007: auth login --debug shows the device authorization and the token polls, and a later call the refresh; no code or token is printed', async () => {
+    const { oauth, agent } = await setup(deviceCodeScheme, { accessTokenTtl: 2, idToken: true });
+    const store = freshStore();
+    const env = { CONCORD_TOKEN_STORE: store };
+    const approving = oauth.nextUserCode().then((code) => oauth.approve(code, 'ada'));
+    const login = await concord(['auth', 'login', agent.url, '--client-id', 'cli', '--debug'], env);
+    await approving;
+    expect(login.code, login.stderr).toBe(0);
+    const lines = debugLines(login.stderr);
+    // The card (which names both endpoints), the device authorization, then the token endpoint.
+    expect(lines).toContain(`debug: > GET ${agent.url}.well-known/agent-card.json (getAgentCard)`);
+    const authorize = `debug: > POST ${oauth.deviceAuthorizationUrl} (device authorization endpoint)`;
+    expect(lines).toContain(authorize);
+    expect(lines).toContain('debug: > scope=agent%3Acall&client_id=cli');
+    const [device] = answersTo(lines, authorize);
+    expect(device).toMatchObject({ device_code: '[REDACTED]', verification_uri: `${oauth.url}device` });
+    // The user code is what the person types: shown, as on the prompt.
+    expect(device!.user_code).toMatch(/^[A-Z]{4}-[A-Z]{4}$/);
+    const poll = `debug: > POST ${oauth.tokenUrl} (token endpoint, grant_type urn:ietf:params:oauth:grant-type:device_code)`;
+    expect(lines).toContain(poll);
+    expect(lines).toContain(
+      'debug: > grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Adevice_code&device_code=[REDACTED]&client_id=cli',
+    );
+    expect(answersTo(lines, poll).at(-1)).toMatchObject({
+      access_token: '[REDACTED]',
+      refresh_token: '[REDACTED]',
+      id_token: '[REDACTED]',
+    });
+
+    // The access token lives 2 s: the next call renews it, and --debug shows the refresh.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const renewed = await concord(['send', '-a', agent.url, 'hello', '--debug'], env);
+    expect(renewed.code, renewed.stderr).toBe(0);
+    expect(oauth.grants.at(-1)).toMatchObject({ grantType: 'refresh_token', outcome: 'ok' });
+    const refreshLines = debugLines(renewed.stderr);
+    const refresh = `debug: > POST ${oauth.tokenUrl} (token endpoint, grant_type refresh_token)`;
+    expect(refreshLines).toContain(refresh);
+    expect(refreshLines).toContain(
+      'debug: > grant_type=refresh_token&refresh_token=[REDACTED]&client_id=cli',
+    );
+    expect(answersTo(refreshLines, refresh)).toEqual([
+      expect.objectContaining({
+        access_token: '[REDACTED]',
+        refresh_token: '[REDACTED]',
+        id_token: '[REDACTED]',
+      }),
+    ]);
+    // Nothing the server issued or was sent as a secret shows: device codes, tokens, refresh tokens.
+    const sent = oauth.bodies.flatMap((body) => {
+      const form = new URLSearchParams(body);
+      return [...form.getAll('device_code'), ...form.getAll('refresh_token')];
+    });
+    expect(sent.length).toBeGreaterThanOrEqual(2);
+    expectNone(
+      [login, renewed],
+      [...oauth.issued, ...sent, ...storedTokens(store).flatMap((t) => [t.accessToken, t.refreshToken])],
+    );
+    expect((await concord(['auth', 'login', '--help'])).stdout).toMatch(
+      /--debug +the card fetch and each request/,
+    );
   });
 });
