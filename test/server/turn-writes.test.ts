@@ -4,7 +4,7 @@
  * sockets through `createNodeHandler`: responses that became ready together are written in one run
  * of the check phase, a pipelined connection still gets its responses in request order, a response
  * that cannot be written does not hold back the others, and a stream whose events are ready at once
- * leaves in one socket write.
+ * leaves in one socket write, in the check phase even when it ends in the turn it began.
  */
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
@@ -174,5 +174,56 @@ describe('plain responses written at the end of the turn (docs/performance.md, "
     });
     expect(await response.text()).toBe('data: one\n\ndata: two\n\ndata: three\n\n');
     expect(writes).toBe(1);
+  });
+
+  it("writes streams that end in the turn they began with the turn's other writes, in the check phase", async () => {
+    // node's res.end() uncorks at once; a quick stream ended there would leave on its own, in the
+    // middle of the turn, instead of with the turn's other answers.
+    let release!: () => void;
+    const bothIn = new Promise<void>((done) => (release = done));
+    let arrived = 0;
+    const writes: { fromImmediate: boolean; batch: number }[] = [];
+    let batch = 0;
+    let open = false;
+    const handler = createNodeHandler(
+      app(async () => {
+        if (++arrived === 2) release();
+        await bothIn;
+        return {
+          status: 200,
+          headers: { 'content-type': 'text/event-stream' },
+          stream: (async function* () {
+            yield 'data: one\n\n';
+            yield 'data: two\n\n';
+          })(),
+        };
+      }),
+    );
+    server = createServer((req, res) => {
+      const socket = req.socket as unknown as Record<'_write' | '_writev', (...a: unknown[]) => unknown>;
+      for (const name of ['_write', '_writev'] as const) {
+        const original = socket[name].bind(socket);
+        socket[name] = (...args: unknown[]) => {
+          if (!open) {
+            open = true;
+            batch++;
+            queueMicrotask(() => (open = false));
+          }
+          writes.push({ fromImmediate: (new Error().stack ?? '').includes('processImmediate'), batch });
+          return original(...args);
+        };
+      }
+      handler(req, res);
+    });
+    await new Promise<void>((done) => server!.listen(0, '127.0.0.1', done));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const bodies = await Promise.all(
+      ['/a', '/b'].map(async (path) => (await fetch(base + path, { method: 'POST', body: '{}' })).text()),
+    );
+    expect(bodies).toEqual(['data: one\n\ndata: two\n\n', 'data: one\n\ndata: two\n\n']);
+    // One write a stream, headers, events and the last chunk together, both in one check phase.
+    expect(writes).toHaveLength(2);
+    expect(writes.every((write) => write.fromImmediate)).toBe(true);
+    expect(new Set(writes.map((write) => write.batch)).size).toBe(1);
   });
 });

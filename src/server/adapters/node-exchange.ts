@@ -186,12 +186,18 @@ const plainWrites = new TurnWrites(writePlain);
 /** Whether a stream's response is corked until the end of the current turn. */
 interface StreamTurn {
   corked: boolean;
+  /** The stream ended while corked: its end is written with the turn's other writes. */
+  ended: boolean;
 }
 
-/** Uncorks each stream that wrote this turn, in the turn's check phase. */
+/**
+ * Uncorks each stream that wrote this turn, in the turn's check phase; a stream that also ended
+ * this turn is ended there instead, which uncorks it and adds the last chunk to the same write.
+ */
 const streamUncorks = new TurnWrites<StreamTurn>((res, turn) => {
   turn.corked = false;
-  res.uncork();
+  if (!turn.ended) res.uncork();
+  else if (!res.writableEnded && !res.destroyed) res.end();
 });
 
 function corkForTurn(res: ServerResponse, turn: StreamTurn): void {
@@ -226,7 +232,7 @@ async function writeStream(
   // Corked until the end of the turn, like plain responses (docs/performance.md, 'End-of-turn
   // writes'): the headers and the events that are ready together leave in one write, and a stream
   // that ends within the turn (a quick task) is one write in all.
-  const turn: StreamTurn = { corked: false };
+  const turn: StreamTurn = { corked: false, ended: false };
   corkForTurn(res, turn);
   res.writeHead(response.status, response.headers);
   res.flushHeaders();
@@ -260,6 +266,12 @@ async function writeStream(
     // Closes the producer (the task's subscription) however the loop ended; a producer that fails
     // while closing has no one left to tell, the response being over.
     iterator.return?.(undefined).catch(() => undefined);
-    if (!res.writableEnded) res.end();
+    // node's end() uncorks at once ("fully uncork connection on end()"), so a stream that ends in
+    // the turn it wrote in (a quick task: its whole answer) would go out alone, waking its reader
+    // for it; it is ended in the turn's check phase instead, with the turn's other writes.
+    if (!res.writableEnded) {
+      if (turn.corked && !res.destroyed) turn.ended = true;
+      else res.end();
+    }
   }
 }
