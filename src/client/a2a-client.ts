@@ -27,7 +27,7 @@ import { selectCredentials, type Credential, type SelectedCredential } from './a
 import { fetchAgentCard, type ResolvedCard } from './card/card-resolver.js';
 import { fetchCatalogAgentCard } from './card/catalog-resolver.js';
 import { A2ALocalError } from './client-errors.js';
-import { HttpPipeline, type CallControl } from './http/client-http.js';
+import { HttpPipeline, tlsOptionsOf, type CallControl } from './http/client-http.js';
 import type {
   A2AClientCommonOptions,
   A2AClientOptions,
@@ -86,11 +86,7 @@ function pipelineFor(
       ? {}
       : { streamIdleTimeoutMs: options.streamIdleTimeoutMs }),
     ...(options.maxResponseBytes === undefined ? {} : { maxResponseBytes: options.maxResponseBytes }),
-    ...(options.insecureTls === true ? { insecureTls: true } : {}),
-    ...(options.clientCertificate === undefined ? {} : { clientCertificate: options.clientCertificate }),
-    ...(options.trustedCertificates === undefined
-      ? {}
-      : { trustedCertificates: options.trustedCertificates }),
+    ...tlsOptionsOf(options),
     ...(options.onAuthServerExchange === undefined
       ? {}
       : { onAuthServerExchange: options.onAuthServerExchange }),

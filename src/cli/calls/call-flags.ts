@@ -447,16 +447,18 @@ export function clientCertificateOf(flags: CallFlags): { cert: string; key: stri
   if (flags.cert === undefined && flags.key === undefined) return undefined;
   if (flags.cert === undefined || flags.key === undefined)
     throw new UsageError('--cert and --key go together: the client certificate and its private key');
-  const read = (path: string, flag: string): string => {
-    try {
-      return readFileSync(path, 'utf8');
-    } catch (error) {
-      throw new UsageError(`${flag} ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-    }
-  };
-  const key = read(flags.key, '--key');
+  const key = readFlagFile(flags.key, '--key');
   registerSecret(key);
-  return { cert: read(flags.cert, '--cert'), key };
+  return { cert: readFlagFile(flags.cert, '--cert'), key };
+}
+
+/** The text of the file a flag names; one that cannot be read is a usage error naming both. */
+function readFlagFile(path: string, flag: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`${flag} ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
 }
 
 /**
@@ -467,12 +469,7 @@ export function clientCertificateOf(flags: CallFlags): { cert: string; key: stri
 export function trustedCertificatesOf(flags: CallFlags): string | undefined {
   const path = flags['ca-cert'];
   if (path === undefined) return undefined;
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`--ca-cert ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
+  const text = readFlagFile(path, '--ca-cert');
   try {
     // The client's own check, told here as a usage error naming the file.
     trustedRoots(text);

@@ -11,7 +11,7 @@ import {
   type FetchedCardJson,
   type ResolvedCard,
 } from './card-resolver.js';
-import { HttpPipeline } from '../http/client-http.js';
+import { HttpPipeline, tlsOptionsOf } from '../http/client-http.js';
 import type { Credential } from '../auth/auth.js';
 import { fetchAiCatalog, fetchCatalogAgentCard, type AgentCatalog } from './catalog-resolver.js';
 import type { RetryOptions } from '../http/retry.js';
@@ -54,11 +54,7 @@ function pipelineFor(options: ResolveAgentCardOptions): HttpPipeline {
     interceptors: options.interceptors ?? [],
     credentials: () => [],
     timeoutMs: options.timeoutMs ?? 30_000,
-    ...(options.insecureTls === true ? { insecureTls: true } : {}),
-    ...(options.clientCertificate === undefined ? {} : { clientCertificate: options.clientCertificate }),
-    ...(options.trustedCertificates === undefined
-      ? {}
-      : { trustedCertificates: options.trustedCertificates }),
+    ...tlsOptionsOf(options),
   });
 }
 

@@ -46,6 +46,20 @@ export interface HttpPipelineOptions {
   onAuthServerExchange?: (exchange: AuthServerExchange) => void;
 }
 
+/** The TLS options a client or a card resolver was given, those set only (`HttpPipelineOptions`). */
+export function tlsOptionsOf(options: {
+  insecureTls?: boolean | undefined;
+  clientCertificate?: { cert: string; key: string } | undefined;
+  trustedCertificates?: string | readonly string[] | undefined;
+}): Pick<HttpPipelineOptions, 'insecureTls' | 'clientCertificate' | 'trustedCertificates'> {
+  return Object.assign(
+    {},
+    options.insecureTls === true ? { insecureTls: true } : {},
+    options.clientCertificate === undefined ? {} : { clientCertificate: options.clientCertificate },
+    options.trustedCertificates === undefined ? {} : { trustedCertificates: options.trustedCertificates },
+  );
+}
+
 /** Default stream idle timeout: four of Concord's 15 s heartbeats (decision 0137). */
 export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 60_000;
 
