@@ -10,6 +10,7 @@
  */
 import type { AgentCard } from './agent-card.js';
 import type {
+  Artifact,
   CancelTaskRequest,
   GetTaskRequest,
   ListTaskPushNotificationConfigsRequest,
@@ -17,6 +18,7 @@ import type {
   ListTasksRequest,
   ListTasksResponse,
   Message,
+  Part,
   SendMessageRequest,
   SendMessageResponse,
   StreamResponse,
@@ -64,6 +66,12 @@ export interface WireCodec {
   encodeTask(task: Task): unknown;
   decodeTask(value: unknown, path: string): Task;
   encodeMessage(message: Message): unknown;
+  /**
+   * A task's members one at a time, for an answer written as it goes out (decision 0172): these
+   * encode exactly what `encodeTask` writes for them inside a task.
+   */
+  encodeArtifact(artifact: Artifact): unknown;
+  encodePart(part: Part): unknown;
   decodeMessage(value: unknown, path: string): Message;
   encodeSendMessageResponse(response: SendMessageResponse): unknown;
   decodeSendMessageResponse(value: unknown, path: string): SendMessageResponse;

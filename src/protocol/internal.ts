@@ -32,6 +32,7 @@ export {
   parseJsonRpcRequest,
   validateJsonRpcRequest,
   jsonRpcResult,
+  jsonRpcResultAround,
   jsonRpcError,
   type JsonRpcId,
   type JsonRpcRequest,

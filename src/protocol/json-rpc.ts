@@ -108,7 +108,13 @@ function invalidRequest(field: string, description: string): A2AError {
 
 /** Serialises a success response; the result is already in wire form. */
 export function jsonRpcResult(id: JsonRpcId, result: unknown): string {
-  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${JSON.stringify(result === undefined ? null : result)}}`;
+  const [before, after] = jsonRpcResultAround(id);
+  return `${before}${JSON.stringify(result === undefined ? null : result)}${after}`;
+}
+
+/** The text of a success response before and after its result, for a result written in pieces. */
+export function jsonRpcResultAround(id: JsonRpcId): [string, string] {
+  return [`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`, '}'];
 }
 
 /** Serialises an error response. */

@@ -77,6 +77,14 @@ export class RequestHandler {
     return tasks.getTask(this.context, request, call);
   }
 
+  /**
+   * `GetTask` as the HTTP bindings answer it: the task, with its artifacts apart when its store
+   * keeps them in rows, read as the answer is written (decision 0172).
+   */
+  readTask(request: GetTaskRequest, call: CallContext): Promise<tasks.TaskAnswer> {
+    return tasks.readTask(this.context, request, call);
+  }
+
   /** `ListTasks` (A2A 1.0 §3.1.4): only the caller's tasks, newest first, paged. */
   listTasks(request: ListTasksRequest, call: CallContext): Promise<ListTasksResponse> {
     return tasks.listTasks(this.context, request, call);

@@ -8,6 +8,7 @@
  */
 import type { Artifact, Message, StreamResponse, Task } from '../protocol/model.js';
 import { appendArtifactChunk } from '../protocol/artifact-chunks.js';
+import type { ArtifactPiece } from './task-store.js';
 
 /** An artifact update event, as the rows keep it. */
 export type ArtifactUpdate = Extract<StreamResponse, { artifactUpdate: unknown }>;
@@ -132,4 +133,61 @@ export function taskAfterRows(before: Task, parts: PartRows): Task {
   }));
   for (const text of parts.artifactUpdates) updates.push(JSON.parse(text) as ArtifactUpdate);
   return assembleTask(JSON.parse(parts.head) as Task, history, updates);
+}
+
+/** What a read apart learns of an artifact update row before reading it (decision 0172). */
+export interface UpdateHead {
+  n: number;
+  artifactId: string;
+  append: boolean;
+  /** About how many bytes the row's JSON holds, to read rows a few megabytes at a time. */
+  bytes: number;
+}
+
+/** Rows are read in batches of about this many bytes of JSON (one row at least), as stream pages are. */
+const READ_BATCH_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The rows that make each artifact, in the task's order of artifacts: what `foldUpdates` would
+ * keep, found from the rows' heads alone. An artifact's place is where its first update put it,
+ * and an update that does not append starts it over from its own row.
+ */
+export function artifactRowGroups(heads: readonly UpdateHead[]): UpdateHead[][] {
+  const groups = new Map<string, UpdateHead[]>();
+  for (const head of heads) {
+    const rows = groups.get(head.artifactId);
+    if (rows === undefined) groups.set(head.artifactId, [head]);
+    else if (head.append) rows.push(head);
+    else rows.splice(0, rows.length, head);
+  }
+  return [...groups.values()];
+}
+
+/**
+ * A split task's artifacts read a batch of rows at a time (decision 0172): `read` returns the
+ * events of the rows numbered, by number. Each artifact's rows are yielded together, the first
+ * starting it, so a writer can join them as they come without holding the task.
+ */
+export async function* artifactPieces(
+  heads: readonly UpdateHead[],
+  read: (numbers: number[]) => Promise<Map<number, ArtifactUpdate>> | Map<number, ArtifactUpdate>,
+): AsyncGenerator<ArtifactPiece> {
+  for (const group of artifactRowGroups(heads)) {
+    for (let i = 0; i < group.length;) {
+      const batch: number[] = [];
+      let bytes = 0;
+      while (i < group.length && (batch.length === 0 || bytes + group[i]!.bytes <= READ_BATCH_BYTES)) {
+        bytes += group[i]!.bytes;
+        batch.push(group[i++]!.n);
+      }
+      const updates = await read(batch);
+      for (const n of batch) {
+        const update = updates.get(n);
+        // Rows are only ever added while a task lives; one gone went with its task (retention).
+        if (update === undefined)
+          throw new Error(`artifact update ${n} of the task is gone: the task was removed`);
+        yield { artifact: update.artifactUpdate.artifact, append: n !== group[0]!.n };
+      }
+    }
+  }
 }

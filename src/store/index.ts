@@ -2,6 +2,7 @@
 export {
   type TaskScope,
   type StoredTask,
+  type ArtifactPiece,
   type StoredTaskHead,
   type TaskReadOptions,
   type TaskEventRecord,

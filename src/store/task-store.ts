@@ -4,7 +4,7 @@
  * version" are the same thing. Every write names the version it was computed from and fails with
  * VersionConflictError if another writer got there first: a lost update is impossible.
  */
-import type { StreamResponse, Task, TaskState } from '../protocol/index.js';
+import type { Artifact, StreamResponse, Task, TaskState } from '../protocol/index.js';
 import type { ApprovalStore } from './approval-store.js';
 import type { EvidenceStore } from './evidence-store.js';
 import type { PushConfigRecord, PushStore } from './push-store.js';
@@ -40,6 +40,23 @@ export interface StoredTask extends TaskScope {
   task: Task;
   /** Sequence number of the last event appended; 0 never occurs for a stored task. */
   version: number;
+  /**
+   * The task's artifacts, read from the store as they are consumed, when the read asked for them
+   * apart (`TaskReadOptions.artifactsApart`) and the store keeps them in rows; `task.artifacts` is
+   * then absent. Read once, soon: a store may read its rows as of when the task was read.
+   */
+  artifacts?: AsyncIterable<ArtifactPiece> | undefined;
+}
+
+/**
+ * One stored artifact update, as a read apart yields them (decision 0172): each artifact's updates
+ * come together, in the order its artifact takes in the task, the first of them with `append`
+ * false and the rest true, so that joining each `append` to the artifact before it (A2A 1.0
+ * §4.2.2) gives the task's artifacts. An update that a later one replaced is not yielded.
+ */
+export interface ArtifactPiece {
+  artifact: Artifact;
+  append: boolean;
 }
 
 /**
@@ -59,6 +76,11 @@ export interface StoredTaskHead extends TaskScope {
 export interface TaskReadOptions {
   /** Only the newest this many history messages are needed (a whole number over 0). */
   historyLength?: number | undefined;
+  /**
+   * The artifacts may come apart, as `StoredTask.artifacts` (decision 0172): the reader writes
+   * them out as it reads them, so a task of hundreds of megabytes is never held whole.
+   */
+  artifactsApart?: boolean | undefined;
 }
 
 /** One persisted event. `seq` starts at 1 per task and has no gaps. */

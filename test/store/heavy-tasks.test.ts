@@ -14,10 +14,10 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StreamResponse, Task } from '../../src/protocol/index.js';
 import { applyEvents, withoutArtifactParts } from '../../src/server/task-run/task-projection.js';
-import type { PushConfigRecord, TaskScope, TaskStore } from '../../src/store/index.js';
+import type { ArtifactPiece, PushConfigRecord, TaskScope, TaskStore } from '../../src/store/index.js';
 import { openPostgresStore, type PostgresTaskStore } from '../../src/store/postgres/index.js';
 import { SqliteTaskStore } from '../../src/store/sqlite/internal.js';
-import { SPLIT_BYTES } from '../../src/store/heavy-tasks.js';
+import { artifactRowGroups, foldUpdates, SPLIT_BYTES } from '../../src/store/heavy-tasks.js';
 import { POSTGRES_SKIP_NOTE, POSTGRES_URL, freshSchema } from '../helpers/postgres.js';
 
 const scope: TaskScope = { tenant: 'acme', owner: 'alice' };
@@ -365,6 +365,45 @@ describe.each(backends)('%s: a heavy task kept in rows', (_name, make) => {
     expect(page.tasks).toEqual([grown.task]);
   });
 
+  it('gives the artifacts apart as the task had them when read, each artifact\'s updates together', async () => {
+    // Decision 0172: GetTask writes a split task's artifacts as it reads their rows, so the rows
+    // come grouped by artifact (the first starting it) and joining them gives the task's artifacts:
+    // the replaced summary's earlier updates are not read at all.
+    const backend = make();
+    const store = await open(backend);
+    const grown = new GrowingTask('apart', store);
+    await grown.create();
+    for (let i = 0; i < 120; i++) await grown.step(i % 2 === 0 ? 900 : 5000);
+    expect((await backend.row('apart')).history_rows).not.toBeNull();
+    const read = (await store.get('apart', scope, { artifactsApart: true, historyLength: 3 }))!;
+    expect(read.task.artifacts).toBeUndefined();
+    expect(read.task.history).toEqual(grown.task.history!.slice(-3));
+    expect(read.task.status).toEqual(grown.task.status);
+    const asRead = grown.task;
+    // Commits after the read do not reach what it yields.
+    for (let i = 0; i < 3; i++) await grown.step();
+    const pieces: ArtifactPiece[] = [];
+    for await (const piece of read.artifacts!) pieces.push(piece);
+    const ids = pieces.map((p) => p.artifact.artifactId);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i && ids[i - 1] !== id)).toEqual([]);
+    expect(pieces.filter((p) => !p.append).map((p) => p.artifact.artifactId)).toEqual(['log', 'summary']);
+    const joined = foldUpdates(
+      pieces.map(({ artifact, append }) => ({
+        artifactUpdate: { taskId: 'apart', contextId: 'ctx-apart', artifact, append },
+      })),
+    );
+    expect(joined).toEqual(asRead.artifacts);
+    // The summary was replaced: only its last update is read.
+    expect(pieces.filter((p) => p.artifact.artifactId === 'summary')).toHaveLength(1);
+    // A whole task (not split) comes whole, with nothing apart.
+    const small = new GrowingTask('small', store);
+    await small.create();
+    await small.step(10);
+    const whole = (await store.get('small', scope, { artifactsApart: true }))!;
+    expect(whole.artifacts).toBeUndefined();
+    expect(whole.task).toEqual(small.task);
+  });
+
   it('queues the whole task for a push config, once split too', async () => {
     const backend = make();
     const store = await open(backend);
@@ -422,5 +461,21 @@ describe.each(backends)('%s: a heavy task kept in rows', (_name, make) => {
     expect(await store.get('long', scope)).toBeUndefined();
     expect(await backend.count('task_history')).toBe(0);
     expect(await backend.count('task_artifact_updates')).toBe(0);
+  });
+});
+
+describe('artifactRowGroups', () => {
+  const head = (n: number, artifactId: string, append: boolean) => ({ n, artifactId, append, bytes: 10 });
+  it('groups interleaved artifacts in the order they first came, a replace starting one over', () => {
+    const groups = artifactRowGroups([
+      head(0, 'a', false),
+      head(1, 'b', true), // an append that creates: it starts b, as foldUpdates reads it
+      head(2, 'a', true),
+      head(3, 'b', true),
+      head(4, 'a', false), // replaces a, keeping its place
+      head(5, 'c', false),
+      head(6, 'a', true),
+    ]);
+    expect(groups.map((g) => g.map((h) => h.n))).toEqual([[4, 6], [1, 3], [5]]);
   });
 });

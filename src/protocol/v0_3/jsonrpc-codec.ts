@@ -39,7 +39,7 @@ import {
   encodeListTasksRequest,
   encodeListTasksResponse,
 } from './list-tasks.js';
-import { decodeMessage, encodeMessage } from './message.js';
+import { decodeMessage, encodeArtifact, encodeMessage } from './message.js';
 import { decodePushConfig, encodePushConfig, innerConfigMember } from './push-config.js';
 import { decodeSendRequest, encodeSendRequest } from './send-request.js';
 import { decodeTask, encodeTask } from './task.js';
@@ -161,6 +161,8 @@ export const v0_3JsonRpcCodec: WireCodec = Object.freeze<WireCodec>({
   encodeListTaskPushNotificationConfigsRequest: (request) => ({ id: request.taskId }),
 
   encodeTask: (task) => encodeTask(D, task),
+  encodeArtifact: (artifact) => encodeArtifact(D, artifact),
+  encodePart: (part) => D.encodePart(part),
   decodeTask: (value, path) => decodeTask(D, value, path),
   encodeMessage: (message) => encodeMessage(D, message),
   decodeMessage: (value, path) => decodeMessage(D, value, path),

@@ -48,7 +48,7 @@ import {
   encodeListTasksRequest,
   encodeListTasksResponse,
 } from './list-tasks.js';
-import { decodeMessage, encodeMessage } from './message.js';
+import { decodeMessage, encodeArtifact, encodeMessage } from './message.js';
 import { decodePushConfig, encodePushConfig, innerConfigMember } from './push-config.js';
 import { parsePushConfigName, pushConfigName } from './resource-names.js';
 import { decodeSendRequest, encodeSendRequest } from './send-request.js';
@@ -216,6 +216,8 @@ export const v0_3RestCodec: WireCodec = Object.freeze<WireCodec>({
   },
 
   encodeTask: (task) => encodeTask(D, task),
+  encodeArtifact: (artifact) => encodeArtifact(D, artifact),
+  encodePart: (part) => D.encodePart(part),
   decodeTask: (value, path) => decodeTask(D, value, path),
   encodeMessage: (message) => encodeMessage(D, message),
   decodeMessage: (value, path) => decodeMessage(D, value, path),

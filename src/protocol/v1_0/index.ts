@@ -5,7 +5,7 @@
  */
 import type { WireCodec } from '../codec.js';
 import { decodeAgentCard, encodeAgentCard } from './agent-card.js';
-import { decodeMessage, encodeMessage } from './parts-and-messages.js';
+import { decodeMessage, encodeMessage, encodePart } from './parts-and-messages.js';
 import {
   decodeListTaskPushNotificationConfigsRequest,
   decodeTaskPushNotificationConfig,
@@ -36,7 +36,7 @@ import {
   encodeSendMessageResponse,
   encodeStreamResponse,
 } from './responses.js';
-import { decodeTask, encodeTask } from './task.js';
+import { decodeTask, encodeArtifact, encodeTask } from './task.js';
 
 /** The A2A 1.0 ProtoJSON codec (dialect `1.0`). */
 export const v1_0Codec: WireCodec = Object.freeze({
@@ -61,6 +61,8 @@ export const v1_0Codec: WireCodec = Object.freeze({
   encodeTask,
   decodeTask,
   encodeMessage,
+  encodeArtifact,
+  encodePart,
   decodeMessage,
   encodeSendMessageResponse,
   decodeSendMessageResponse,

@@ -236,8 +236,10 @@ async function writeStream(
   corkForTurn(res, turn);
   res.writeHead(response.status, response.headers);
   res.flushHeaders();
-  const untrack = streams?.add(res);
+  // A document written in pieces is not ended by a shutdown: cut short, it would be a broken one.
+  const untrack = response.document === true ? undefined : streams?.add(res);
   const iterator = response.stream[Symbol.asyncIterator]();
+  let failed = false;
   // Over once the client left (destroyed) or the response was ended: a shutdown ends open streams
   // (endForShutdown) while their sockets stay up until the end is flushed, and an event written in
   // between is a write after end, an 'error' nobody listens to, so an uncaught exception (issue 27).
@@ -246,7 +248,16 @@ async function writeStream(
   try {
     for (;;) {
       if (over()) break;
-      const next = await iterator.next();
+      // A producer that fails part-way (a document's store read; an event stream's producer
+      // turns its failures into events) cuts the connection rather than ending the body, so the
+      // client sees the answer broken, never shorter yet whole.
+      let next: IteratorResult<string>;
+      try {
+        next = await iterator.next();
+      } catch {
+        failed = true;
+        break;
+      }
       if (next.done === true || over()) break;
       corkForTurn(res, turn);
       if (!res.write(next.value)) {
@@ -269,7 +280,8 @@ async function writeStream(
     // node's end() uncorks at once ("fully uncork connection on end()"), so a stream that ends in
     // the turn it wrote in (a quick task: its whole answer) would go out alone, waking its reader
     // for it; it is ended in the turn's check phase instead, with the turn's other writes.
-    if (!res.writableEnded) {
+    if (failed) res.destroy();
+    else if (!res.writableEnded) {
       if (turn.corked && !res.destroyed) turn.ended = true;
       else res.end();
     }

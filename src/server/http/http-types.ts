@@ -51,6 +51,12 @@ export interface HttpStreamResponse {
   status: number;
   headers: HttpHeaders;
   stream: AsyncIterable<string>;
+  /**
+   * One document written in pieces, not an event stream (json-pieces.ts, decision 0172): a
+   * shutdown does not end it, and a failure while it is written cuts the connection instead of
+   * ending the body, so the client never reads a truncated document as whole.
+   */
+  document?: true;
 }
 
 /** What a binding returns. */

@@ -8,6 +8,7 @@ import {
   encodeSseEvent,
   jsonRpcError,
   jsonRpcResult,
+  jsonRpcResultAround,
   JSON_RPC_OPERATIONS,
   parseJsonRpcRequest,
   toJsonRpcErrorObject,
@@ -22,6 +23,7 @@ import { reportIfInternal, type ErrorReporter } from '../common/error-reporting.
 import { mappedError, type ErrorMapper } from './error-mapping.js';
 import type { HttpRequest, HttpResponse } from './http-types.js';
 import { encodeUnary, invokeStream, OPERATIONS, type CardRenderer } from './operations.js';
+import { JsonPieces, piecewiseResponse } from './json-pieces.js';
 import { sseResponse, sseSingleEvent } from './sse-body.js';
 import { OperationTelemetry } from '../common/operation-telemetry.js';
 
@@ -177,14 +179,24 @@ export async function handleJsonRpc(
       const result = await operation.invoke(options.handler, params as never, call);
       telemetry.result(result);
       const encoded = encodeUnary(name, operation, codec, result, call, request, options.renderCard);
-      const response = {
-        status: 200,
-        headers:
-          extra === undefined
-            ? { 'content-type': 'application/json' }
-            : Object.assign({}, JSON_HEADERS, extra),
-        body: jsonRpcResult(id, encoded instanceof Promise ? await encoded : encoded),
-      };
+      const value = encoded instanceof Promise ? await encoded : encoded;
+      const headers =
+        extra === undefined ? { 'content-type': 'application/json' } : Object.assign({}, JSON_HEADERS, extra);
+      if (value instanceof JsonPieces) {
+        // Written as it is read (decision 0172), inside the result envelope jsonRpcResult writes.
+        const rpcMethod = rpc.method;
+        return piecewiseResponse(
+          headers,
+          value,
+          (error) => {
+            telemetry.end(error);
+            if (error !== undefined)
+              reportIfInternal(error, options.report, () => `JSON-RPC ${rpcMethod} answer (A2A ${version})`);
+          },
+          ...jsonRpcResultAround(id),
+        );
+      }
+      const response = { status: 200, headers, body: jsonRpcResult(id, value) };
       telemetry.end();
       return response;
     }

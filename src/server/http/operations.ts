@@ -8,6 +8,7 @@ import type { OperationName, ProtocolVersion, WireCodec } from '../../protocol/i
 import type { CallContext } from '../call-context.js';
 import type { EventStream, RequestHandler } from '../request-handler.js';
 import type { HttpRequest } from './http-types.js';
+import { encodeTaskAnswer } from './task-body.js';
 
 /** Operation names, spelled as the spec spells them (house style rule 3). */
 export type { OperationName };
@@ -69,8 +70,9 @@ export const OPERATIONS: Readonly<Record<OperationName, Operation>> = {
   }),
   getTask: u({
     decode: (c, p, at) => c.decodeGetTaskRequest(p, at),
-    invoke: (h, r, call) => h.getTask(r, call),
-    encode: (c, r) => c.encodeTask(r),
+    // A large task is written as it is read (decision 0172).
+    invoke: (h, r, call) => h.readTask(r, call),
+    encode: (c, r) => encodeTaskAnswer(c, r),
   }),
   listTasks: u({
     decode: (c, p, at) => c.decodeListTasksRequest(p, at),

@@ -12,6 +12,7 @@ import {
   type SubscribeToTaskRequest,
   type Task,
 } from '../../protocol/index.js';
+import type { ArtifactPiece } from '../../store/index.js';
 import type { CallContext } from '../call-context.js';
 import { cancelTask as cancel } from '../task-run/task-cancel.js';
 import {
@@ -38,6 +39,27 @@ export async function getTask(
   const read = historyLength !== undefined && historyLength > 0 ? { historyLength } : undefined;
   const stored = await context.load(request.id, call, read);
   return applyHistoryLength(stored.task, historyLength, call.version);
+}
+
+/**
+ * GetTask's answer for a binding that writes it as it goes out (decision 0172): the task, with its
+ * artifacts apart when the store keeps them in rows, to be read as they are written.
+ */
+export interface TaskAnswer {
+  task: Task;
+  artifacts?: AsyncIterable<ArtifactPiece> | undefined;
+}
+
+/** `GetTask` / `tasks/get` as `getTask`, the artifacts apart where the store can give them so. */
+export async function readTask(
+  context: HandlerContext,
+  request: GetTaskRequest,
+  call: CallContext,
+): Promise<TaskAnswer> {
+  const { historyLength } = request;
+  const read = historyLength !== undefined && historyLength > 0 ? { historyLength } : {};
+  const stored = await context.load(request.id, call, Object.assign(read, { artifactsApart: true }));
+  return { task: applyHistoryLength(stored.task, historyLength, call.version), artifacts: stored.artifacts };
 }
 
 /** `ListTasks` (A2A 1.0 §3.1.4): only the caller's tasks, newest first, paged. */

@@ -34,7 +34,15 @@ import {
 } from './commit-statements.js';
 import type { Database } from './database.js';
 import { runListPlan } from './list-query.js';
-import { SPLIT_COLUMNS, wholeTask, type SplitColumns } from './split-rows.js';
+import {
+  APART_COLUMNS,
+  apartTask,
+  SPLIT_COLUMNS,
+  wholeTask,
+  type ApartColumns,
+  type SplitColumns,
+  UPDATE_BATCH,
+} from './split-rows.js';
 import { PostgresApprovalStore } from './postgres-approval-store.js';
 import { PostgresEvidenceStore } from './postgres-evidence-store.js';
 import { configParams, traceContextColumn } from '../sql/push-rows.js';
@@ -43,7 +51,14 @@ import { PostgresReplyStore } from './postgres-reply-store.js';
 import { capCutoff, deleteFinishedBefore } from './postgres-retention.js';
 import { RecentKeys } from './recent-keys.js';
 import { SplitHints } from './split-hints.js';
-import { moreRows, SPLIT_BYTES, splitRows, taskAfterRows, type PartRows } from '../heavy-tasks.js';
+import {
+  moreRows,
+  SPLIT_BYTES,
+  splitRows,
+  taskAfterRows,
+  type ArtifactUpdate,
+  type PartRows,
+} from '../heavy-tasks.js';
 import { MIGRATIONS_TABLE } from './migrate.js';
 import { POSTGRES_SCHEMA_VERSION } from './schema.js';
 
@@ -55,6 +70,10 @@ const CLOSED = 'task store is closed';
  * task is whole in its row.
  */
 const GET_STATEMENT = `SELECT t.tenant, t.owner, t.version, t.snapshot, ${SPLIT_COLUMNS.replace('$LIMIT', '$2::integer')}
+  FROM tasks t WHERE t.id = $1`;
+
+/** `get` with the artifacts apart (TaskReadOptions `artifactsApart`, decision 0172). */
+const GET_APART_STATEMENT = `SELECT t.tenant, t.owner, t.version, t.snapshot, ${APART_COLUMNS.replace('$LIMIT', '$2::integer')}
   FROM tasks t WHERE t.id = $1`;
 
 interface TaskRow {
@@ -264,6 +283,7 @@ export class PostgresTaskStore implements TaskStore {
   async get(taskId: string, scope: TaskScope, options?: TaskReadOptions): Promise<StoredTask | undefined> {
     // No stored text holds NUL (PostgreSQL refuses it), so such a name matches nothing.
     if (hasNul(taskId, scope.tenant, scope.owner)) return undefined;
+    if (options?.artifactsApart === true) return this.getApart(taskId, scope, options.historyLength);
     const { rows } = await this.db.query<TaskRow & SplitColumns>(
       {
         name: 'concord-get',
@@ -276,6 +296,29 @@ export class PostgresTaskStore implements TaskStore {
     // Invisible reads as absent, so existence never leaks (A2A 1.0 §13.1).
     if (row === undefined || !visibleIn(row, scope)) return undefined;
     return { tenant: row.tenant, owner: row.owner, version: row.version, task: wholeTask(row) };
+  }
+
+  private async getApart(
+    taskId: string,
+    scope: TaskScope,
+    historyLength: number | undefined,
+  ): Promise<StoredTask | undefined> {
+    const { rows } = await this.db.query<TaskRow & ApartColumns>(
+      { name: 'concord-get-apart', text: GET_APART_STATEMENT, values: [taskId, historyLength ?? MAX_SEQ] },
+      CLOSED,
+    );
+    const row = rows[0];
+    if (row === undefined || !visibleIn(row, scope)) return undefined;
+    return Object.assign(
+      { tenant: row.tenant, owner: row.owner, version: row.version },
+      apartTask(row, async (numbers) => {
+        const batch = await this.db.query<{ n: number; event: ArtifactUpdate }>(
+          { name: 'concord-artifact-rows', text: UPDATE_BATCH, values: [taskId, numbers] },
+          CLOSED,
+        );
+        return new Map(batch.rows.map((r) => [r.n, r.event]));
+      }),
+    );
   }
 
   async head(taskId: string, scope: TaskScope): Promise<StoredTaskHead | undefined> {

@@ -173,12 +173,20 @@ export class SqliteTaskStore implements TaskStore {
       const row = this.sql.selectTask.get(taskId);
       // Invisible reads as absent, so existence never leaks (A2A 1.0 §13.1).
       if (row === undefined || !visibleIn(row, scope)) return undefined;
-      return {
-        tenant: row.tenant,
-        owner: row.owner,
-        version: row.version,
+      const stored = { tenant: row.tenant, owner: row.owner, version: row.version };
+      if (options?.artifactsApart === true && row.history_rows !== null) {
+        const apart = this.parts.readApart(
+          taskId,
+          row.snapshot,
+          row.history_rows,
+          row.artifact_rows ?? 0,
+          options.historyLength,
+        );
+        return Object.assign(stored, apart);
+      }
+      return Object.assign(stored, {
         task: this.parts.taskOf(taskId, row.snapshot, row.history_rows, options?.historyLength),
-      };
+      });
     });
   }
 

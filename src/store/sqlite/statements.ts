@@ -21,7 +21,7 @@ export interface TaskHead {
 }
 
 /** A task row as `get` reads it. */
-export interface TaskRow extends Omit<TaskHead, 'push_configs' | 'held_keys' | 'artifact_rows'> {
+export interface TaskRow extends Omit<TaskHead, 'push_configs' | 'held_keys'> {
   /** The whole task, or its head once split (task-parts.ts, schema 11). */
   snapshot: string;
 }
@@ -87,7 +87,9 @@ export function prepareStatements(db: Database.Database): Statements {
     selectHead: db.prepare(
       'SELECT tenant, owner, version, push_configs, held_keys, history_rows, artifact_rows FROM tasks WHERE id = ?',
     ),
-    selectTask: db.prepare('SELECT tenant, owner, version, snapshot, history_rows FROM tasks WHERE id = ?'),
+    selectTask: db.prepare(
+      'SELECT tenant, owner, version, snapshot, history_rows, artifact_rows FROM tasks WHERE id = ?',
+    ),
     selectTaskHead: db.prepare('SELECT tenant, owner, version, state FROM tasks WHERE id = ?'),
     insertTask: db.prepare(
       `INSERT INTO tasks (id, tenant, owner, context_id, state, status_ts, version, snapshot, held_keys,

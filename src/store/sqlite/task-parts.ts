@@ -4,7 +4,14 @@
  */
 import type Database from 'better-sqlite3';
 import type { Message, Task } from '../../protocol/model.js';
-import { assembleTask, type ArtifactUpdate, type PartRows } from '../heavy-tasks.js';
+import {
+  artifactPieces,
+  assembleTask,
+  type ArtifactUpdate,
+  type PartRows,
+  type UpdateHead,
+} from '../heavy-tasks.js';
+import type { ArtifactPiece } from '../task-store.js';
 
 /** The statements of the split parts, prepared once per connection. */
 export class TaskParts {
@@ -12,6 +19,11 @@ export class TaskParts {
   private readonly insertUpdate: Database.Statement<[string, number, string]>;
   private readonly selectHistory: Database.Statement<[string, number], string>;
   private readonly selectUpdates: Database.Statement<[string], string>;
+  private readonly selectUpdateHeads: Database.Statement<
+    [string, number],
+    { n: number; artifact_id: string; append: number | null; bytes: number }
+  >;
+  private readonly selectUpdateBatch: Database.Statement<[string, string], { n: number; event: string }>;
 
   constructor(db: Database.Database) {
     this.insertMessage = db.prepare('INSERT INTO task_history (task_id, n, message) VALUES (?, ?, ?)');
@@ -24,6 +36,16 @@ export class TaskParts {
     this.selectUpdates = db
       .prepare<[string], string>('SELECT event FROM task_artifact_updates WHERE task_id = ? ORDER BY n')
       .pluck();
+    // What a read apart needs of each row before reading it (decision 0172); SQLite reads the JSON
+    // in C without handing the row's text to JavaScript.
+    this.selectUpdateHeads = db.prepare(
+      `SELECT n, json_extract(event, '$.artifactUpdate.artifact.artifactId') AS artifact_id,
+              json_extract(event, '$.artifactUpdate.append') AS append, length(event) AS bytes
+         FROM task_artifact_updates WHERE task_id = ? AND n < ? ORDER BY n`,
+    );
+    this.selectUpdateBatch = db.prepare(
+      'SELECT n, event FROM task_artifact_updates WHERE task_id = ? AND n IN (SELECT value FROM json_each(?))',
+    );
   }
 
   /** Writes a commit's rows (inside its transaction); returns the task's counts after it. */
@@ -48,15 +70,46 @@ export class TaskParts {
   }
 
   /**
+   * A split task read with its artifacts apart (decision 0172): its head and history now, and the
+   * heads of its first `artifactRows` updates, the ones the task's row counts, so the artifacts
+   * read later are those of the task as read now; the rows themselves are read as they are used.
+   */
+  readApart(
+    taskId: string,
+    head: string,
+    historyRows: number,
+    artifactRows: number,
+    historyLength?: number,
+  ): { task: Task; artifacts: AsyncIterable<ArtifactPiece> } {
+    const task = this.read(taskId, head, historyRows, historyLength, false);
+    const heads: UpdateHead[] = this.selectUpdateHeads.all(taskId, artifactRows).map((row) => ({
+      n: row.n,
+      artifactId: String(row.artifact_id),
+      append: row.append === 1,
+      bytes: row.bytes,
+    }));
+    const artifacts = artifactPieces(heads, (numbers) => {
+      const found = new Map<number, ArtifactUpdate>();
+      for (const row of this.selectUpdateBatch.all(taskId, JSON.stringify(numbers))) {
+        found.set(row.n, JSON.parse(row.event) as ArtifactUpdate);
+      }
+      return found;
+    });
+    return { task, artifacts };
+  }
+
+  /**
    * A split task read back: its head, its history (only the newest `historyLength` messages when
    * given, for GetTask) and its artifacts folded from their updates in order.
    */
-  read(taskId: string, head: string, historyRows: number, historyLength?: number): Task {
+  read(taskId: string, head: string, historyRows: number, historyLength?: number, artifacts = true): Task {
     const from =
       historyLength !== undefined && historyLength > 0 ? Math.max(0, historyRows - historyLength) : 0;
     const history: Message[] = [];
     for (const text of this.selectHistory.all(taskId, from)) history.push(JSON.parse(text) as Message);
-    const updates = this.selectUpdates.all(taskId).map((text) => JSON.parse(text) as ArtifactUpdate);
+    const updates = artifacts
+      ? this.selectUpdates.all(taskId).map((text) => JSON.parse(text) as ArtifactUpdate)
+      : [];
     return assembleTask(JSON.parse(head) as Task, history, updates);
   }
 }
