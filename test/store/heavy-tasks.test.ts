@@ -365,7 +365,7 @@ describe.each(backends)('%s: a heavy task kept in rows', (_name, make) => {
     expect(page.tasks).toEqual([grown.task]);
   });
 
-  it('gives the artifacts apart as the task had them when read, each artifact\'s updates together', async () => {
+  it("gives the artifacts apart as the task had them when read, each artifact's updates together", async () => {
     // Decision 0172: GetTask writes a split task's artifacts as it reads their rows, so the rows
     // come grouped by artifact (the first starting it) and joining them gives the task's artifacts:
     // the replaced summary's earlier updates are not read at all.
