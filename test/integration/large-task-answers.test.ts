@@ -20,7 +20,8 @@ import {
   RestTransportFactory,
 } from '@a2a-js/sdk/client';
 import { A2AClient } from '../../src/client/index.js';
-import type { Task, WireCodec } from '../../src/protocol/index.js';
+import type { Task } from '../../src/protocol/index.js';
+import type { WireCodec } from '../../src/protocol/internal.js';
 import { v0_3JsonRpcCodec, v0_3RestCodec } from '../../src/protocol/v0_3/index.js';
 import { v1_0Codec } from '../../src/protocol/v1_0/index.js';
 import { createA2AServer, type AgentExecutor } from '../../src/server/index.js';

@@ -7,8 +7,8 @@
  * from the store as they are written, so the task is never whole in memory.
  *
  * The text is what the version's codec writes for the whole task, member for member; only the
- * order of members differs (an artifact's parts come before its other members, whose metadata is
- * known only once its last update is read), which JSON leaves free (RFC 8259 §4).
+ * order of members may differ (an artifact's metadata comes after its parts: it is known only once
+ * its last update is read), which JSON leaves free (RFC 8259 §4).
  */
 import type { Artifact, Task, WireCodec } from '../../protocol/internal.js';
 import type { ArtifactPiece } from '../../store/index.js';
@@ -80,13 +80,13 @@ async function* taskPieces(
   // an artifact (a split task's read leaves it out when it has none, as `assembleTask` does).
   const source = artifacts ?? (task.artifacts === undefined ? undefined : wholeArtifacts(task.artifacts));
   if (task.artifacts !== undefined) out += member('artifacts');
-  let open: { artifact: Artifact; metadata: Artifact['metadata']; parts: number } | undefined;
+  let open: { metadata: Artifact['metadata']; parts: number } | undefined;
   for await (const { artifact, append } of source ?? []) {
     if (open === undefined || !append) {
-      if (open !== undefined) out += `${closing(codec, open.artifact, open.metadata)},`;
+      if (open !== undefined) out += `${closing(codec, open.metadata)},`;
       else if (task.artifacts === undefined) out += member('artifacts');
-      open = { artifact, metadata: artifact.metadata, parts: 0 };
-      out += '{"parts":[';
+      open = { metadata: artifact.metadata, parts: 0 };
+      out += opening(codec, artifact);
     } else if (artifact.metadata !== undefined) {
       // eslint-disable-next-line no-restricted-syntax -- open-ended metadata: a spread keeps a `__proto__` key plain data, where Object.assign would run its setter
       open.metadata = { ...open.metadata, ...artifact.metadata };
@@ -99,7 +99,7 @@ async function* taskPieces(
       }
     }
   }
-  if (open !== undefined) out += closing(codec, open.artifact, open.metadata);
+  if (open !== undefined) out += closing(codec, open.metadata);
   if (open !== undefined || task.artifacts !== undefined) out += ']';
   yield `${out}}`;
 }
@@ -109,13 +109,23 @@ function* wholeArtifacts(artifacts: readonly Artifact[]): Generator<ArtifactPiec
   for (const artifact of artifacts) yield { artifact, append: false };
 }
 
-/** Ends an artifact's parts, then writes its other members as the codec writes them. */
-function closing(codec: WireCodec, artifact: Artifact, metadata: Artifact['metadata']): string {
-  const members = codec.encodeArtifact(Object.assign({}, artifact, { parts: [], metadata })) as Record<
-    string,
-    unknown
-  >;
+/**
+ * Starts an artifact: its members as the codec writes them but for its parts, which follow, and
+ * its metadata, which an appended update may still add to. A reader that handles parts as they
+ * come thus knows their artifact first.
+ */
+function opening(codec: WireCodec, artifact: Artifact): string {
+  const members = codec.encodeArtifact(
+    Object.assign({}, artifact, { parts: [], metadata: undefined }),
+  ) as Record<string, unknown>;
   delete members.parts;
   // Never `{}`: every artifact has its artifactId.
-  return `],${JSON.stringify(members).slice(1)}`;
+  return `${JSON.stringify(members).slice(0, -1)},"parts":[`;
+}
+
+/** Ends an artifact's parts, then writes its metadata as joined from all its updates. */
+function closing(codec: WireCodec, metadata: Artifact['metadata']): string {
+  if (metadata === undefined) return ']}';
+  const encoded = codec.encodeArtifact({ artifactId: '-', parts: [], metadata }) as { metadata?: unknown };
+  return `],"metadata":${JSON.stringify(encoded.metadata)}}`;
 }
