@@ -176,9 +176,10 @@ export async function handleJsonRpc(
     framing = false;
     if (params.tenant !== undefined) call.tenant = params.tenant;
     if (!operation.streaming) {
-      const result = await operation.invoke(options.handler, params as never, call);
+      const run = operation.http ?? operation;
+      const result = await run.invoke(options.handler, params as never, call);
       telemetry.result(result);
-      const encoded = encodeUnary(name, operation, codec, result, call, request, options.renderCard);
+      const encoded = encodeUnary(name, run, codec, result, call, request, options.renderCard);
       const value = encoded instanceof Promise ? await encoded : encoded;
       const headers =
         extra === undefined ? { 'content-type': 'application/json' } : Object.assign({}, JSON_HEADERS, extra);

@@ -18,12 +18,21 @@ export interface InvokeExtras {
   lastEventId?: string;
 }
 
-/** A unary operation: decode, run, encode. */
-export interface UnaryOperation {
-  streaming: false;
-  decode(codec: WireCodec, params: unknown, path: string): { tenant?: string };
+/** How a unary operation runs and encodes its result. */
+export interface UnaryRun {
   invoke(handler: RequestHandler, request: never, call: CallContext): Promise<unknown>;
   encode(codec: WireCodec, result: never, call: CallContext): unknown;
+}
+
+/** A unary operation: decode, run, encode. */
+export interface UnaryOperation extends UnaryRun {
+  streaming: false;
+  decode(codec: WireCodec, params: unknown, path: string): { tenant?: string };
+  /**
+   * How the HTTP bindings run it instead, where their answer may be written in pieces as it is
+   * read (decision 0172); gRPC's answer is one message and runs `invoke`.
+   */
+  http?: UnaryRun;
 }
 
 /** A streaming operation: decode, run, then each item is encoded with `encodeStreamResponse`. */
@@ -41,10 +50,14 @@ export interface StreamingOperation {
 /** One row of the table. */
 export type Operation = UnaryOperation | StreamingOperation;
 
-const u = <Req extends { tenant?: string }, Res>(op: {
+const u = <Req extends { tenant?: string }, Res, HttpRes = Res>(op: {
   decode(codec: WireCodec, params: unknown, path: string): Req;
   invoke(handler: RequestHandler, request: Req, call: CallContext): Promise<Res>;
   encode(codec: WireCodec, result: Res, call: CallContext): unknown;
+  http?: {
+    invoke(handler: RequestHandler, request: Req, call: CallContext): Promise<HttpRes>;
+    encode(codec: WireCodec, result: HttpRes, call: CallContext): unknown;
+  };
 }): UnaryOperation => ({ streaming: false, ...op }) as unknown as UnaryOperation;
 
 const s = <Req extends { tenant?: string }>(op: {
@@ -70,9 +83,10 @@ export const OPERATIONS: Readonly<Record<OperationName, Operation>> = {
   }),
   getTask: u({
     decode: (c, p, at) => c.decodeGetTaskRequest(p, at),
+    invoke: (h, r, call) => h.getTask(r, call),
+    encode: (c, r) => c.encodeTask(r),
     // A large task is written as it is read (decision 0172).
-    invoke: (h, r, call) => h.readTask(r, call),
-    encode: (c, r) => encodeTaskAnswer(c, r),
+    http: { invoke: (h, r, call) => h.readTask(r, call), encode: (c, r) => encodeTaskAnswer(c, r) },
   }),
   listTasks: u({
     decode: (c, p, at) => c.decodeListTasksRequest(p, at),
@@ -132,7 +146,7 @@ export type CardRenderer = (
  */
 export function encodeUnary(
   name: OperationName,
-  operation: UnaryOperation,
+  operation: UnaryRun,
   codec: WireCodec,
   result: unknown,
   call: CallContext,

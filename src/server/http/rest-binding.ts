@@ -189,17 +189,10 @@ export async function handleRest(
     telemetry.request(params);
     if (route.tenant === '' && params.tenant !== undefined) call.tenant = params.tenant;
     if (!operation.streaming) {
-      const result = await operation.invoke(options.handler, params as never, call);
+      const run = operation.http ?? operation;
+      const result = await run.invoke(options.handler, params as never, call);
       telemetry.result(result);
-      const encoded = encodeUnary(
-        route.operation,
-        operation,
-        codec,
-        result,
-        call,
-        request,
-        options.renderCard,
-      );
+      const encoded = encodeUnary(route.operation, run, codec, result, call, request, options.renderCard);
       const value = encoded instanceof Promise ? await encoded : encoded;
       const headers = Object.assign({ 'content-type': restMediaType(request) }, extra);
       if (value instanceof JsonPieces) {
