@@ -13,6 +13,7 @@ import type {
   ListTaskPushNotificationConfigsResponse,
   ListTasksRequest,
   ListTasksResponse,
+  Part,
   SendMessageRequest,
   SendMessageResponse,
   StreamResponse,
@@ -52,7 +53,8 @@ import { idempotencyKeyField } from './http/idempotency-key.js';
 import { extensionsInterceptor, type ClientInterceptor, type OutgoingCall } from './auth/interceptors.js';
 import { selectInterface } from './card/interface-selection.js';
 import { resumableStream } from './transports/resumable-stream.js';
-import { isRetryableSend, withRetry, withRetryUntilFirst } from './http/retry.js';
+import { isRetryable, isRetryableSend, withRetry, withRetryUntilFirst } from './http/retry.js';
+import type { ArtifactPartHandler } from './transports/artifact-parts.js';
 import {
   createTransport,
   type CallTransport,
@@ -267,9 +269,48 @@ export class A2AClient {
     );
   }
 
-  /** `GetTask` (retried). */
-  getTask(request: GetTaskRequest, options?: CallOptions): Promise<Task> {
-    return this.idempotent('getTask', request, options);
+  /**
+   * `GetTask` (retried). With `onArtifactPart`, each part of the task's artifacts is handed to it as
+   * it arrives and not kept (decision 0173): the task comes back with its artifacts' other members
+   * and empty `parts`, so a task of any size is read in the memory of one part. The handler is
+   * awaited, which slows the read to its pace. Once it has had a part, a failure is not retried: a
+   * retry would hand the parts again.
+   */
+  getTask(
+    request: GetTaskRequest,
+    options?: CallOptions & {
+      onArtifactPart?:
+        ((part: Part, at: { artifact: number; part: number }) => void | Promise<void>) | undefined;
+    },
+  ): Promise<Task> {
+    const onPart = options?.onArtifactPart;
+    if (onPart === undefined) return this.idempotent('getTask', request, options);
+    return this.traced('getTask', request, options, (control) => {
+      let handed = 0;
+      const counted: ArtifactPartHandler = (part, at) => {
+        handed++;
+        return onPart(part, at);
+      };
+      return withRetry(
+        (attempt) => this.taskInParts(request, counted, Object.assign({}, control, { attempt })),
+        this.options.retry,
+        control.signal,
+        (error) => handed === 0 && isRetryable(error),
+      );
+    });
+  }
+
+  private async taskInParts(request: GetTaskRequest, onPart: ArtifactPartHandler, control: CallControl) {
+    if (this.wire.getTaskInParts !== undefined) return this.wire.getTaskInParts(request, onPart, control);
+    // gRPC answers with one message: the task is read whole, then its parts handed over in order.
+    const task = await this.wire.unary('getTask', request, control);
+    const artifacts = task.artifacts ?? [];
+    for (let a = 0; a < artifacts.length; a++) {
+      const parts = artifacts[a]!.parts;
+      for (let p = 0; p < parts.length; p++) await onPart(parts[p]!, { artifact: a, part: p });
+    }
+    if (task.artifacts === undefined) return task;
+    return Object.assign({}, task, { artifacts: artifacts.map((a) => Object.assign({}, a, { parts: [] })) });
   }
 
   /** `ListTasks` (retried); A2A 1.0 only: 0.3 has no such method (A2A 0.3 §7, `tasks/list`). */

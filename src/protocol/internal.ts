@@ -68,3 +68,4 @@ export {
 } from './errors.js';
 export { TERMINAL_STATES, INTERRUPTED_STATES } from './model.js';
 export { A2A_ERROR_DOMAIN } from './errors.js';
+export { JsonSplitter, type SplitElement } from './json-split.js';

@@ -24,8 +24,9 @@ import type { Task } from '../../src/protocol/index.js';
 import type { WireCodec } from '../../src/protocol/internal.js';
 import { v0_3JsonRpcCodec, v0_3RestCodec } from '../../src/protocol/v0_3/index.js';
 import { v1_0Codec } from '../../src/protocol/v1_0/index.js';
-import { createA2AServer, type AgentExecutor } from '../../src/server/index.js';
+import { createA2AServer, type A2AServer, type AgentExecutor } from '../../src/server/index.js';
 import { listen } from '../../src/server/adapters/node.js';
+import { listenGrpc } from '../../src/server/grpc/index.js';
 import { createMemoryTaskStore, type TaskStore } from '../../src/store/index.js';
 import { openSqliteTaskStore } from '../../src/store/sqlite/index.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
@@ -83,6 +84,7 @@ const heavyAgent: AgentExecutor = {
 };
 
 interface Served {
+  server: A2AServer;
   url: string;
   store: TaskStore;
   errors: unknown[];
@@ -99,6 +101,7 @@ async function serve(store: TaskStore, executor: AgentExecutor = heavyAgent): Pr
   });
   const running = await listen(server, { port: 0 });
   return {
+    server,
     url: running.url,
     store,
     errors,
@@ -329,6 +332,67 @@ describe('a large GetTask answer, read by the official SDK', () => {
         expect(last?.$case === 'text' ? last.value : undefined).toBe(`${'3'.repeat(100_000)}\n`);
       }
     } finally {
+      await served.close();
+    }
+  });
+});
+
+describe("Concord's client reading a large task a part at a time (decision 0173)", () => {
+  it('hands every part over as it arrives on each binding and version, within a bound of one part', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'concord-answers-'));
+    dirs.push(dir);
+    const served = await serve(openSqliteTaskStore({ path: join(dir, 'tasks.db') }));
+    const grpc = await listenGrpc(served.server, { host: '127.0.0.1', shutdownGraceMs: 200 });
+    try {
+      const id = await heavyTask(served.url);
+      const whole = (await served.store.get(id, anonymous))!.task;
+      const expectedParts = whole.artifacts!.flatMap((a, i) =>
+        a.parts.map((part, j) => ({ part, at: [i, j] })),
+      );
+      const withoutParts = Object.assign({}, whole, {
+        artifacts: whole.artifacts!.map((a) => Object.assign({}, a, { parts: [] })),
+      });
+      const choices = [
+        ['JSONRPC', '1.0'],
+        ['HTTP+JSON', '1.0'],
+        ['JSONRPC', '0.3'],
+        ['HTTP+JSON', '0.3'],
+        ['GRPC', '1.0'],
+      ] as const;
+      for (const [binding, version] of choices) {
+        // A bound of 200 KB: more than one part (100 KB of text), far less than the task. gRPC's
+        // answer is one message, read whole before its parts are handed over: it needs the task's.
+        const bound = binding === 'GRPC' ? 64 * 1024 * 1024 : 200_000;
+        const client = await A2AClient.connect(served.url, {
+          allowPrivateNetworks: true,
+          maxResponseBytes: bound,
+          prefer: { bindings: [binding], versions: [version] },
+        });
+        try {
+          const seen: { part: unknown; at: number[] }[] = [];
+          const task = await client.getTask(
+            { id },
+            {
+              onArtifactPart: async (part, at) => {
+                // A slow handler is waited for: the read goes at its pace.
+                if (seen.length === 2) await new Promise((done) => setTimeout(done, 20));
+                seen.push({ part, at: [at.artifact, at.part] });
+              },
+            },
+          );
+          expect(served.errors.map(String)).toEqual([]);
+          expect(seen, `${binding} ${version}`).toEqual(expectedParts);
+          expect(task, `${binding} ${version}`).toEqual(withoutParts);
+          // Read whole, the same task is over the bound.
+          if (binding !== 'GRPC') {
+            await expect(client.getTask({ id }), `${binding} ${version}`).rejects.toThrow(/200000 bytes/);
+          }
+        } finally {
+          client.close();
+        }
+      }
+    } finally {
+      await grpc.close();
       await served.close();
     }
   });

@@ -34,6 +34,7 @@ export function jsonRpcBinding(
   return {
     version,
     codec,
+    resultPath: ['result'],
     plan(operation, request): WirePlan {
       const method = JSON_RPC_METHOD_NAMES[version][operation];
       if (method === undefined) {

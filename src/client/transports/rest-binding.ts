@@ -60,6 +60,7 @@ export function restBinding(
   return {
     version,
     codec,
+    resultPath: [],
     plan(operation, request): WirePlan {
       const route = table.routes[operation];
       // `./` keeps a first segment such as `message:send` from being read as a URL scheme.

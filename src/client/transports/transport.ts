@@ -5,12 +5,13 @@
  * server reads as 0.3. A 1.0 interface with a `tenant` has it copied into every request (A2A 1.0
  * §9.5).
  */
-import { SseDecoder } from '../../protocol/internal.js';
+import { SseDecoder, type GetTaskRequest, type Task } from '../../protocol/internal.js';
 import type { AnswerReading } from './answer-reading.js';
 import { A2ALocalError } from '../client-errors.js';
 import type { CallControl, HttpPipeline } from '../http/client-http.js';
 import type { GrpcClientOptions } from './grpc-target.js';
 import type { StreamControl, StreamedEvent, TransportInfo } from './transport-types.js';
+import { readTaskInParts, type ArtifactPartHandler } from './artifact-parts.js';
 import { jsonRpcBinding } from './json-rpc-binding.js';
 import { restBinding } from './rest-binding.js';
 import type {
@@ -34,6 +35,11 @@ export interface CallTransport {
     request: OperationTypes[Op][0],
     control?: CallControl,
   ): Promise<OperationTypes[Op][1]>;
+  /**
+   * `GetTask` with each artifact part handed to `onPart` as it arrives (decision 0173); absent where
+   * the answer is one message (gRPC), which A2AClient then hands over part by part once read.
+   */
+  getTaskInParts?(request: GetTaskRequest, onPart: ArtifactPartHandler, control?: CallControl): Promise<Task>;
   /** Runs a streaming operation; events are yielded as they arrive. */
   stream(
     operation: StreamingOperationName,
@@ -80,7 +86,7 @@ export class Transport implements CallTransport {
   constructor(
     readonly info: TransportInfo,
     private readonly http: HttpPipeline,
-    reading: AnswerReading = {},
+    private readonly reading: AnswerReading = {},
   ) {
     this.binding =
       info.protocolBinding === 'JSONRPC'
@@ -129,17 +135,43 @@ export class Transport implements CallTransport {
     if (ok && answer.text.trim() === '' && operation === 'deleteTaskPushNotificationConfig') {
       return undefined as OperationTypes[Op][1];
     }
-    if (!ok) {
-      const json = parseJsonOrFail(answer.text, answer.status, answer.url, answer.headers);
-      // A 429 or 503 may say when to come back (Retry-After); the retry policy reads it (decision 0137).
-      throw withRetryAfter(
-        this.binding.error(answer.status, json) ?? unexpectedStatus(answer.status, answer.url),
-        answer.status,
-        answer.headers,
-      );
-    }
+    if (!ok) throw this.failure(answer.status, answer.text, answer.url, answer.headers);
     const json = parseJsonBody(answer.text, answer.status, answer.url);
     return this.binding.result(operation, answer.status, json, answer.url) as OperationTypes[Op][1];
+  }
+
+  /** `GetTask` with each artifact part handed to `onPart` as it arrives (artifact-parts.ts). */
+  async getTaskInParts(
+    request: GetTaskRequest,
+    onPart: ArtifactPartHandler,
+    control: CallControl = {},
+  ): Promise<Task> {
+    const spec = this.plan('getTask', request, 'application/json, application/a2a+json');
+    const { answer, deadline } = await this.http.open('getTask', spec, control);
+    try {
+      if (answer.status < 200 || answer.status >= 300) {
+        const text = await answer.text(this.http.maxResponseBytes);
+        throw this.failure(answer.status, text, answer.url.href, answer.headers);
+      }
+      return await readTaskInParts(
+        answer.chunks(),
+        this.binding,
+        { status: answer.status, url: answer.url.href },
+        onPart,
+        this.reading,
+        this.http.maxResponseBytes,
+      );
+    } finally {
+      answer.close();
+      deadline.dispose();
+    }
+  }
+
+  /** The error a non-2xx answer carries, or says by its status. */
+  private failure(status: number, text: string, url: string, headers: Record<string, string>): unknown {
+    const json = parseJsonOrFail(text, status, url, headers);
+    // A 429 or 503 may say when to come back (Retry-After); the retry policy reads it (decision 0137).
+    return withRetryAfter(this.binding.error(status, json) ?? unexpectedStatus(status, url), status, headers);
   }
 
   /** Runs a streaming operation; events are yielded as they arrive, the connection closes when iteration stops. */

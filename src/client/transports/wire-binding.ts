@@ -34,6 +34,8 @@ export interface WirePlan {
 export interface WireBinding {
   readonly version: ProtocolVersion;
   readonly codec: WireCodec;
+  /** Where a 2xx body holds its result: `[]` on HTTP+JSON, `['result']` on JSON-RPC. */
+  readonly resultPath: readonly string[];
   /** The HTTP request for an operation (`request` is canonical, tenant already applied). */
   plan(operation: OperationName, request: unknown): WirePlan;
   /** The canonical result of a 2xx JSON body; throws A2AClientError for an error envelope. */

@@ -163,6 +163,7 @@ export const v0_3JsonRpcCodec: WireCodec = Object.freeze<WireCodec>({
   encodeTask: (task) => encodeTask(D, task),
   encodeArtifact: (artifact) => encodeArtifact(D, artifact),
   encodePart: (part) => D.encodePart(part),
+  decodePart: (value, path) => D.decodePart(value, path),
   decodeTask: (value, path) => decodeTask(D, value, path),
   encodeMessage: (message) => encodeMessage(D, message),
   decodeMessage: (value, path) => decodeMessage(D, value, path),

@@ -5,7 +5,7 @@
  */
 import type { WireCodec } from '../codec.js';
 import { decodeAgentCard, encodeAgentCard } from './agent-card.js';
-import { decodeMessage, encodeMessage, encodePart } from './parts-and-messages.js';
+import { decodeMessage, decodePart, encodeMessage, encodePart } from './parts-and-messages.js';
 import {
   decodeListTaskPushNotificationConfigsRequest,
   decodeTaskPushNotificationConfig,
@@ -63,6 +63,7 @@ export const v1_0Codec: WireCodec = Object.freeze({
   encodeMessage,
   encodeArtifact,
   encodePart,
+  decodePart,
   decodeMessage,
   encodeSendMessageResponse,
   decodeSendMessageResponse,
