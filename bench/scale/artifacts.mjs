@@ -11,8 +11,9 @@
 //             in the same chunks to a bare client: the floor
 //   sse       SendStreamingMessage over HTTP+JSON (SSE)
 //   grpc      SendStreamingMessage over gRPC
-//   readback  GetTask of the finished task through Concord's client (HTTP+JSON), and the same
-//             answer read with plain node:http and JSON.parse (rawread)
+//   readback  GetTask of the finished task through Concord's client (HTTP+JSON), each part hashed
+//             as it arrives (onArtifactPart, decision 0173); the same through the client read
+//             whole (readwhole), and with plain node:http and JSON.parse (rawread)
 // Each phase reports its time, whether the bytes were exact (SHA-256), the client's peak RSS and
 // the server's (VmHWM, reset before the phase) and both RSS over time.
 //
@@ -118,6 +119,12 @@ try {
           URL: concord.url,
           TASK_ID: taskId,
         });
+        results.readwhole = await phase(concord.server.child.pid, {
+          ...sizeEnv,
+          MODE: 'readwhole',
+          URL: concord.url,
+          TASK_ID: taskId,
+        });
         results.rawread = await phase(concord.server.child.pid, {
           ...sizeEnv,
           MODE: 'rawread',
@@ -146,7 +153,7 @@ try {
   await stopServer(bare.child);
 }
 
-const PHASES = ['bare', 'sse', 'grpc', 'readback', 'rawread'];
+const PHASES = ['bare', 'sse', 'grpc', 'readback', 'readwhole', 'rawread'];
 const at = (mb, name) => rows.find((r) => r.mb === mb && r.phase === name);
 const series = (metric, phases = PHASES) =>
   phases.map((name) => ({
@@ -194,7 +201,7 @@ const result = {
         r.reattached ?? 0,
         r.error ?? '',
       ]),
-      note: "readback goes through Concord's client; rawread reads the same GetTask answer with node:http and JSON.parse. Peak RSS is VmHWM (the server's reset before each phase). Stream taken up again: times the client's stream was cut off (a reader more than 64 MiB behind, the hub's bound) and re-attached; over gRPC, which has no cursor, a re-attached stream starts with the whole Task.",
+      note: "readback goes through Concord's client, each part as it arrives (onArtifactPart); readwhole through the client, the task whole; rawread reads the same GetTask answer with node:http and JSON.parse. Peak RSS is VmHWM (the server's reset before each phase). Stream taken up again: times the client's stream was cut off (a reader more than 64 MiB behind, the hub's bound) and re-attached; over gRPC, which has no cursor, a re-attached stream starts with the whole Task.",
     },
   ],
   curves: [
@@ -232,7 +239,7 @@ const result = {
   ],
   summary: [
     `${last} MB: SSE ${fmt(at(last, 'sse')?.ms)} ms (×${fmt(vsBare('sse'))} the bare copy), gRPC ${fmt(at(last, 'grpc')?.ms)} ms (×${fmt(vsBare('grpc'))})`,
-    `${last} MB peak RSS, server / client: SSE ${fmt(at(last, 'sse')?.serverPeakRssMiB)} / ${fmt(at(last, 'sse')?.peakRssMiB)} MiB, gRPC ${fmt(at(last, 'grpc')?.serverPeakRssMiB)} / ${fmt(at(last, 'grpc')?.peakRssMiB)} MiB, read back ${fmt(at(last, 'rawread')?.serverPeakRssMiB)} / ${fmt(at(last, 'rawread')?.peakRssMiB)} MiB; bare copy client ${fmt(at(last, 'bare')?.peakRssMiB)} MiB`,
+    `${last} MB peak RSS, server / client: SSE ${fmt(at(last, 'sse')?.serverPeakRssMiB)} / ${fmt(at(last, 'sse')?.peakRssMiB)} MiB, gRPC ${fmt(at(last, 'grpc')?.serverPeakRssMiB)} / ${fmt(at(last, 'grpc')?.peakRssMiB)} MiB, read back a part at a time ${fmt(at(last, 'readback')?.serverPeakRssMiB)} / ${fmt(at(last, 'readback')?.peakRssMiB)} MiB, whole ${fmt(at(last, 'readwhole')?.serverPeakRssMiB)} / ${fmt(at(last, 'readwhole')?.peakRssMiB)} MiB; bare copy client ${fmt(at(last, 'bare')?.peakRssMiB)} MiB`,
     ...rows.filter((r) => !r.ok).map((r) => `${r.mb} MB ${r.phase}: failed (${r.error ?? 'bytes differ'})`),
   ],
 };

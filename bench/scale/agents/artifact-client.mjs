@@ -6,7 +6,9 @@
 // MODE=bare      GET the bare server's bytes (the floor)
 // MODE=stream    SendStreamingMessage through Concord's client (dist/client) over BINDING
 //                (HTTP+JSON, JSONRPC or GRPC), hashing each artifactUpdate's `raw` part
-// MODE=readback  GetTask of TASK_ID through Concord's client over BINDING, hashing the parts
+// MODE=readback  GetTask of TASK_ID through Concord's client over BINDING, hashing each part as
+//                it arrives (`onArtifactPart`, decision 0173), with the default maxResponseBytes
+// MODE=readwhole GetTask of TASK_ID through Concord's client, the task read whole, then hashed
 // MODE=rawread   GetTask of TASK_ID over plain HTTP+JSON (node:http, JSON.parse of the answer):
 //                what any reader of the unary answer holds, without the client's size limit
 // URL is the server (the card's base URL, or the bare server's); TOTAL and CHUNK are bytes.
@@ -44,7 +46,7 @@ const takeTask = (task) => {
     for (const part of artifact.parts) if (part.raw) take(part.raw);
 };
 
-async function connect() {
+async function connect(bounded = false) {
   return A2AClient.connect(url, {
     allowPrivateNetworks: true,
     cardCache: new CardCache(),
@@ -54,7 +56,8 @@ async function connect() {
     timeoutMs: 600_000,
     // The read back is one answer holding the whole artifact as base64: the default bound (16 MiB)
     // refuses it past about 12 MB, as it should for an answer nobody expected to be that large.
-    maxResponseBytes: Math.min(2 ** 31 - 1, Math.ceil(total * 1.4) + (1 << 20)),
+    // Read a part at a time, the default bound (one part and the rest of the answer) holds.
+    ...(bounded ? {} : { maxResponseBytes: Math.min(2 ** 31 - 1, Math.ceil(total * 1.4) + (1 << 20)) }),
   });
 }
 
@@ -102,6 +105,10 @@ try {
     }
     client.close();
   } else if (MODE === 'readback') {
+    const client = await connect(true);
+    await client.getTask({ id: taskId }, { onArtifactPart: (part) => part.raw && take(part.raw) });
+    client.close();
+  } else if (MODE === 'readwhole') {
     const client = await connect();
     takeTask(await client.getTask({ id: taskId }));
     client.close();
