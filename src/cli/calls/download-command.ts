@@ -7,9 +7,11 @@
  * agent names would make the CLI a fetcher of arbitrary URLs. A name from the agent is reduced to
  * its last path segment with no control characters, and an existing file is never overwritten
  * (the next free `name-2.ext`, `name-3.ext`... is taken), so an agent cannot write outside `--dir`
- * or over the user's files.
+ * or over the user's files. The task is read a part at a time (decision 0173): each part is on
+ * disk before the next is read, so `--max-response-bytes` bounds one part, not the task.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, rmSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import type { Artifact, Part } from '../../protocol/index.js';
 import type { CliIo } from '../cli-io.js';
@@ -34,6 +36,7 @@ export const DOWNLOAD_USAGE = `Usage: concord task download <taskId> -a <agent> 
 Saves a task's artifacts: each part one file in --dir, a file part under its own name (its
 bytes), a text part as .txt, a data part as .json. A file part the agent gives by URL is listed
 with its URL and not fetched. Existing files are never overwritten: name-2.ext is taken instead.
+Each part is written as it arrives, so --max-response-bytes bounds one part, not the task.
 
 Options:
   --dir <path>            where the files go (default: the current directory; made if missing)
@@ -72,24 +75,36 @@ function freePath(dir: string, name: string): string {
   return path;
 }
 
-/** The bytes and the file name a part is saved as; undefined for a part by URL or an empty one. */
-function contentOf(
-  part: Part,
-  artifact: Artifact,
-  index: number,
-): { name: string; bytes: Buffer } | undefined {
-  const base = safeName(artifact.name ?? artifact.artifactId);
-  const suffix = artifact.parts.length > 1 ? `-${index + 1}` : '';
-  if (part.raw !== undefined)
-    return {
-      name:
-        part.filename === undefined || part.filename === '' ? `${base}${suffix}` : safeName(part.filename),
-      bytes: Buffer.from(part.raw, 'base64'),
-    };
-  if (part.text !== undefined) return { name: `${base}${suffix}.txt`, bytes: Buffer.from(part.text) };
+/** The bytes a part is saved as and its kind; undefined for a part by URL or an empty one. */
+function contentOf(part: Part): { kind: 'raw' | 'text' | 'data'; bytes: Buffer } | undefined {
+  if (part.raw !== undefined) return { kind: 'raw', bytes: Buffer.from(part.raw, 'base64') };
+  if (part.text !== undefined) return { kind: 'text', bytes: Buffer.from(part.text) };
   if (part.data !== undefined)
-    return { name: `${base}${suffix}.json`, bytes: Buffer.from(`${JSON.stringify(part.data, null, 2)}\n`) };
+    return { kind: 'data', bytes: Buffer.from(`${JSON.stringify(part.data, null, 2)}\n`) };
   return undefined;
+}
+
+/** The file name a part is saved under: its own, or its artifact's with its place and kind. */
+function nameOf(received: Received, artifact: Artifact, parts: number): string {
+  const base = safeName(artifact.name ?? artifact.artifactId);
+  const suffix = parts > 1 ? `-${received.index + 1}` : '';
+  if (received.kind === 'raw') {
+    const own = received.filename;
+    return own === undefined || own === '' ? `${base}${suffix}` : safeName(own);
+  }
+  return `${base}${suffix}.${received.kind === 'text' ? 'txt' : 'json'}`;
+}
+
+/** A part as it arrived: where its bytes wait under a temporary name, or its URL. */
+interface Received {
+  artifact: number;
+  index: number;
+  mediaType: string | null;
+  filename: string | undefined;
+  kind: 'raw' | 'text' | 'data' | undefined;
+  temp: string | null;
+  bytes: number | null;
+  url: string | null;
 }
 
 /** Runs `task download`; returns the exit code. */
@@ -112,36 +127,68 @@ export function downloadCommand(args: string[], io: CliIo): Promise<number> {
     checkCallFlags(values);
     const json = outputOf(values) === 'json';
     startTimeout(values, context);
+    const dir = resolve(values.dir ?? '.');
+    mkdirSync(dir, { recursive: true });
+    // Each part goes to disk as it arrives, under a temporary name, so a task of any size is
+    // saved in the memory of one part (decision 0173); it is named once the task, read to its
+    // end, says what its artifact is called and how many parts it has.
+    const received: Received[] = [];
     const client = await openAgent(ref, values, context, io);
     let task;
     try {
-      task = await client.getTask({ id }, { signal: context.signal });
+      task = await client.getTask(
+        { id },
+        {
+          signal: context.signal,
+          onArtifactPart: async (part, at) => {
+            const content = contentOf(part);
+            const temp =
+              content === undefined ? null : join(dir, `.concord-download-${process.pid}-${received.length}`);
+            received.push({
+              artifact: at.artifact,
+              index: at.part,
+              mediaType: part.mediaType ?? null,
+              filename: part.filename,
+              kind: content?.kind,
+              temp,
+              bytes: content === undefined ? null : content.bytes.length,
+              url: part.url ?? null,
+            });
+            if (temp !== null) await writeFile(temp, content!.bytes, { flag: 'wx' });
+          },
+        },
+      );
+    } catch (error) {
+      for (const r of received) if (r.temp !== null) rmSync(r.temp, { force: true });
+      throw error;
     } finally {
       client.close();
     }
     const wanted = values.artifact;
-    const artifacts = (task.artifacts ?? []).filter(
-      (a) =>
-        wanted === undefined ||
-        wanted.includes(a.artifactId) ||
-        (a.name !== undefined && wanted.includes(a.name)),
-    );
-    const dir = resolve(values.dir ?? '.');
-    mkdirSync(dir, { recursive: true });
+    const isWanted = (a: Artifact): boolean =>
+      wanted === undefined ||
+      wanted.includes(a.artifactId) ||
+      (a.name !== undefined && wanted.includes(a.name));
+    const artifacts = task.artifacts ?? [];
     const saved: Saved[] = [];
-    for (const artifact of artifacts)
-      artifact.parts.forEach((part, index) => {
-        const entry = { artifactId: artifact.artifactId, part: index + 1, mediaType: part.mediaType ?? null };
-        const content = contentOf(part, artifact, index);
-        if (content === undefined) {
-          saved.push({ ...entry, path: null, bytes: null, url: part.url ?? null });
-          return;
-        }
-        const path = freePath(dir, content.name);
-        // `wx`: should the name be taken between the check and the write, fail rather than overwrite.
-        writeFileSync(path, content.bytes, { flag: 'wx' });
-        saved.push({ ...entry, path, bytes: content.bytes.length, url: null });
-      });
+    for (const r of received) {
+      const artifact = artifacts[r.artifact];
+      if (artifact === undefined || !isWanted(artifact)) {
+        if (r.temp !== null) rmSync(r.temp, { force: true });
+        continue;
+      }
+      const entry = { artifactId: artifact.artifactId, part: r.index + 1, mediaType: r.mediaType };
+      if (r.temp === null) {
+        saved.push({ ...entry, path: null, bytes: null, url: r.url });
+        continue;
+      }
+      const parts = received.filter((other) => other.artifact === r.artifact).length;
+      const path = freePath(dir, nameOf(r, artifact, parts));
+      // A link fails where the name was taken between the check and now: nothing is overwritten.
+      linkSync(r.temp, path);
+      rmSync(r.temp);
+      saved.push({ ...entry, path, bytes: r.bytes, url: null });
+    }
     if (json) io.write(`${JSON.stringify({ files: saved })}\n`);
     else {
       let out = field('Task', task.id) + field('Context', task.contextId) + field('State', task.status.state);
@@ -153,7 +200,7 @@ export function downloadCommand(args: string[], io: CliIo): Promise<number> {
       }
       io.write(out);
     }
-    if (artifacts.length === 0)
+    if (!artifacts.some(isWanted))
       io.err(`notice: task ${task.id} has no artifact${wanted === undefined ? '' : ' by that name'} to save`);
     return EXIT.OK;
   });

@@ -79,6 +79,59 @@ describe('task download', () => {
     expect(help).toContain('Saves a task');
   });
 
+  it('A2ACLI_DOWNLOAD_001: saves a task larger than --max-response-bytes, a part at a time (decision 0173)', async () => {
+    // Three parts of 600 KB (800 KB as base64), a bound of 1 MB: the task could not be read whole.
+    const chunks = [0, 1, 2].map((n) => Buffer.alloc(600_000, n + 7));
+    const fake = await startFakeAgent(() =>
+      wireTask('t-big', 'TASK_STATE_COMPLETED', {
+        artifacts: [
+          { artifactId: 'skip-me', parts: [{ text: 'not wanted' }] },
+          {
+            artifactId: 'a-big',
+            name: 'big.bin',
+            parts: chunks.map((c) => ({ raw: c.toString('base64'), mediaType: 'application/octet-stream' })),
+          },
+        ],
+      }),
+    );
+    try {
+      const out = join(dir, 'big');
+      const args = [
+        'task',
+        'download',
+        't-big',
+        '-a',
+        fake.url,
+        '--dir',
+        out,
+        '--max-response-bytes',
+        '1000000',
+      ];
+      const whole = await concord([
+        'task',
+        'get',
+        't-big',
+        '-a',
+        fake.url,
+        '--max-response-bytes',
+        '1000000',
+      ]);
+      expect(whole.code).not.toBe(0);
+      const run = await concord([...args, '--artifact', 'a-big', '-o', 'json']);
+      expect(run.code, run.stderr).toBe(0);
+      const { files } = JSON.parse(run.stdout) as { files: { path: string; bytes: number; part: number }[] };
+      expect(files.map((f) => [f.path, f.bytes, f.part])).toEqual(
+        chunks.map((c, i) => [join(out, `big.bin-${i + 1}`), c.length, i + 1]),
+      );
+      for (const [i, c] of chunks.entries())
+        expect(readFileSync(join(out, `big.bin-${i + 1}`)).equals(c)).toBe(true);
+      // Nothing else is left in --dir: the unwanted artifact's part, and no temporary file.
+      expect(readdirSync(out).sort()).toEqual(['big.bin-1', 'big.bin-2', 'big.bin-3']);
+    } finally {
+      await fake.close();
+    }
+  });
+
   it("A2ACLI_DOWNLOAD_001: an agent's file name cannot leave --dir", async () => {
     const fake = await startFakeAgent(() =>
       wireTask('t-1', 'TASK_STATE_COMPLETED', {
