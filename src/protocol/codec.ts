@@ -72,8 +72,9 @@ export interface WireCodec {
    */
   encodeArtifact(artifact: Artifact): unknown;
   encodePart(part: Part): unknown;
-  /** One part read on its own, as `decodeTask` reads it in a task (decision 0173). */
+  /** One part, or one artifact, read on its own, as `decodeTask` reads it in a task (decision 0173). */
   decodePart(value: unknown, path: string): Part;
+  decodeArtifact(value: unknown, path: string): Artifact;
   decodeMessage(value: unknown, path: string): Message;
   encodeSendMessageResponse(response: SendMessageResponse): unknown;
   decodeSendMessageResponse(value: unknown, path: string): SendMessageResponse;

@@ -404,6 +404,35 @@ describe.each(backends)('%s: a heavy task kept in rows', (_name, make) => {
     expect(whole.task).toEqual(small.task);
   });
 
+  it("reads a split task with data nested past SQLite's JSON depth: apart where it can, else whole", async () => {
+    // SQLite's json_extract refuses JSON nested over 1,000 deep, which JSON.parse reads: the
+    // artifacts' heads cannot be read there, so the task comes whole, and equal either way.
+    const backend = make();
+    const store = await open(backend);
+    let deep: unknown = 1;
+    for (let i = 0; i < 1100; i++) deep = [deep];
+    const task: Task = {
+      id: 'deep',
+      contextId: 'ctx-deep',
+      status: { state: 'TASK_STATE_COMPLETED', timestamp: '2026-01-01T00:00:00.000Z' },
+      artifacts: [{ artifactId: 'a', parts: [{ text: 'y'.repeat(SPLIT_BYTES) }, { data: { deep } }] }],
+    };
+    await store.commit({ ...scope, task, expectedVersion: 0, events: [{ task }] });
+    expect((await backend.row('deep')).history_rows).not.toBeNull();
+    const read = (await store.get('deep', scope, { artifactsApart: true }))!;
+    const pieces: ArtifactPiece[] = [];
+    for await (const piece of read.artifacts ?? []) pieces.push(piece);
+    const artifacts =
+      read.artifacts === undefined
+        ? read.task.artifacts
+        : foldUpdates(
+            pieces.map(({ artifact, append }) => ({
+              artifactUpdate: { taskId: 'deep', contextId: 'ctx-deep', artifact, append },
+            })),
+          );
+    expect(artifacts).toEqual(task.artifacts);
+  });
+
   it('queues the whole task for a push config, once split too', async () => {
     const backend = make();
     const store = await open(backend);

@@ -10,7 +10,8 @@
  * or over the user's files. The task is read a part at a time (decision 0173): each part is on
  * disk before the next is read, so `--max-response-bytes` bounds one part, not the task.
  */
-import { existsSync, linkSync, mkdirSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { constants, copyFileSync, existsSync, linkSync, mkdirSync, rmSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import type { Artifact, Part } from '../../protocol/index.js';
@@ -95,6 +96,21 @@ function nameOf(received: Received, artifact: Artifact, parts: number): string {
   return `${base}${suffix}.${received.kind === 'text' ? 'txt' : 'json'}`;
 }
 
+/**
+ * Gives a waiting file its name. A hard link fails where the name was taken between the check and
+ * now, so nothing is overwritten; where the file system has no hard links, an exclusive copy.
+ */
+function placeFile(temp: string, path: string): void {
+  try {
+    linkSync(temp, path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'EXDEV') throw error;
+    copyFileSync(temp, path, constants.COPYFILE_EXCL);
+  }
+  rmSync(temp);
+}
+
 /** A part as it arrived: where its bytes wait under a temporary name, or its URL. */
 interface Received {
   artifact: number;
@@ -142,8 +158,7 @@ export function downloadCommand(args: string[], io: CliIo): Promise<number> {
           signal: context.signal,
           onArtifactPart: async (part, at) => {
             const content = contentOf(part);
-            const temp =
-              content === undefined ? null : join(dir, `.concord-download-${process.pid}-${received.length}`);
+            const temp = content === undefined ? null : join(dir, `.concord-download-${randomUUID()}`);
             received.push({
               artifact: at.artifact,
               index: at.part,
@@ -171,23 +186,25 @@ export function downloadCommand(args: string[], io: CliIo): Promise<number> {
       (a.name !== undefined && wanted.includes(a.name));
     const artifacts = task.artifacts ?? [];
     const saved: Saved[] = [];
-    for (const r of received) {
-      const artifact = artifacts[r.artifact];
-      if (artifact === undefined || !isWanted(artifact)) {
-        if (r.temp !== null) rmSync(r.temp, { force: true });
-        continue;
+    const partsOf = new Map<number, number>();
+    for (const r of received) partsOf.set(r.artifact, (partsOf.get(r.artifact) ?? 0) + 1);
+    try {
+      for (const r of received) {
+        const artifact = artifacts[r.artifact];
+        if (artifact === undefined || !isWanted(artifact)) continue;
+        const entry = { artifactId: artifact.artifactId, part: r.index + 1, mediaType: r.mediaType };
+        if (r.temp === null) {
+          saved.push({ ...entry, path: null, bytes: null, url: r.url });
+          continue;
+        }
+        const path = freePath(dir, nameOf(r, artifact, partsOf.get(r.artifact) ?? 1));
+        placeFile(r.temp, path);
+        r.temp = null;
+        saved.push({ ...entry, path, bytes: r.bytes, url: null });
       }
-      const entry = { artifactId: artifact.artifactId, part: r.index + 1, mediaType: r.mediaType };
-      if (r.temp === null) {
-        saved.push({ ...entry, path: null, bytes: null, url: r.url });
-        continue;
-      }
-      const parts = received.filter((other) => other.artifact === r.artifact).length;
-      const path = freePath(dir, nameOf(r, artifact, parts));
-      // A link fails where the name was taken between the check and now: nothing is overwritten.
-      linkSync(r.temp, path);
-      rmSync(r.temp);
-      saved.push({ ...entry, path, bytes: r.bytes, url: null });
+    } finally {
+      // What was not wanted, and whatever a failure left unnamed.
+      for (const r of received) if (r.temp !== null) rmSync(r.temp, { force: true });
     }
     if (json) io.write(`${JSON.stringify({ files: saved })}\n`);
     else {

@@ -37,21 +37,42 @@ export async function readTaskInParts(
     maxChars,
   );
   const base = resultPath.map((name) => `/${name}`).join('');
-  try {
-    for await (const chunk of chunks) {
-      for (const element of splitter.push(chunk)) {
-        const [artifact = 0, index = 0] = element.at;
-        const path = `${base}/artifacts/${artifact}/parts/${index}`;
-        const part = readPart(
-          codec,
-          parseJsonBody(element.text, answer.status, answer.url),
-          path,
-          answer,
-          reading,
-        );
-        if (part !== undefined) await onPart(part, { artifact, part: index });
-      }
+  for await (const chunk of chunks) {
+    for (const element of split(splitter, chunk, answer)) {
+      const [artifact = 0, index = 0] = element.at;
+      const path = `${base}/artifacts/${artifact}/parts/${index}`;
+      const json = parseJsonBody(element.text, answer.status, answer.url);
+      const part = readItem(() => codec.decodePart(json, path), path, answer, reading);
+      if (part !== undefined) await onPart(part, { artifact, part: index });
     }
+  }
+  const rest = parseJsonBody(skeletonOf(splitter, answer.url), answer.status, answer.url);
+  // The artifacts are read one by one, so that an odd one never shifts the others: the parts
+  // handed over name their artifact by its place in the answer.
+  const holder = resultPath.reduce<unknown>((at, name) => (isObject(at) ? at[name] : undefined), rest);
+  const wire = isObject(holder) && Array.isArray(holder.artifacts) ? holder.artifacts : undefined;
+  if (wire !== undefined) delete (holder as Record<string, unknown>).artifacts;
+  const task = binding.result('getTask', answer.status, rest, answer.url) as Task;
+  if (wire === undefined) return task;
+  task.artifacts = wire.map((value, i) => {
+    const path = `${base}/artifacts/${i}`;
+    const artifact = readItem(() => codec.decodeArtifact(value, path), path, answer, reading);
+    // Kept in its place, unread: its parts were handed over under this index already.
+    const kept = artifact ?? {
+      artifactId: stringOr(isObject(value) ? value.artifactId : undefined),
+      parts: [],
+    };
+    // The placeholder that kept each emptied `parts` readable goes.
+    kept.parts = [];
+    return kept;
+  });
+  return task;
+}
+
+/** The elements a chunk completes; a bound passed is the agent's answer's fault. */
+function split(splitter: JsonSplitter, chunk: string, answer: { status: number; url: string }) {
+  try {
+    return splitter.push(chunk);
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
     throw new A2ALocalError('BAD_RESPONSE', `${answer.url} answered ${error.message}`, {
@@ -59,11 +80,14 @@ export async function readTaskInParts(
       url: answer.url,
     });
   }
-  const rest = parseJsonBody(skeletonOf(splitter, answer.url), answer.status, answer.url);
-  const task = binding.result('getTask', answer.status, rest, answer.url) as Task;
-  // The placeholders that kept each emptied `parts` readable.
-  for (const artifact of task.artifacts ?? []) artifact.parts = [];
-  return task;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function stringOr(value: unknown): string {
+  return typeof value === 'string' ? value : '';
 }
 
 function skeletonOf(splitter: JsonSplitter, url: string): string {
@@ -74,20 +98,17 @@ function skeletonOf(splitter: JsonSplitter, url: string): string {
   }
 }
 
-/** One part decoded, or undefined when liberal reading skips it (reported to `onWarning`). */
-function readPart(
-  codec: WireBinding['codec'],
-  json: unknown,
+/** One item decoded, or undefined when liberal reading skips it (reported to `onWarning`). */
+function readItem<T>(
+  decode: () => T,
   path: string,
   answer: { status: number; url: string },
   reading: AnswerReading,
-): Part | undefined {
-  if (reading.reading === 'strict')
-    return readAnswer(() => codec.decodePart(json, path), answer.url, answer.status, reading);
+): T | undefined {
+  if (reading.reading === 'strict') return readAnswer(decode, answer.url, answer.status, reading);
   try {
-    return readLiberally(
-      () => codec.decodePart(json, path),
-      (warning) => reading.onWarning?.({ url: answer.url, path: warning.path, message: warning.message }),
+    return readLiberally(decode, (warning) =>
+      reading.onWarning?.({ url: answer.url, path: warning.path, message: warning.message }),
     );
   } catch (error) {
     if (!(error instanceof A2AError)) throw error;

@@ -48,7 +48,7 @@ import {
   encodeListTasksRequest,
   encodeListTasksResponse,
 } from './list-tasks.js';
-import { decodeMessage, encodeArtifact, encodeMessage } from './message.js';
+import { decodeArtifact, decodeMessage, encodeArtifact, encodeMessage } from './message.js';
 import { decodePushConfig, encodePushConfig, innerConfigMember } from './push-config.js';
 import { parsePushConfigName, pushConfigName } from './resource-names.js';
 import { decodeSendRequest, encodeSendRequest } from './send-request.js';
@@ -219,6 +219,7 @@ export const v0_3RestCodec: WireCodec = Object.freeze<WireCodec>({
   encodeArtifact: (artifact) => encodeArtifact(D, artifact),
   encodePart: (part) => D.encodePart(part),
   decodePart: (value, path) => D.decodePart(value, path),
+  decodeArtifact: (value, path) => decodeArtifact(D, value, path),
   decodeTask: (value, path) => decodeTask(D, value, path),
   encodeMessage: (message) => encodeMessage(D, message),
   decodeMessage: (value, path) => decodeMessage(D, value, path),

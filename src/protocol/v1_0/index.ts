@@ -36,7 +36,7 @@ import {
   encodeSendMessageResponse,
   encodeStreamResponse,
 } from './responses.js';
-import { decodeTask, encodeArtifact, encodeTask } from './task.js';
+import { decodeArtifact, decodeTask, encodeArtifact, encodeTask } from './task.js';
 
 /** The A2A 1.0 ProtoJSON codec (dialect `1.0`). */
 export const v1_0Codec: WireCodec = Object.freeze({
@@ -64,6 +64,7 @@ export const v1_0Codec: WireCodec = Object.freeze({
   encodeArtifact,
   encodePart,
   decodePart,
+  decodeArtifact,
   decodeMessage,
   encodeSendMessageResponse,
   decodeSendMessageResponse,

@@ -4,6 +4,8 @@
  * headers; the adapters write it as they write a stream, except that a shutdown lets it finish and
  * a failure part-way cuts the connection, so no client takes a truncated document for a whole one.
  */
+import { reportIfInternal, type ErrorReporter } from '../common/error-reporting.js';
+import type { OperationTelemetry } from '../common/operation-telemetry.js';
 import type { HttpHeaders, HttpStreamResponse } from './http-types.js';
 
 /** A JSON answer given as the pieces of its text, in order. */
@@ -11,36 +13,74 @@ export class JsonPieces {
   constructor(readonly pieces: AsyncIterable<string>) {}
 }
 
+/** How a piecewise answer ended: written whole, failed, or left by its client before its end. */
+export type PiecesEnd = { written: true } | { error: unknown } | { gone: true };
+
 /**
  * The response that writes `json` between `prefix` and `suffix` (a JSON-RPC envelope around a
- * result); `done` hears when it was written, or why not.
+ * result); `done` hears once how it ended, whether or not the writer ever asked for a piece.
  */
 export function piecewiseResponse(
   headers: HttpHeaders,
   json: JsonPieces,
-  done: (error?: unknown) => void,
+  done: (end: PiecesEnd) => void,
   prefix = '',
   suffix = '',
 ): HttpStreamResponse {
-  return { status: 200, headers, stream: enveloped(json.pieces, done, prefix, suffix), document: true };
+  let ended = false;
+  const end = (how: PiecesEnd): void => {
+    if (ended) return;
+    ended = true;
+    done(how);
+  };
+  async function* text(): AsyncGenerator<string> {
+    if (prefix !== '') yield prefix;
+    yield* json.pieces;
+    if (suffix !== '') yield suffix;
+  }
+  const stream: AsyncIterable<string> = {
+    [Symbol.asyncIterator]: () => {
+      const inner = text();
+      return {
+        async next(): Promise<IteratorResult<string>> {
+          try {
+            const next = await inner.next();
+            if (next.done === true) end({ written: true });
+            return next;
+          } catch (error) {
+            end({ error });
+            throw error;
+          }
+        },
+        // The writer closes it early when the client left: before the first piece too, when a
+        // generator's own `finally` would not run.
+        async return(): Promise<IteratorResult<string>> {
+          end({ gone: true });
+          await inner.return(undefined);
+          return { done: true, value: undefined };
+        },
+      };
+    },
+  };
+  return { status: 200, headers, stream, document: true };
 }
 
-async function* enveloped(
-  pieces: AsyncIterable<string>,
-  done: (error?: unknown) => void,
-  prefix: string,
-  suffix: string,
-): AsyncGenerator<string> {
-  let failure: unknown;
-  try {
-    if (prefix !== '') yield prefix;
-    yield* pieces;
-    if (suffix !== '') yield suffix;
-  } catch (error) {
-    failure = error;
-    throw error;
-  } finally {
-    // Also when the client left and the writer closed this generator early.
-    done(failure);
-  }
+/** What a call's span and metrics record for an answer its client left before its end. */
+const CLIENT_LEFT = new DOMException('The client left before the answer was written', 'AbortError');
+
+/**
+ * Ends a call's telemetry as its piecewise answer ended; a failure part-way is reported as the
+ * internal error it is (the client only sees its connection cut).
+ */
+export function endedAnswer(
+  telemetry: OperationTelemetry,
+  report: ErrorReporter | undefined,
+  where: () => string,
+): (end: PiecesEnd) => void {
+  return (end) => {
+    if ('error' in end) {
+      telemetry.end(end.error);
+      reportIfInternal(end.error, report, where);
+    } else telemetry.end('gone' in end ? CLIENT_LEFT : undefined);
+  };
 }

@@ -23,7 +23,7 @@ import { reportIfInternal, type ErrorReporter } from '../common/error-reporting.
 import { mappedError, type ErrorMapper } from './error-mapping.js';
 import type { HttpRequest, HttpResponse } from './http-types.js';
 import { encodeUnary, invokeStream, OPERATIONS, type CardRenderer } from './operations.js';
-import { JsonPieces, piecewiseResponse } from './json-pieces.js';
+import { endedAnswer, JsonPieces, piecewiseResponse } from './json-pieces.js';
 import { sseResponse, sseSingleEvent } from './sse-body.js';
 import { OperationTelemetry } from '../common/operation-telemetry.js';
 
@@ -189,11 +189,7 @@ export async function handleJsonRpc(
         return piecewiseResponse(
           headers,
           value,
-          (error) => {
-            telemetry.end(error);
-            if (error !== undefined)
-              reportIfInternal(error, options.report, () => `JSON-RPC ${rpcMethod} answer (A2A ${version})`);
-          },
+          endedAnswer(telemetry, options.report, () => `JSON-RPC ${rpcMethod} answer (A2A ${version})`),
           ...jsonRpcResultAround(id),
         );
       }

@@ -24,7 +24,7 @@ import { queryInteger, queryObject, queryString } from './rest-query.js';
 import { JSON_MEDIA_TYPE, restMediaType } from './media-type.js';
 import { matchRestRoute, type RouteMatch } from './rest-routes.js';
 import { sseResponse } from './sse-body.js';
-import { JsonPieces, piecewiseResponse } from './json-pieces.js';
+import { endedAnswer, JsonPieces, piecewiseResponse } from './json-pieces.js';
 import { REST_ROUTES } from '../../protocol/rest-routes.js';
 import { OperationTelemetry } from '../common/operation-telemetry.js';
 
@@ -197,15 +197,15 @@ export async function handleRest(
       const headers = Object.assign({ 'content-type': restMediaType(request) }, extra);
       if (value instanceof JsonPieces) {
         // Written as it is read (decision 0172): the call ends when its last piece is written.
-        return piecewiseResponse(headers, value, (error) => {
-          telemetry.end(error);
-          if (error !== undefined)
-            reportIfInternal(
-              error,
-              options.report,
-              () => `HTTP+JSON ${request.method} ${request.path} answer (A2A ${version})`,
-            );
-        });
+        return piecewiseResponse(
+          headers,
+          value,
+          endedAnswer(
+            telemetry,
+            options.report,
+            () => `HTTP+JSON ${request.method} ${request.path} answer (A2A ${version})`,
+          ),
+        );
       }
       const response = { status: 200, headers, body: JSON.stringify(value) };
       telemetry.end();

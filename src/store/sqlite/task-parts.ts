@@ -80,9 +80,18 @@ export class TaskParts {
     historyRows: number,
     artifactRows: number,
     historyLength?: number,
-  ): { task: Task; artifacts: AsyncIterable<ArtifactPiece> } {
+  ): { task: Task; artifacts?: AsyncIterable<ArtifactPiece> } {
+    let rows: { n: number; artifact_id: string; append: number | null; bytes: number }[];
+    try {
+      rows = this.selectUpdateHeads.all(taskId, artifactRows);
+    } catch (error) {
+      // SQLite's JSON functions refuse JSON nested over 1,000 deep ("malformed JSON"), which
+      // JSON.parse reads: such a task (an agent's deep `data`) is read whole, as before.
+      if (!(error instanceof Error) || !error.message.includes('JSON')) throw error;
+      return { task: this.read(taskId, head, historyRows, historyLength) };
+    }
     const task = this.read(taskId, head, historyRows, historyLength, false);
-    const heads: UpdateHead[] = this.selectUpdateHeads.all(taskId, artifactRows).map((row) => ({
+    const heads: UpdateHead[] = rows.map((row) => ({
       n: row.n,
       artifactId: String(row.artifact_id),
       append: row.append === 1,

@@ -132,6 +132,55 @@ describe('task download', () => {
     }
   });
 
+  it('A2ACLI_DOWNLOAD_001: an artifact the client cannot read does not shift the others, and a failure leaves no temporary file', async () => {
+    // `artifactId: 5` is not a string: read liberally, that artifact is kept unread in its place,
+    // so the report's part is saved as the report.
+    const fake = await startFakeAgent((call) =>
+      wireTask('t-odd', 'TASK_STATE_COMPLETED', {
+        artifacts: [
+          { artifactId: 5, parts: [{ text: 'from the odd artifact' }] },
+          { artifactId: 'report', name: 'report', parts: [{ text: 'the report' }] },
+          ...((call.params as { id?: string }).id === 't-long'
+            ? [{ artifactId: 'long', parts: [{ raw: 'eA==', filename: `${'n'.repeat(300)}.bin` }] }]
+            : []),
+        ],
+      }),
+    );
+    try {
+      const out = join(dir, 'odd');
+      const run = await concord([
+        'task',
+        'download',
+        't-odd',
+        '-a',
+        fake.url,
+        '--dir',
+        out,
+        '--artifact',
+        'report',
+      ]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(readdirSync(out)).toEqual(['report.txt']);
+      expect(readFileSync(join(out, 'report.txt'), 'utf8')).toBe('the report');
+      // A name the file system refuses (over 255 bytes) fails the command; nothing waits behind.
+      const failed = await concord([
+        'task',
+        'download',
+        't-long',
+        '-a',
+        fake.url,
+        '--dir',
+        join(dir, 'long'),
+      ]);
+      expect(failed.code).not.toBe(0);
+      expect(readdirSync(join(dir, 'long')).filter((name) => name.startsWith('.concord-download-'))).toEqual(
+        [],
+      );
+    } finally {
+      await fake.close();
+    }
+  });
+
   it("A2ACLI_DOWNLOAD_001: an agent's file name cannot leave --dir", async () => {
     const fake = await startFakeAgent(() =>
       wireTask('t-1', 'TASK_STATE_COMPLETED', {
