@@ -30,6 +30,7 @@ import { listenGrpc } from '../../src/server/grpc/index.js';
 import { createMemoryTaskStore, type TaskStore } from '../../src/store/index.js';
 import { openSqliteTaskStore } from '../../src/store/sqlite/index.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
+import { jsonRpcDriver, taskOf, userText } from '../helpers/drivers.js';
 import { freshSchema, POSTGRES_SKIP_NOTE, POSTGRES_URL } from '../helpers/postgres.js';
 // @ts-expect-error -- plain JS example module without type declarations
 import * as echo from '../../examples/echo/agent.mjs';
@@ -112,21 +113,11 @@ async function serve(store: TaskStore, executor: AgentExecutor = heavyAgent): Pr
   };
 }
 
-/** Makes the heavy task through JSON-RPC 1.0 and returns its id once it completed. */
-async function heavyTask(url: string, text = 'go'): Promise<string> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'SendMessage',
-      params: { message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] } },
-    }),
-  });
-  const body = (await response.json()) as { result: { task: { id: string; status: { state: string } } } };
-  expect(body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
-  return body.result.task.id;
+/** Sends `text` through JSON-RPC 1.0 and returns the task's id once it completed. */
+async function completedTask(url: string, text = 'go'): Promise<string> {
+  const task = taskOf(await jsonRpcDriver(url, '1.0').send(userText(text)));
+  expect(task.status.state).toBe('TASK_STATE_COMPLETED');
+  return task.id;
 }
 
 /** Each binding and version's GetTask as a raw exchange: the answer's headers and the result in it. */
@@ -247,7 +238,7 @@ describe.each(stores)('%s: a large GetTask answer written as it is read', (store
 
   it('answers every binding and version with exactly the whole task, in pieces', async () => {
     served = await serve(await open());
-    const id = await heavyTask(served.url);
+    const id = await completedTask(served.url);
     const whole = await expectAnswers(served, id);
     expect(whole.artifacts!.map((a) => a.artifactId)).toEqual(['log', 'bytes', 'summary']);
     expect(whole.artifacts![0]!.parts).toHaveLength(14);
@@ -273,7 +264,7 @@ describe.each(stores)('%s: a large GetTask answer written as it is read', (store
       dirs.push(dir);
       const path = join(dir, 'tasks.db');
       served = await serve(openSqliteTaskStore({ path }));
-      const id = await heavyTask(served.url);
+      const id = await completedTask(served.url);
       const db = new Database(path, { readonly: true });
       try {
         const rows = db
@@ -285,19 +276,7 @@ describe.each(stores)('%s: a large GetTask answer written as it is read', (store
         db.close();
       }
       // A small task's answer is one body with its length, as before.
-      const small = await fetch(served.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'SendMessage',
-          params: {
-            message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'small' }] },
-          },
-        }),
-      });
-      const smallId = ((await small.json()) as { result: { task: { id: string } } }).result.task.id;
+      const smallId = await completedTask(served.url, 'small');
       const answer = await fetch(`${served.url}tasks/${smallId}`, { headers: { 'a2a-version': '1.0' } });
       expect(answer.headers.get('content-length')).not.toBeNull();
       expect(((await answer.json()) as Task).id).toBe(smallId);
@@ -311,7 +290,7 @@ describe('a large GetTask answer, read by the official SDK', () => {
     dirs.push(dir);
     const served = await serve(openSqliteTaskStore({ path: join(dir, 'tasks.db') }));
     try {
-      const id = await heavyTask(served.url);
+      const id = await completedTask(served.url);
       const card = await new DefaultAgentCardResolver().resolve(served.url);
       for (const binding of ['JSONRPC', 'HTTP+JSON']) {
         const only = card.supportedInterfaces.filter(
@@ -344,7 +323,7 @@ describe("Concord's client reading a large task a part at a time (decision 0173)
     const served = await serve(openSqliteTaskStore({ path: join(dir, 'tasks.db') }));
     const grpc = await listenGrpc(served.server, { host: '127.0.0.1', shutdownGraceMs: 200 });
     try {
-      const id = await heavyTask(served.url);
+      const id = await completedTask(served.url);
       const whole = (await served.store.get(id, anonymous))!.task;
       const expectedParts = whole.artifacts!.flatMap((a, i) =>
         a.parts.map((part, j) => ({ part, at: [i, j] })),
@@ -424,7 +403,7 @@ describe('a store read that fails part-way', () => {
     });
     const served = await serve(store);
     try {
-      const id = await heavyTask(served.url);
+      const id = await completedTask(served.url);
       failing = true;
       for (const [name, , get] of BINDINGS) {
         const response = await get(served.url, id);

@@ -167,11 +167,20 @@ export class Transport implements CallTransport {
     }
   }
 
-  /** The error a non-2xx answer carries, or says by its status. */
-  private failure(status: number, text: string, url: string, headers: Record<string, string>): unknown {
+  /**
+   * The error an answer that is not the one asked for carries, or else `otherwise` (by default, what
+   * its status says).
+   */
+  private failure(
+    status: number,
+    text: string,
+    url: string,
+    headers: Record<string, string>,
+    otherwise: () => unknown = () => unexpectedStatus(status, url),
+  ): unknown {
     const json = parseJsonOrFail(text, status, url, headers);
     // A 429 or 503 may say when to come back (Retry-After); the retry policy reads it (decision 0137).
-    return withRetryAfter(this.binding.error(status, json) ?? unexpectedStatus(status, url), status, headers);
+    return withRetryAfter(this.binding.error(status, json) ?? otherwise(), status, headers);
   }
 
   /** Runs a streaming operation; events are yielded as they arrive, the connection closes when iteration stops. */
@@ -187,21 +196,14 @@ export class Transport implements CallTransport {
       if (answer.status < 200 || answer.status >= 300 || answer.mediaType !== 'text/event-stream') {
         // Errors before the first event come as an ordinary answer (A2A 1.0 §9.4.2, §11.7).
         const text = await answer.text(this.http.maxResponseBytes);
-        const json = parseJsonOrFail(text, answer.status, answer.url.href, answer.headers);
-        throw withRetryAfter(
-          this.binding.error(answer.status, json) ??
-            (answer.status >= 300
-              ? unexpectedStatus(answer.status, answer.url.href)
-              : new A2ALocalError(
-                  'BAD_RESPONSE',
-                  `${answer.url.href} answered ${answer.mediaType || 'no content type'} instead of an event stream`,
-                  {
-                    httpStatus: answer.status,
-                    url: answer.url.href,
-                  },
-                )),
-          answer.status,
-          answer.headers,
+        throw this.failure(answer.status, text, answer.url.href, answer.headers, () =>
+          answer.status >= 300
+            ? unexpectedStatus(answer.status, answer.url.href)
+            : new A2ALocalError(
+                'BAD_RESPONSE',
+                `${answer.url.href} answered ${answer.mediaType || 'no content type'} instead of an event stream`,
+                { httpStatus: answer.status, url: answer.url.href },
+              ),
         );
       }
       // The timeout bounds the wait for the stream to start, not its length: tasks run long.

@@ -33,12 +33,7 @@ export async function getTask(
   request: GetTaskRequest,
   call: CallContext,
 ): Promise<Task> {
-  // Only the newest messages are read where the store keeps them apart (decision 0164); the
-  // version's own rules for 0 and absent (history-length.ts) are applied to what comes back.
-  const { historyLength } = request;
-  const read = historyLength !== undefined && historyLength > 0 ? { historyLength } : undefined;
-  const stored = await context.load(request.id, call, read);
-  return applyHistoryLength(stored.task, historyLength, call.version);
+  return (await readTask(context, request, call, false)).task;
 }
 
 /**
@@ -50,15 +45,22 @@ export interface TaskAnswer {
   artifacts?: AsyncIterable<ArtifactPiece> | undefined;
 }
 
-/** `GetTask` / `tasks/get` as `getTask`, the artifacts apart where the store can give them so. */
+/** `GetTask` / `tasks/get`, with the artifacts apart (`apart`) where the store can give them so. */
 export async function readTask(
   context: HandlerContext,
   request: GetTaskRequest,
   call: CallContext,
+  apart = true,
 ): Promise<TaskAnswer> {
+  // Only the newest messages are read where the store keeps them apart (decision 0164); the
+  // version's own rules for 0 and absent (history-length.ts) are applied to what comes back.
   const { historyLength } = request;
   const read = historyLength !== undefined && historyLength > 0 ? { historyLength } : {};
-  const stored = await context.load(request.id, call, Object.assign(read, { artifactsApart: true }));
+  const stored = await context.load(
+    request.id,
+    call,
+    apart ? Object.assign(read, { artifactsApart: true }) : read,
+  );
   return { task: applyHistoryLength(stored.task, historyLength, call.version), artifacts: stored.artifacts };
 }
 
